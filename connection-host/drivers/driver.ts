@@ -1,0 +1,82 @@
+import type { InboundMessage, OutboundContent } from '#shared/messages/content';
+
+/**
+ * The one boundary with the messaging network. Everything network-shaped (JIDs, LIDs, protobuf,
+ * disconnect codes) is converted here into our own types; nothing above this file sees it.
+ */
+
+/** Why a link ended, in our words. The runtime decides what to do from `kind` alone. */
+export type LinkEnd =
+  | { kind: 'restart' }
+  | { kind: 'transient'; reason: string }
+  | { kind: 'logged_out'; reason: string }
+  | { kind: 'replaced'; reason: string }
+  | { kind: 'fatal'; reason: string };
+
+export interface LinkedIdentity {
+  /** The account's phone number, digits with country code. */
+  mobile: string;
+}
+
+export interface DriverEvents {
+  /** A QR code to show (its text form) while linking by QR. */
+  onQr(qr: string): void;
+  /** A pairing code to type on the phone while linking by phone number. */
+  onPairingCode(code: string): void;
+  onOpen(identity: LinkedIdentity): void;
+  onClose(end: LinkEnd): void;
+  onInbound(message: Omit<InboundMessage, 'mediaKey'>, media?: { bytes: Uint8Array; mimetype: string }): void;
+  onReceipt(messageId: string, status: 'sent' | 'delivered' | 'read'): void;
+  onContacts(contacts: Array<{ phone: string; name?: string; lid?: string }>): void;
+  onGroup(group: { groupId: string; subject: string; participants: Array<{ phone: string; name?: string }> }): void;
+  onLidMapping(lid: string, phone: string): void;
+  /** Any sign of life from the socket (frames, pings); feeds zombie detection. */
+  onActivity(): void;
+}
+
+export interface OutboundMedia {
+  bytes: Uint8Array;
+  mimetype: string;
+}
+
+export interface PresenceUpdate {
+  to: string;
+  type: 'composing' | 'recording' | 'paused';
+}
+
+export interface DriverLink {
+  /** Sends with the id we chose, so history, receipts and webhooks line up. */
+  send(messageId: string, to: string, content: OutboundContent, media?: OutboundMedia): Promise<void>;
+  presence(update: PresenceUpdate): Promise<void>;
+  react(to: string, messageId: string, emoji: string): Promise<void>;
+  pin(chatId: string, pin: boolean): Promise<void>;
+  postStatus(story: { type: 'text' | 'image' | 'video'; content: string; backgroundColor?: string }): Promise<void>;
+  groupAction(action: {
+    action: string;
+    groupId?: string;
+    subject?: string;
+    description?: string;
+    participants?: string[];
+  }): Promise<Record<string, unknown>>;
+  /** Cheap round trip used to tell a live socket from a zombie. */
+  probe(): Promise<void>;
+  /** Unlinks the device at the network; the stored auth state becomes useless. */
+  logout(): Promise<void>;
+  /** Closes the socket and keeps the auth state. */
+  close(): Promise<void>;
+}
+
+export interface LinkRequest {
+  tenantId: string;
+  sessionId: string;
+  method: 'qr' | 'phone';
+  phoneNumber?: string;
+}
+
+export interface NetworkDriver {
+  readonly name: 'baileys' | 'simulator';
+  /** Opens a link for the session with its stored auth state (or starts linking); events follow. */
+  connect(request: LinkRequest, events: DriverEvents): Promise<DriverLink>;
+  /** Removes the session's stored auth state. */
+  clearAuth(sessionId: string): Promise<void>;
+}

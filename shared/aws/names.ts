@@ -1,0 +1,24 @@
+import { env } from '../config/env.ts';
+import {
+  bucketName,
+  buckets,
+  commandQueue,
+  deadLetterQueueName,
+  type QueueDef,
+  queueName,
+  queues,
+  tableName,
+  tables,
+} from './resources.ts';
+
+/** Physical resource names for this deployment (prefix from RESOURCE_PREFIX). */
+export const names = {
+  dataTable: () => tableName(env().RESOURCE_PREFIX, tables.data),
+  authTable: () => tableName(env().RESOURCE_PREFIX, tables.auth),
+  mediaBucket: () => bucketName(env().RESOURCE_PREFIX, buckets.media),
+  queue: (def: QueueDef) => queueName(env().RESOURCE_PREFIX, def),
+  deadLetterQueue: (def: QueueDef) => deadLetterQueueName(env().RESOURCE_PREFIX, def),
+  eventsQueue: () => queueName(env().RESOURCE_PREFIX, queues.events),
+  webhooksQueue: () => queueName(env().RESOURCE_PREFIX, queues.webhooks),
+  commandQueue: (shard: number) => queueName(env().RESOURCE_PREFIX, commandQueue(shard)),
+};

@@ -1,0 +1,93 @@
+/**
+ * The one definition of every table, bucket and queue. The local bootstrap and the CDK stack both
+ * build from it, so local and cloud cannot drift.
+ */
+
+export interface KeyDef {
+  name: string;
+  type: 'S' | 'N';
+}
+
+export interface IndexDef {
+  indexName: string;
+  partitionKey: KeyDef;
+  sortKey: KeyDef;
+}
+
+export interface TableDef {
+  id: string;
+  partitionKey: KeyDef;
+  sortKey: KeyDef;
+  indexes: IndexDef[];
+  ttlAttribute?: string;
+}
+
+export interface QueueDef {
+  id: string;
+  fifo: boolean;
+  visibilityTimeoutSeconds: number;
+  /** Receives after which a message moves to the dead-letter queue. */
+  maxReceiveCount: number;
+}
+
+export interface BucketDef {
+  id: string;
+  /** Objects under this prefix expire after a day (backstop for the 5 s upload deletion). */
+  expiringPrefix?: string;
+}
+
+const S = (name: string): KeyDef => ({ name, type: 'S' });
+
+export const tables = {
+  data: {
+    id: 'data',
+    partitionKey: S('pk'),
+    sortKey: S('sk'),
+    indexes: [
+      { indexName: 'gsi1', partitionKey: S('gsi1pk'), sortKey: S('gsi1sk') },
+      { indexName: 'gsi2', partitionKey: S('gsi2pk'), sortKey: S('gsi2sk') },
+    ],
+    ttlAttribute: 'expiresAt',
+  },
+  auth: {
+    id: 'auth',
+    partitionKey: S('pk'),
+    sortKey: S('sk'),
+    indexes: [],
+  },
+} satisfies Record<string, TableDef>;
+
+export const buckets = {
+  media: { id: 'media', expiringPrefix: 'uploads/' },
+} satisfies Record<string, BucketDef>;
+
+/** Commands for sessions go to one FIFO queue per shard; the shard holder consumes it. */
+export function commandQueue(shard: number): QueueDef {
+  return { id: `commands-${shard}`, fifo: true, visibilityTimeoutSeconds: 60, maxReceiveCount: 5 };
+}
+
+export const queues = {
+  events: { id: 'events', fifo: false, visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
+  webhooks: { id: 'webhooks', fifo: false, visibilityTimeoutSeconds: 60, maxReceiveCount: 3 },
+} satisfies Record<string, QueueDef>;
+
+export function allQueues(shardCount: number): QueueDef[] {
+  return [...Object.values(queues), ...Array.from({ length: shardCount }, (_, i) => commandQueue(i))];
+}
+
+/** Physical names: `<prefix>-<id>` (FIFO queues end in `.fifo`, dead-letter queues in `-dlq`). */
+export function tableName(prefix: string, def: TableDef): string {
+  return `${prefix}-${def.id}`;
+}
+
+export function bucketName(prefix: string, def: BucketDef): string {
+  return `${prefix}-${def.id}`;
+}
+
+export function queueName(prefix: string, def: QueueDef): string {
+  return `${prefix}-${def.id}${def.fifo ? '.fifo' : ''}`;
+}
+
+export function deadLetterQueueName(prefix: string, def: QueueDef): string {
+  return `${prefix}-${def.id}-dlq${def.fifo ? '.fifo' : ''}`;
+}

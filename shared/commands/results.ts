@@ -1,0 +1,42 @@
+import { dataTable } from '../store/tables.ts';
+import type { CommandKind } from './types.ts';
+
+export interface CommandRecord {
+  commandId: string;
+  tenantId: string;
+  sessionId: string;
+  kind: CommandKind;
+  status: 'pending' | 'succeeded' | 'failed';
+  result?: Record<string, unknown>;
+  error?: string;
+  createdAt: string;
+  completedAt?: string;
+}
+
+const key = (tenantId: string, commandId: string) => ({ pk: `T#${tenantId}`, sk: `CMD#${commandId}` });
+
+export async function recordCommand(r: Omit<CommandRecord, 'status' | 'createdAt'>): Promise<CommandRecord> {
+  const record: CommandRecord = { ...r, status: 'pending', createdAt: new Date().toISOString() };
+  await dataTable.put({ ...key(r.tenantId, r.commandId), type: 'command', ...record }, { ifAbsent: true });
+  return record;
+}
+
+/** The first result wins; a redelivered result event changes nothing. */
+export async function recordCommandResult(
+  tenantId: string,
+  commandId: string,
+  ok: boolean,
+  result: Record<string, unknown> | undefined,
+  error: string | undefined,
+  at: number,
+): Promise<void> {
+  await dataTable.update(
+    key(tenantId, commandId),
+    { status: ok ? 'succeeded' : 'failed', result, error, completedAt: new Date(at).toISOString() },
+    { condition: 'attribute_exists(pk) AND #s = :pending', names: { '#s': 'status' }, values: { ':pending': 'pending' } },
+  );
+}
+
+export async function getCommand(tenantId: string, commandId: string): Promise<CommandRecord | undefined> {
+  return dataTable.get<CommandRecord>(key(tenantId, commandId));
+}

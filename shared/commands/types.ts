@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { OutboundContent } from '../messages/content.ts';
+
+const base = {
+  commandId: z.string(),
+  tenantId: z.string(),
+  sessionId: z.string(),
+  issuedAt: z.number(),
+};
+
+/** Work for the connection host. One FIFO queue per shard, MessageGroupId = sessionId. */
+export const Command = z.discriminatedUnion('kind', [
+  z.object({ ...base, kind: z.literal('connect'), method: z.enum(['qr', 'phone']), phoneNumber: z.string().optional() }),
+  z.object({ ...base, kind: z.literal('logout') }),
+  z.object({ ...base, kind: z.literal('send'), messageId: z.string(), to: z.string(), content: OutboundContent }),
+  z.object({
+    ...base,
+    kind: z.literal('react'),
+    to: z.string(),
+    messageId: z.string(),
+    emoji: z.string(),
+  }),
+  z.object({ ...base, kind: z.literal('pin'), chatId: z.string(), pin: z.boolean() }),
+  z.object({
+    ...base,
+    kind: z.literal('status'),
+    type: z.enum(['text', 'image', 'video']),
+    content: z.string(),
+    backgroundColor: z.string().optional(),
+  }),
+  z.object({
+    ...base,
+    kind: z.literal('group'),
+    action: z.string(),
+    groupId: z.string().optional(),
+    subject: z.string().optional(),
+    description: z.string().optional(),
+    participants: z.array(z.string()).optional(),
+  }),
+]);
+export type Command = z.infer<typeof Command>;
+export type CommandKind = Command['kind'];

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  MESSAGING_DRIVER: z.enum(['baileys', 'simulator']).default('baileys'),
+  ADMIN_API_KEY: z.string().min(16).optional(),
+  JWT_SECRET: z.string().min(32).optional(),
+  JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+  RESOURCE_PREFIX: z.string().regex(/^[a-z0-9-]{1,40}$/).default('wsm'),
+  SHARD_COUNT: z.coerce.number().int().min(1).max(64).default(4),
+  ANTHROPIC_BASE_URL: z.string().url().optional(),
+  ANTHROPIC_API_KEYS: z.string().optional(),
+  WEBHOOK_APPROVED_DOMAINS: z.string().optional(),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: bool,
+  PAYMENT_UPI_ID: z.string().optional(),
+  PAYMENT_UPI_NAME: z.string().optional(),
+  TTS_PROVIDER: z.string().default('local'),
+  DATA_DIR: z.string().default('.data'),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  SIM_NETWORK_URL: z.string().url().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+let cached: Env | undefined;
+
+/** Parsed process environment; read once, after the launcher has filled in local defaults. */
+export function env(): Env {
+  cached ??= EnvSchema.parse(process.env);
+  return cached;
+}
+
+/** For launchers and tests that change process.env before the first read. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}

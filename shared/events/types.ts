@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { InboundMessage } from '../messages/content.ts';
+
+export const SessionStatus = z.enum([
+  'REGISTERING',
+  'QR_READY',
+  'PAIRING',
+  'READY',
+  'RECONNECTING',
+  'DISCONNECTED',
+  'LOGGED_OUT',
+  'FAILED',
+]);
+export type SessionStatus = z.infer<typeof SessionStatus>;
+
+export const MessageStatus = z.enum(['queued', 'sent', 'delivered', 'read', 'failed']);
+export type MessageStatus = z.infer<typeof MessageStatus>;
+
+const base = { tenantId: z.string(), sessionId: z.string(), at: z.number() };
+
+/** What the connection host reports, on the events queue. Consumers are idempotent per event. */
+export const HostEvent = z.discriminatedUnion('kind', [
+  z.object({
+    ...base,
+    kind: z.literal('session.status'),
+    status: SessionStatus,
+    reason: z.string().optional(),
+    qr: z.string().optional(),
+    pairingCode: z.string().optional(),
+    mobile: z.string().optional(),
+  }),
+  z.object({ ...base, kind: z.literal('message.inbound'), message: InboundMessage }),
+  z.object({
+    ...base,
+    kind: z.literal('message.status'),
+    messageId: z.string(),
+    status: MessageStatus,
+    reason: z.string().optional(),
+  }),
+  z.object({
+    ...base,
+    kind: z.literal('contacts'),
+    contacts: z.array(z.object({ phone: z.string(), name: z.string().optional(), lid: z.string().optional() })),
+  }),
+  z.object({
+    ...base,
+    kind: z.literal('group'),
+    groupId: z.string(),
+    subject: z.string(),
+    participants: z.array(z.object({ phone: z.string(), name: z.string().optional() })),
+  }),
+  z.object({ ...base, kind: z.literal('lid.mapping'), lid: z.string(), phone: z.string() }),
+  z.object({
+    ...base,
+    kind: z.literal('command.result'),
+    commandId: z.string(),
+    ok: z.boolean(),
+    result: z.record(z.string(), z.unknown()).optional(),
+    error: z.string().optional(),
+  }),
+]);
+export type HostEvent = z.infer<typeof HostEvent>;

@@ -1,0 +1,103 @@
+/** The one error tree. Each class has a stable code; `statusOf` maps every code to an HTTP status. */
+
+export type ErrorCode =
+  | 'VALIDATION_FAILED'
+  | 'MALFORMED_JSON'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'DOMAIN_NOT_APPROVED'
+  | 'NOT_FOUND'
+  | 'SESSION_NOT_FOUND'
+  | 'TEMPLATE_NOT_FOUND'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'SESSION_NOT_READY'
+  | 'PAYMENT_NOT_CONFIGURED'
+  | 'NOT_AVAILABLE'
+  | 'QUOTA_EXCEEDED'
+  | 'RATE_LIMITED'
+  | 'UPSTREAM_FAILED'
+  | 'UPSTREAM_UNAVAILABLE'
+  | 'INTERNAL';
+
+const STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 502 | 503> = {
+  VALIDATION_FAILED: 400,
+  MALFORMED_JSON: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  DOMAIN_NOT_APPROVED: 403,
+  NOT_FOUND: 404,
+  SESSION_NOT_FOUND: 404,
+  TEMPLATE_NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  SESSION_NOT_READY: 422,
+  PAYMENT_NOT_CONFIGURED: 422,
+  NOT_AVAILABLE: 422,
+  QUOTA_EXCEEDED: 429,
+  RATE_LIMITED: 429,
+  UPSTREAM_FAILED: 502,
+  UPSTREAM_UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
+
+export function statusOf(code: ErrorCode) {
+  return STATUS[code];
+}
+
+export class ServiceError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: { retryAfterSeconds?: number; field?: string },
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends ServiceError {
+  constructor(message: string, field?: string) {
+    super('VALIDATION_FAILED', message, { field });
+  }
+}
+
+export class UnauthorizedError extends ServiceError {
+  constructor(message = 'missing or invalid credentials') {
+    super('UNAUTHORIZED', message);
+  }
+}
+
+export class ForbiddenError extends ServiceError {
+  constructor(message = 'not allowed') {
+    super('FORBIDDEN', message);
+  }
+}
+
+export class NotFoundError extends ServiceError {
+  constructor(message: string, code: 'NOT_FOUND' | 'SESSION_NOT_FOUND' | 'TEMPLATE_NOT_FOUND' = 'NOT_FOUND') {
+    super(code, message);
+  }
+}
+
+export class ConflictError extends ServiceError {
+  constructor(message: string) {
+    super('CONFLICT', message);
+  }
+}
+
+export class SessionNotReadyError extends ServiceError {
+  constructor(sessionId: string, status: string) {
+    super('SESSION_NOT_READY', `session ${sessionId} is ${status}, not READY`);
+  }
+}
+
+export class QuotaExceededError extends ServiceError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super('QUOTA_EXCEEDED', message, { retryAfterSeconds });
+  }
+}
+
+export function errorBody(code: ErrorCode, message: string) {
+  return { success: false as const, error: { code, message } };
+}

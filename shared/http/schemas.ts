@@ -1,0 +1,31 @@
+import { z } from '@hono/zod-openapi';
+
+/** Shapes shared by many routes, registered once in the OpenAPI document. */
+export const ErrorSchema = z
+  .object({
+    success: z.literal(false),
+    error: z.object({ code: z.string(), message: z.string() }),
+  })
+  .openapi('Error');
+
+export const errorResponses = {
+  400: { description: 'Invalid input', content: { 'application/json': { schema: ErrorSchema } } },
+  401: { description: 'Missing or bad credentials', content: { 'application/json': { schema: ErrorSchema } } },
+  403: { description: 'Not allowed', content: { 'application/json': { schema: ErrorSchema } } },
+  404: { description: 'Unknown resource', content: { 'application/json': { schema: ErrorSchema } } },
+} as const;
+
+export const bearer = [{ bearerAuth: [] }];
+
+/** An array of strings, or one comma-separated string (both are accepted by the spec). */
+export const StringList = z
+  .union([z.array(z.string().max(200)).max(500), z.string().max(20_000)])
+  .transform((v) =>
+    (Array.isArray(v) ? v : v.split(','))
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+export function json<T extends z.ZodType>(schema: T, description = 'OK') {
+  return { description, content: { 'application/json': { schema } } };
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/** What we ask the network to deliver: our own shape, converted to the network's at the driver. */
+export const OutboundKind = z.enum(['text', 'image', 'pdf', 'document', 'audio', 'video', 'voice', 'buttons']);
+export type OutboundKind = z.infer<typeof OutboundKind>;
+
+export const OutboundContent = z.object({
+  kind: OutboundKind,
+  text: z.string().optional(),
+  caption: z.string().optional(),
+  fileName: z.string().optional(),
+  mimetype: z.string().optional(),
+  /** Public or presigned URL the host fetches (with the private-address guard). */
+  mediaUrl: z.string().optional(),
+  /** Voice notes: seconds. */
+  durationSeconds: z.number().optional(),
+  buttons: z.array(z.object({ id: z.string(), title: z.string() })).optional(),
+  /** Reply context: the id of the quoted message. */
+  quotedId: z.string().optional(),
+});
+export type OutboundContent = z.infer<typeof OutboundContent>;
+
+export const InboundKind = z.enum([
+  'text',
+  'image',
+  'audio',
+  'voice',
+  'video',
+  'document',
+  'sticker',
+  'location',
+  'contact',
+  'reaction',
+  'unknown',
+]);
+export type InboundKind = z.infer<typeof InboundKind>;
+
+/** An inbound message, normalised once by the connection host. Phone numbers are digits. */
+export const InboundMessage = z.object({
+  id: z.string(),
+  /** The chat: the sender's digits, or `<digits>@g.us` for a group. */
+  chatId: z.string(),
+  /** Sender digits when known; `null` when only a LID is known. */
+  senderPhone: z.string().nullable(),
+  senderLid: z.string().optional(),
+  senderName: z.string().optional(),
+  groupId: z.string().optional(),
+  kind: InboundKind,
+  text: z.string().optional(),
+  caption: z.string().optional(),
+  fileName: z.string().optional(),
+  mimetype: z.string().optional(),
+  /** S3 key of the media the host stored, if any. */
+  mediaKey: z.string().optional(),
+  timestampMs: z.number(),
+});
+export type InboundMessage = z.infer<typeof InboundMessage>;

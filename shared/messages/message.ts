@@ -1,0 +1,33 @@
+import type { MessageStatus } from '../events/types.ts';
+
+/** A stored message, inbound or outbound. Phone numbers are digits; `chatId` is digits or `<digits>@g.us`. */
+export interface StoredMessage {
+  tenantId: string;
+  sessionId: string;
+  messageId: string;
+  direction: 'inbound' | 'outbound';
+  chatId: string;
+  /** Sender digits (inbound: the contact, or null when only a LID is known; outbound: the session's number). */
+  senderPhone: string | null;
+  senderLid?: string;
+  senderName?: string;
+  groupId?: string;
+  kind: string;
+  text?: string;
+  caption?: string;
+  fileName?: string;
+  mimetype?: string;
+  mediaKey?: string;
+  mediaUrl?: string;
+  status: MessageStatus;
+  statusReason?: string;
+  timestampMs: number;
+  statusAt: number;
+}
+
+const ORDER: Record<MessageStatus, number> = { queued: 0, sent: 1, delivered: 2, read: 3, failed: 4 };
+
+/** Statuses only move forward (`failed` is final), so a late or repeated receipt changes nothing. */
+export function statusRank(s: MessageStatus): number {
+  return ORDER[s];
+}

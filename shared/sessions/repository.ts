@@ -1,0 +1,79 @@
+import { NotFoundError } from '../http/errors.ts';
+import { dataTable } from '../store/tables.ts';
+import type { Session } from './session.ts';
+
+const tenantPk = (tenantId: string) => `T#${tenantId}`;
+export const sessionKey = (tenantId: string, sessionId: string) => ({ pk: tenantPk(tenantId), sk: `S#${sessionId}` });
+const aliasKey = (tenantId: string, alias: string) => ({ pk: tenantPk(tenantId), sk: `SA#${alias}` });
+
+/** Creates the session and its aliases (session id, mobid) in one transaction. */
+export async function insertSession(s: Session): Promise<void> {
+  const ok = await dataTable.transact([
+    dataTable.putIfAbsentOp({
+      ...sessionKey(s.tenantId, s.sessionId),
+      gsi1pk: `SHARD#${s.shard}`,
+      gsi1sk: `${s.tenantId}#${s.sessionId}`,
+      type: 'session',
+      ...s,
+    }),
+    dataTable.putIfAbsentOp({ ...aliasKey(s.tenantId, s.sessionId), type: 'alias', sessionId: s.sessionId }),
+    dataTable.putIfAbsentOp({ ...aliasKey(s.tenantId, s.mobid), type: 'alias', sessionId: s.sessionId }),
+  ]);
+  if (!ok) throw new Error(`session id collision for ${s.sessionId}`);
+}
+
+export async function addAlias(tenantId: string, alias: string, sessionId: string): Promise<void> {
+  await dataTable.put({ ...aliasKey(tenantId, alias), type: 'alias', sessionId });
+}
+
+export async function getSession(tenantId: string, sessionId: string): Promise<Session | undefined> {
+  return dataTable.get<Session>(sessionKey(tenantId, sessionId), true);
+}
+
+/** A session id, mobid or mobile number (with or without `+`, spaces) → the tenant's session. */
+export async function findSession(tenantId: string, identifier: string): Promise<Session | undefined> {
+  const id = identifier.trim();
+  const candidates = [id, id.replace(/[^\d]/g, '')].filter((x, i, a) => x && a.indexOf(x) === i);
+  for (const alias of candidates) {
+    const hit = await dataTable.get<{ sessionId: string }>(aliasKey(tenantId, alias));
+    if (hit) return getSession(tenantId, hit.sessionId);
+  }
+  return undefined;
+}
+
+export async function requireSession(tenantId: string, identifier: string): Promise<Session> {
+  const s = await findSession(tenantId, identifier);
+  if (!s) throw new NotFoundError(`session ${identifier} not found`, 'SESSION_NOT_FOUND');
+  return s;
+}
+
+export async function listSessions(tenantId: string): Promise<Session[]> {
+  return dataTable.query<Session>({ pk: tenantPk(tenantId), skBeginsWith: 'S#', ascending: true });
+}
+
+/** Sessions of one shard across tenants, for the host that holds the shard. */
+export async function listShardSessions(shard: number): Promise<Array<Pick<Session, 'tenantId' | 'sessionId'>>> {
+  return dataTable.query<Session>({ index: 'gsi1', pk: `SHARD#${shard}`, ascending: true });
+}
+
+/** Applies a state change only if it is newer than what is stored. Returns the updated session. */
+export async function applySessionState(
+  tenantId: string,
+  sessionId: string,
+  at: number,
+  fields: Partial<Omit<Session, 'tenantId' | 'sessionId' | 'stateAt'>>,
+): Promise<Session | undefined> {
+  return dataTable.update<Session>(
+    sessionKey(tenantId, sessionId),
+    { ...fields, stateAt: at, updatedAt: new Date().toISOString() },
+    { condition: 'attribute_exists(pk) AND stateAt <= :at', values: { ':at': at } },
+  );
+}
+
+export async function markInactive(tenantId: string, sessionId: string): Promise<Session | undefined> {
+  return dataTable.update<Session>(
+    sessionKey(tenantId, sessionId),
+    { dbStatus: 'inactive', updatedAt: new Date().toISOString() },
+    { condition: 'attribute_exists(pk)' },
+  );
+}

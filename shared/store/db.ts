@@ -1,0 +1,172 @@
+import {
+  ConditionalCheckFailedException,
+  DeleteItemCommand,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  TransactWriteItemsCommand,
+  type TransactWriteItem,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { dynamoClient } from '../aws/clients.ts';
+
+export type Item = Record<string, unknown>;
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+const opts = { removeUndefinedValues: true, convertClassInstanceToMap: true } as const;
+export const toAttr = (v: Item) => marshall(v, opts);
+export const fromAttr = (v: Parameters<typeof unmarshall>[0]) => unmarshall(v) as Item;
+
+/** Thin typed helpers over one DynamoDB table. Keys are built by the repositories, which take the tenant. */
+export class Table {
+  constructor(readonly name: () => string) {}
+
+  async get<T = Item>(key: Key, consistent = false): Promise<T | undefined> {
+    const r = await dynamoClient().send(
+      new GetItemCommand({ TableName: this.name(), Key: toAttr({ ...key }), ConsistentRead: consistent }),
+    );
+    return r.Item ? (fromAttr(r.Item) as T) : undefined;
+  }
+
+  /** Put; with `ifAbsent` the write fails with `false` when the key exists already. */
+  async put(item: Item & Key, opt: { ifAbsent?: boolean } = {}): Promise<boolean> {
+    try {
+      await dynamoClient().send(
+        new PutItemCommand({
+          TableName: this.name(),
+          Item: toAttr(item),
+          ConditionExpression: opt.ifAbsent ? 'attribute_not_exists(pk)' : undefined,
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (opt.ifAbsent && err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
+  async delete(key: Key): Promise<void> {
+    await dynamoClient().send(new DeleteItemCommand({ TableName: this.name(), Key: toAttr({ ...key }) }));
+  }
+
+  /**
+   * Sets the given attributes (undefined values are skipped). With `condition`, a failed condition
+   * answers `undefined` instead of throwing. Returns the item after the update.
+   */
+  async update<T = Item>(
+    key: Key,
+    set: Item,
+    opt: { condition?: string; names?: Record<string, string>; values?: Item; add?: Record<string, number> } = {},
+  ): Promise<T | undefined> {
+    const names: Record<string, string> = { ...opt.names };
+    const values: Item = { ...opt.values };
+    const sets: string[] = [];
+    let i = 0;
+    for (const [k, v] of Object.entries(set)) {
+      if (v === undefined) continue;
+      names[`#u${i}`] = k;
+      values[`:u${i}`] = v;
+      sets.push(`#u${i} = :u${i}`);
+      i++;
+    }
+    const adds: string[] = [];
+    for (const [k, v] of Object.entries(opt.add ?? {})) {
+      names[`#a${i}`] = k;
+      values[`:a${i}`] = v;
+      adds.push(`#a${i} :a${i}`);
+      i++;
+    }
+    const expr = [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : '']
+      .filter(Boolean)
+      .join(' ');
+    try {
+      const r = await dynamoClient().send(
+        new UpdateItemCommand({
+          TableName: this.name(),
+          Key: toAttr({ ...key }),
+          UpdateExpression: expr,
+          ConditionExpression: opt.condition,
+          ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+          ExpressionAttributeValues: Object.keys(values).length ? toAttr(values) : undefined,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return r.Attributes ? (fromAttr(r.Attributes) as T) : undefined;
+    } catch (err) {
+      if (opt.condition && err instanceof ConditionalCheckFailedException) return undefined;
+      throw err;
+    }
+  }
+
+  /** Query one partition (of the table or an index), newest first by default. */
+  async query<T = Item>(q: {
+    index?: 'gsi1' | 'gsi2';
+    pk: string;
+    skBeginsWith?: string;
+    skAfter?: string;
+    limit?: number;
+    ascending?: boolean;
+    filter?: { expression: string; names?: Record<string, string>; values?: Item };
+  }): Promise<T[]> {
+    const pkName = q.index ? `${q.index}pk` : 'pk';
+    const skName = q.index ? `${q.index}sk` : 'sk';
+    const values: Item = { ':pk': q.pk, ...q.filter?.values };
+    let cond = '#pk = :pk';
+    const names: Record<string, string> = { '#pk': pkName, ...q.filter?.names };
+    if (q.skBeginsWith !== undefined) {
+      cond += ' AND begins_with(#sk, :sk)';
+      names['#sk'] = skName;
+      values[':sk'] = q.skBeginsWith;
+    } else if (q.skAfter !== undefined) {
+      cond += ' AND #sk > :sk';
+      names['#sk'] = skName;
+      values[':sk'] = q.skAfter;
+    }
+    const out: T[] = [];
+    let start: QueryCommandInput['ExclusiveStartKey'];
+    do {
+      const r = await dynamoClient().send(
+        new QueryCommand({
+          TableName: this.name(),
+          IndexName: q.index,
+          KeyConditionExpression: cond,
+          FilterExpression: q.filter?.expression,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: toAttr(values),
+          ScanIndexForward: q.ascending ?? false,
+          Limit: q.filter ? undefined : q.limit,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const it of r.Items ?? []) out.push(fromAttr(it) as T);
+      start = r.LastEvaluatedKey;
+    } while (start && (q.limit === undefined || out.length < q.limit));
+    return q.limit === undefined ? out : out.slice(0, q.limit);
+  }
+
+  /** Writes all or nothing; answers false when a condition failed. */
+  async transact(items: TransactWriteItem[]): Promise<boolean> {
+    try {
+      await dynamoClient().send(new TransactWriteItemsCommand({ TransactItems: items }));
+      return true;
+    } catch (err) {
+      if ((err as { name?: string }).name === 'TransactionCanceledException') return false;
+      throw err;
+    }
+  }
+
+  putIfAbsentOp(item: Item & Key): TransactWriteItem {
+    return {
+      Put: { TableName: this.name(), Item: toAttr(item), ConditionExpression: 'attribute_not_exists(pk)' },
+    };
+  }
+
+  putOp(item: Item & Key): TransactWriteItem {
+    return { Put: { TableName: this.name(), Item: toAttr(item) } };
+  }
+}

@@ -1,0 +1,88 @@
+import { inject } from 'vitest';
+
+export const baseUrl = () => inject('baseUrl');
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** A small JSON client for the running service. */
+export function api(token?: string) {
+  const call = async <T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${baseUrl()}${path}`, {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {}
+    return { status: res.status, body: parsed as T, headers: res.headers } satisfies ApiResponse<T>;
+  };
+  return {
+    get: <T = any>(path: string, headers?: Record<string, string>) => call<T>('GET', path, undefined, headers),
+    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      call<T>('POST', path, body, headers),
+    delete: <T = any>(path: string) => call<T>('DELETE', path),
+  };
+}
+
+export async function adminToken(): Promise<string> {
+  const r = await api().post('/api/auth/token', { apiKey: inject('adminApiKey') });
+  if (r.status !== 200) throw new Error(`admin token: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.token;
+}
+
+/** A fresh tenant with its own API key, token and portal id: tests never share data. */
+export async function newTenant(name = 'test') {
+  const admin = await adminToken();
+  const created = await api(admin).post('/api/admin/tenants', { name });
+  if (created.status !== 201) throw new Error(`tenant: ${created.status} ${JSON.stringify(created.body)}`);
+  const tok = await api().post('/api/auth/token', { apiKey: created.body.apiKey });
+  return {
+    id: created.body.tenant.id as string,
+    portalId: created.body.tenant.portal_id as string,
+    apiKey: created.body.apiKey as string,
+    token: tok.body.token as string,
+    api: api(tok.body.token),
+  };
+}
+
+/** Polls until `fn` returns a truthy value (or throws after `timeoutMs`). */
+export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, what = 'condition') {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`, { cause: last });
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Creates a session with the simulator and waits until it is READY. */
+export async function readySession(client: ReturnType<typeof api>, name = 'test') {
+  const created = await client.post('/api/sessions', { name });
+  if (created.status !== 201) throw new Error(`create session: ${created.status} ${JSON.stringify(created.body)}`);
+  const id = created.body.session.sessionId as string;
+  return waitFor(
+    async () => {
+      const r = await client.get(`/api/sessions/${id}`);
+      return r.body.session?.status === 'READY' ? r.body.session : undefined;
+    },
+    10_000,
+    `session ${id} READY`,
+  );
+}

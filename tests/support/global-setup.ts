@@ -1,0 +1,25 @@
+import type { TestProject } from 'vitest/node';
+import { startService } from '../../scripts/local/service.ts';
+
+/**
+ * One running service for the whole run: local DynamoDB/S3/SQS, the HTTP app, the connection host
+ * with the simulator, and the queue consumers, exactly as `npm start` runs them.
+ */
+export default async function setup(project: TestProject) {
+  const service = await startService({
+    driver: 'simulator',
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+  });
+  project.provide('baseUrl', service.baseUrl);
+  project.provide('adminApiKey', service.adminApiKey);
+  project.provide('serviceEnv', service.env);
+  return () => service.stop();
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    adminApiKey: string;
+    serviceEnv: Record<string, string>;
+  }
+}
