@@ -23,6 +23,12 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().default('.data'),
   PUBLIC_BASE_URL: z.string().url().optional(),
   SIM_NETWORK_URL: z.string().url().optional(),
+  HOST_ID: z.string().optional(),
+  LEASE_TTL_MS: z.coerce.number().int().min(1000).default(15_000),
+  SEND_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
+  ZOMBIE_IDLE_MS: z.coerce.number().int().min(1000).default(90_000),
+  RECONNECT_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+  VOICE_FFMPEG_PATH: z.string().default('ffmpeg'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

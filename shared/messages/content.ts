@@ -17,6 +17,8 @@ export const OutboundContent = z.object({
   buttons: z.array(z.object({ id: z.string(), title: z.string() })).optional(),
   /** Reply context: the id of the quoted message. */
   quotedId: z.string().optional(),
+  /** S3 key of an upload-send file: the host deletes it 5 s after dispatch. */
+  uploadKey: z.string().optional(),
 });
 export type OutboundContent = z.infer<typeof OutboundContent>;
 

@@ -5,6 +5,12 @@ import type { Session } from './session.ts';
 const tenantPk = (tenantId: string) => `T#${tenantId}`;
 export const sessionKey = (tenantId: string, sessionId: string) => ({ pk: tenantPk(tenantId), sk: `S#${sessionId}` });
 const aliasKey = (tenantId: string, alias: string) => ({ pk: tenantPk(tenantId), sk: `SA#${alias}` });
+/** mobids are globally unique; this lets tools without a tenant (the simulator) find the session. */
+const mobidKey = (mobid: string) => ({ pk: `MOBID#${mobid}`, sk: 'META' });
+
+export async function sessionOfMobid(mobid: string): Promise<{ tenantId: string; sessionId: string } | undefined> {
+  return dataTable.get<{ tenantId: string; sessionId: string }>(mobidKey(mobid));
+}
 
 /** Creates the session and its aliases (session id, mobid) in one transaction. */
 export async function insertSession(s: Session): Promise<void> {
@@ -18,6 +24,7 @@ export async function insertSession(s: Session): Promise<void> {
     }),
     dataTable.putIfAbsentOp({ ...aliasKey(s.tenantId, s.sessionId), type: 'alias', sessionId: s.sessionId }),
     dataTable.putIfAbsentOp({ ...aliasKey(s.tenantId, s.mobid), type: 'alias', sessionId: s.sessionId }),
+    dataTable.putIfAbsentOp({ ...mobidKey(s.mobid), type: 'mobid', tenantId: s.tenantId, sessionId: s.sessionId }),
   ]);
   if (!ok) throw new Error(`session id collision for ${s.sessionId}`);
 }

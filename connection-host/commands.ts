@@ -1,0 +1,96 @@
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
+import { s3Client } from '#shared/aws/clients';
+import { names } from '#shared/aws/names';
+import type { Command } from '#shared/commands/types';
+import { logger } from '#shared/log/logger';
+import { getSession } from '#shared/sessions/repository';
+import { dataTable } from '#shared/store/tables';
+import type { OutboundMedia } from './drivers/driver.ts';
+import { fetchMedia, MediaError } from './media.ts';
+import type { SessionRuntime } from './session-runtime.ts';
+
+const doneKey = (commandId: string) => ({ pk: `CMDDONE#${commandId}`, sk: 'META' });
+const READY_WAIT_MS = 25_000;
+const UPLOAD_DELETE_DELAY_MS = 5_000;
+
+export interface CommandContext {
+  runtimeFor(ref: { tenantId: string; sessionId: string }, create: boolean): Promise<SessionRuntime | undefined>;
+  forget(sessionId: string): void;
+}
+
+/**
+ * Applies one command. A command already done is skipped, so a redelivered SQS message never sends
+ * twice; a crash between sending and marking done re-sends with the same message id, which the
+ * network treats as the same message.
+ */
+export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<void> {
+  if (await dataTable.get(doneKey(cmd.commandId), true)) return;
+  const log = logger.child({ sessionId: cmd.sessionId, commandId: cmd.commandId, kind: cmd.kind });
+
+  switch (cmd.kind) {
+    case 'connect': {
+      const session = await getSession(cmd.tenantId, cmd.sessionId);
+      if (session?.dbStatus === 'active') await ctx.runtimeFor(cmd, true);
+      break;
+    }
+    case 'logout': {
+      const rt = await ctx.runtimeFor(cmd, true);
+      await rt?.logout();
+      ctx.forget(cmd.sessionId);
+      break;
+    }
+    case 'send': {
+      const rt = await requireRuntime(cmd, ctx);
+      const link = await rt.whenReady(READY_WAIT_MS);
+      let media: OutboundMedia | undefined;
+      if (cmd.content.mediaUrl) {
+        try {
+          media = await fetchMedia(cmd.content);
+        } catch (err) {
+          if (!(err instanceof MediaError)) throw err;
+          log.warn({ reason: err.message }, 'media refused');
+          await rt.emit({ kind: 'message.status', messageId: cmd.messageId, status: 'failed', reason: err.message });
+          break;
+        }
+      }
+      await rt.pacer.wait();
+      await link.send(cmd.messageId, cmd.to, cmd.content, media);
+      await rt.emit({ kind: 'message.status', messageId: cmd.messageId, status: 'sent' });
+      if (cmd.content.uploadKey) scheduleUploadDeletion(cmd.content.uploadKey);
+      break;
+    }
+    case 'react':
+    case 'pin':
+    case 'status':
+    case 'group': {
+      const rt = await requireRuntime(cmd, ctx);
+      const link = await rt.whenReady(READY_WAIT_MS);
+      try {
+        let result: Record<string, unknown> = {};
+        if (cmd.kind === 'react') await link.react(cmd.to, cmd.messageId, cmd.emoji);
+        else if (cmd.kind === 'pin') await link.pin(cmd.chatId, cmd.pin);
+        else if (cmd.kind === 'status') await link.postStatus(cmd);
+        else result = await link.groupAction(cmd);
+        await rt.emit({ kind: 'command.result', commandId: cmd.commandId, ok: true, result });
+      } catch (err) {
+        await rt.emit({ kind: 'command.result', commandId: cmd.commandId, ok: false, error: (err as Error).message });
+      }
+      break;
+    }
+  }
+  await dataTable.put({ ...doneKey(cmd.commandId), expiresAt: Math.floor(Date.now() / 1000) + 86_400 });
+}
+
+async function requireRuntime(cmd: Command, ctx: CommandContext): Promise<SessionRuntime> {
+  const rt = await ctx.runtimeFor(cmd, true);
+  if (!rt) throw new Error(`session ${cmd.sessionId} is not active`);
+  return rt;
+}
+
+function scheduleUploadDeletion(key: string): void {
+  setTimeout(() => {
+    s3Client()
+      .send(new DeleteObjectCommand({ Bucket: names.mediaBucket(), Key: key }))
+      .catch((err) => logger.warn({ err, key }, 'upload deletion failed; the lifecycle rule will remove it'));
+  }, UPLOAD_DELETE_DELAY_MS).unref();
+}

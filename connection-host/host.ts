@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import type { SQSRecord } from 'aws-lambda';
+import { names } from '#shared/aws/names';
+import { Command } from '#shared/commands/types';
+import { env } from '#shared/config/env';
+import { logger } from '#shared/log/logger';
+import { pollQueue, processRecords } from '#shared/queue/consumer';
+import { getSession, listShardSessions } from '#shared/sessions/repository';
+import { applyCommand, type CommandContext } from './commands.ts';
+import type { NetworkDriver } from './drivers/driver.ts';
+import { createDriver } from './drivers/index.ts';
+import { release, renew, tryAcquire } from './leases.ts';
+import { SessionRuntime } from './session-runtime.ts';
+
+export interface ConnectionHost {
+  hostId: string;
+  ownedShards(): number[];
+  stop(): Promise<void>;
+}
+
+/**
+ * The connection host: leases shards, keeps one live link per session of its shards, and consumes
+ * each owned shard's FIFO command queue. Another host takes a shard once this one stops renewing.
+ */
+export async function startConnectionHost(opts: { driver?: NetworkDriver; hostId?: string } = {}): Promise<ConnectionHost> {
+  const cfg = env();
+  const hostId = opts.hostId ?? cfg.HOST_ID ?? `host-${randomUUID().slice(0, 8)}`;
+  const driver = opts.driver ?? (await createDriver(cfg.MESSAGING_DRIVER));
+  const log = logger.child({ hostId });
+  const runtimes = new Map<string, SessionRuntime>();
+  const shards = new Map<number, { stop(): Promise<void> }>();
+  const ttl = cfg.LEASE_TTL_MS;
+
+  const ctx: CommandContext = {
+    async runtimeFor(ref, create) {
+      let rt = runtimes.get(ref.sessionId);
+      if (rt || !create) return rt;
+      const session = await getSession(ref.tenantId, ref.sessionId);
+      if (!session || session.dbStatus !== 'active') return undefined;
+      rt = new SessionRuntime(
+        { tenantId: session.tenantId, sessionId: session.sessionId, method: session.method, phoneNumber: session.phoneNumber },
+        driver,
+        { maxFailures: cfg.RECONNECT_MAX_FAILURES, zombieIdleMs: cfg.ZOMBIE_IDLE_MS, sendIntervalMs: cfg.SEND_INTERVAL_MS },
+      );
+      runtimes.set(ref.sessionId, rt);
+      await rt.start();
+      return rt;
+    },
+    forget(sessionId) {
+      runtimes.delete(sessionId);
+    },
+  };
+
+  /** Records of one session stay in order; different sessions proceed side by side. */
+  async function handleBatch(records: SQSRecord[]) {
+    const groups = new Map<string, SQSRecord[]>();
+    for (const r of records) {
+      const g = r.attributes?.MessageGroupId ?? r.messageId;
+      groups.set(g, [...(groups.get(g) ?? []), r]);
+    }
+    const failures: Array<{ itemIdentifier: string }> = [];
+    await Promise.all(
+      [...groups.values()].map(async (group) => {
+        for (let i = 0; i < group.length; i++) {
+          const { batchItemFailures } = await processRecords([group[i]!], Command, (cmd) => applyCommand(cmd, ctx));
+          if (batchItemFailures.length) {
+            // Later commands of this session must not overtake the failed one.
+            failures.push(...group.slice(i).map((r) => ({ itemIdentifier: r.messageId })));
+            return;
+          }
+        }
+      }),
+    );
+    return { batchItemFailures: failures };
+  }
+
+  async function takeShard(shard: number) {
+    shards.set(shard, pollQueue(names.commandQueue(shard), (e) => handleBatch(e.Records), { waitSeconds: 1, visibilityTimeout: 60 }));
+    log.info({ shard }, 'shard acquired');
+    const sessions = await listShardSessions(shard);
+    for (const s of sessions) {
+      const session = await getSession(s.tenantId, s.sessionId);
+      if (session?.dbStatus !== 'active' || ['LOGGED_OUT', 'DISCONNECTED'].includes(session.status)) continue;
+      await ctx
+        .runtimeFor(s, true)
+        .catch((err) => log.error({ err, sessionId: s.sessionId }, 'resume failed'));
+    }
+  }
+
+  async function dropShard(shard: number) {
+    await shards.get(shard)?.stop();
+    shards.delete(shard);
+    for (const [id, rt] of runtimes) {
+      const session = await getSession(rt.request.tenantId, id);
+      if (session?.shard === shard) {
+        await rt.stop();
+        runtimes.delete(id);
+      }
+    }
+    log.warn({ shard }, 'shard lost');
+  }
+
+  async function tick() {
+    for (let shard = 0; shard < cfg.SHARD_COUNT; shard++) {
+      try {
+        if (shards.has(shard)) {
+          if (!(await renew(shard, hostId, ttl))) await dropShard(shard);
+        } else if (await tryAcquire(shard, hostId, ttl)) {
+          await takeShard(shard);
+        }
+      } catch (err) {
+        log.error({ err, shard }, 'lease tick failed');
+      }
+    }
+  }
+
+  await tick();
+  let ticking = Promise.resolve();
+  const timer = setInterval(() => {
+    ticking = ticking.then(tick);
+  }, Math.max(500, Math.floor(ttl / 3)));
+
+  return {
+    hostId,
+    ownedShards: () => [...shards.keys()].sort((a, b) => a - b),
+    async stop() {
+      clearInterval(timer);
+      await ticking;
+      await Promise.all([...shards.values()].map((s) => s.stop()));
+      await Promise.all([...runtimes.values()].map((rt) => rt.stop()));
+      await Promise.all([...shards.keys()].map((s) => release(s, hostId).catch(() => undefined)));
+      shards.clear();
+      runtimes.clear();
+    },
+  };
+}

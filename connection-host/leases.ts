@@ -1,0 +1,47 @@
+import { dataTable } from '#shared/store/tables';
+
+/**
+ * Shard leases in DynamoDB. A host holds a shard while it renews the lease; a dead host's lease
+ * expires and another host takes it. `fence` grows with every new owner.
+ */
+const key = (shard: number) => ({ pk: `SHARD#${shard}`, sk: 'LEASE' });
+
+export interface Lease {
+  shard: number;
+  owner: string;
+  expiresAtMs: number;
+  fence: number;
+}
+
+export async function tryAcquire(shard: number, owner: string, ttlMs: number): Promise<Lease | undefined> {
+  const now = Date.now();
+  const item = await dataTable.update<Lease>(
+    key(shard),
+    { shard, owner, expiresAtMs: now + ttlMs },
+    {
+      condition: 'attribute_not_exists(#o) OR #o = :me OR expiresAtMs < :now',
+      names: { '#o': 'owner' },
+      values: { ':me': owner, ':now': now },
+      add: { fence: 1 },
+    },
+  );
+  return item;
+}
+
+/** Extends the lease; answers false when another host owns it now. */
+export async function renew(shard: number, owner: string, ttlMs: number): Promise<boolean> {
+  const item = await dataTable.update(
+    key(shard),
+    { expiresAtMs: Date.now() + ttlMs },
+    { condition: '#o = :me', names: { '#o': 'owner' }, values: { ':me': owner } },
+  );
+  return Boolean(item);
+}
+
+export async function release(shard: number, owner: string): Promise<void> {
+  await dataTable.update(
+    key(shard),
+    { expiresAtMs: 0 },
+    { condition: '#o = :me', names: { '#o': 'owner' }, values: { ':me': owner } },
+  );
+}

@@ -1,0 +1,43 @@
+import { env } from '#shared/config/env';
+import type { OutboundContent } from '#shared/messages/content';
+import type { OutboundMedia } from './drivers/driver.ts';
+import { toVoiceNote } from './voice.ts';
+
+/** A media URL that can never work (refused address, too large, wrong type): the message fails. */
+export class MediaError extends Error {}
+
+export const MEDIA_MAX_BYTES = 64 * 1024 * 1024;
+const MEDIA_TIMEOUT_MS = 30_000;
+
+const EXPECTED: Partial<Record<OutboundContent['kind'], RegExp>> = {
+  image: /^image\//,
+  video: /^video\//,
+  audio: /^audio\//,
+  voice: /^audio\//,
+  pdf: /^application\/(pdf|octet-stream)/,
+};
+
+/** Fetches the content's media with the private-address guard, a size cap, a timeout and a type check. */
+export async function fetchMedia(content: OutboundContent): Promise<OutboundMedia> {
+  const url = content.mediaUrl!;
+  let res: Response;
+  try {
+    const { guardedFetch } = await import('#shared/webhooks/guard');
+    res = await guardedFetch(url, { method: 'GET' }, { maxBytes: MEDIA_MAX_BYTES, timeoutMs: MEDIA_TIMEOUT_MS });
+  } catch (err) {
+    throw new MediaError(`media could not be fetched: ${(err as Error).message}`);
+  }
+  if (!res.ok) throw new MediaError(`media URL answered ${res.status}`);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  if (bytes.byteLength > MEDIA_MAX_BYTES) throw new MediaError(`media larger than ${MEDIA_MAX_BYTES} bytes`);
+  const declared = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const expected = EXPECTED[content.kind];
+  if (expected && declared && !expected.test(declared) && declared !== 'application/octet-stream') {
+    throw new MediaError(`media is ${declared}, not what a ${content.kind} message needs`);
+  }
+  const mimetype = content.mimetype ?? (declared || 'application/octet-stream');
+  if (content.kind === 'voice') {
+    return { bytes: await toVoiceNote(bytes, env().VOICE_FFMPEG_PATH), mimetype: 'audio/ogg; codecs=opus' };
+  }
+  return { bytes, mimetype };
+}

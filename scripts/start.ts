@@ -1,0 +1,29 @@
+import { env } from '#shared/config/env';
+import { startService } from './local/service.ts';
+
+/** `npm start`: the whole service on this machine, data under DATA_DIR (default .data/). */
+const dataDir = process.env.DATA_DIR ?? '.data';
+const service = await startService({ dataDir });
+const line = '─'.repeat(60);
+console.log(`
+${line}
+ Messaging session manager is running (driver: ${env().MESSAGING_DRIVER})
+   API        ${service.baseUrl}
+   Docs       ${service.baseUrl}/docs      OpenAPI ${service.baseUrl}/openapi.json
+   Health     ${service.baseUrl}/health
+   Admin key  ${service.adminApiKey}${service.generatedAdminKey ? `  (generated, stored in ${dataDir}/secrets.json)` : ''}
+   Data       ${dataDir}/
+ Ctrl-C stops everything; the next npm start keeps the data.
+${line}
+`);
+
+let stopping = false;
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('stopping…');
+    await service.stop();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,249 @@
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+
+/**
+ * The simulated messaging network: accounts, linked devices, queued frames, the outbox. It stands
+ * in for the real network in tests and demos and is reached by the simulator driver over HTTP,
+ * the way a device reaches the real network, so the connection host works exactly as with Baileys.
+ */
+
+export type Frame =
+  | { type: 'qr'; qr: string }
+  | { type: 'pairing-code'; code: string }
+  | { type: 'linked'; token: string; mobile: string }
+  | { type: 'open'; mobile: string }
+  | { type: 'close'; reason: 'restart' | 'transient' | 'logged_out' | 'replaced'; detail: string }
+  | {
+      type: 'message';
+      id: string;
+      from: string;
+      lid?: string;
+      name?: string;
+      groupId?: string;
+      kind: string;
+      text?: string;
+      caption?: string;
+      fileName?: string;
+      mimetype?: string;
+      mediaUrl?: string;
+      timestampMs: number;
+    }
+  | { type: 'receipt'; id: string; status: 'sent' | 'delivered' | 'read' }
+  | { type: 'lid-mapping'; lid: string; phone: string }
+  | { type: 'contacts'; contacts: Array<{ phone: string; name?: string; lid?: string }> }
+  | { type: 'group'; groupId: string; subject: string; participants: Array<{ phone: string; name?: string }> };
+
+export interface OutboxEntry {
+  id: string;
+  to: string;
+  type: string;
+  text?: string;
+  caption?: string;
+  fileName?: string;
+  mimetype?: string;
+  sha256?: string;
+  durationMs?: number;
+  presence: Array<{ type: 'composing' | 'recording' | 'paused'; at: number }>;
+  at: number;
+}
+
+export interface Link {
+  id: number;
+  push(frame: Frame): void;
+  end(): void;
+}
+
+interface Account {
+  sessionId: string;
+  mobile?: string;
+  token?: string;
+  link?: Link;
+  pending: Frame[];
+  outbox: OutboxEntry[];
+  outboxIds: Set<string>;
+  presence: Map<string, OutboxEntry['presence']>;
+  lids: Map<string, string>;
+}
+
+const LINK_DELAY_MS = 300;
+
+export class SimNetwork {
+  private accounts = new Map<string, Account>();
+  private nextLinkId = 1;
+
+  private account(sessionId: string): Account {
+    let a = this.accounts.get(sessionId);
+    if (!a) {
+      a = { sessionId, pending: [], outbox: [], outboxIds: new Set(), presence: new Map(), lids: new Map() };
+      this.accounts.set(sessionId, a);
+    }
+    return a;
+  }
+
+  /** Finds an account by session id or linked mobile number. */
+  find(identifier: string): Account | undefined {
+    const direct = this.accounts.get(identifier);
+    if (direct) return direct;
+    const digits = identifier.replace(/\D/g, '');
+    for (const a of this.accounts.values()) if (a.mobile && a.mobile === digits) return a;
+    return undefined;
+  }
+
+  newLinkId(): number {
+    return this.nextLinkId++;
+  }
+
+  /**
+   * A device connects. With a valid token it is opened at once; without one it goes through QR or
+   * pairing-code linking, which the simulated phone completes after a short delay.
+   */
+  attach(
+    sessionId: string,
+    link: Link,
+    auth: { token?: string; method: 'qr' | 'phone'; phoneNumber?: string },
+  ): void {
+    const a = this.account(sessionId);
+    if (auth.token) {
+      if (!a.token || a.token !== auth.token) {
+        link.push({ type: 'close', reason: 'logged_out', detail: 'device was logged out (401)' });
+        link.end();
+        return;
+      }
+      this.replaceLink(a, link);
+      link.push({ type: 'open', mobile: a.mobile! });
+      this.flush(a);
+      return;
+    }
+    this.replaceLink(a, link);
+    if (auth.method === 'phone') {
+      link.push({ type: 'pairing-code', code: randomBytes(4).toString('hex').toUpperCase() });
+    } else {
+      link.push({ type: 'qr', qr: `2@${randomBytes(24).toString('base64')},sim,${sessionId}` });
+    }
+    setTimeout(() => {
+      if (a.link !== link) return;
+      a.mobile = auth.phoneNumber ?? `91${randomInt(7_000_000_000, 9_999_999_999)}`;
+      a.token = randomBytes(16).toString('hex');
+      link.push({ type: 'linked', token: a.token, mobile: a.mobile });
+      link.push({ type: 'open', mobile: a.mobile });
+      this.flush(a);
+    }, LINK_DELAY_MS);
+  }
+
+  detach(sessionId: string, link: Link): void {
+    const a = this.accounts.get(sessionId);
+    if (a?.link === link) a.link = undefined;
+  }
+
+  private replaceLink(a: Account, link: Link): void {
+    if (a.link && a.link !== link) {
+      a.link.push({ type: 'close', reason: 'replaced', detail: 'connection replaced by another device (440)' });
+      a.link.end();
+    }
+    a.link = link;
+  }
+
+  private flush(a: Account): void {
+    if (!a.link || !a.token) return;
+    const frames = a.pending.splice(0);
+    for (const f of frames) a.link.push(f);
+  }
+
+  private deliver(a: Account, frame: Frame): void {
+    if (a.link && a.token) a.link.push(frame);
+    else a.pending.push(frame);
+  }
+
+  /** Someone on the network writes to the account. */
+  inbound(
+    identifier: string,
+    m: Omit<Extract<Frame, { type: 'message' }>, 'type' | 'id' | 'timestampMs'> & { lidMode?: boolean },
+  ): string | undefined {
+    const a = this.find(identifier);
+    if (!a) return undefined;
+    const id = `SIM${randomBytes(8).toString('hex').toUpperCase()}`;
+    const { lidMode, ...rest } = m;
+    if (lidMode) {
+      const lid = a.lids.get(m.from) ?? `${randomInt(100_000_000, 999_999_999)}${randomInt(100_000, 999_999)}`;
+      if (!a.lids.has(m.from)) {
+        a.lids.set(m.from, lid);
+        this.deliver(a, { type: 'lid-mapping', lid, phone: m.from });
+      }
+      this.deliver(a, { type: 'message', ...rest, from: '', lid, id, timestampMs: Date.now() });
+    } else {
+      this.deliver(a, { type: 'message', ...rest, id, timestampMs: Date.now() });
+    }
+    return id;
+  }
+
+  createGroup(identifier: string, subject: string, participants: Array<{ phone: string; name?: string }>) {
+    const a = this.find(identifier);
+    if (!a) return undefined;
+    const groupId = `120363${randomInt(100_000_000, 999_999_999)}${randomInt(100, 999)}`;
+    this.deliver(a, { type: 'group', groupId, subject, participants });
+    return groupId;
+  }
+
+  /** A linked device sends. The same id twice is one message, as on the real network. */
+  send(sessionId: string, token: string, m: Omit<OutboxEntry, 'presence' | 'at'> & { media?: Uint8Array }): boolean {
+    const a = this.accounts.get(sessionId);
+    if (!a || a.token !== token) return false;
+    if (a.outboxIds.has(m.id)) return true;
+    const { media, ...entry } = m;
+    const presence = a.presence.get(m.to) ?? [];
+    a.presence.delete(m.to);
+    a.outbox.push({
+      ...entry,
+      sha256: media ? createHash('sha256').update(media).digest('hex') : undefined,
+      presence,
+      at: Date.now(),
+    });
+    a.outboxIds.add(m.id);
+    setTimeout(() => this.deliver(a, { type: 'receipt', id: m.id, status: 'sent' }), 10);
+    return true;
+  }
+
+  presence(sessionId: string, token: string, to: string, type: 'composing' | 'recording' | 'paused'): boolean {
+    const a = this.accounts.get(sessionId);
+    if (!a || a.token !== token) return false;
+    const list = a.presence.get(to) ?? [];
+    list.push({ type, at: Date.now() });
+    a.presence.set(to, list);
+    return true;
+  }
+
+  isAuthorised(sessionId: string, token: string): boolean {
+    return this.accounts.get(sessionId)?.token === token;
+  }
+
+  receipt(identifier: string, messageId: string, status: 'delivered' | 'read'): boolean {
+    const a = this.find(identifier);
+    if (!a?.outboxIds.has(messageId)) return false;
+    this.deliver(a, { type: 'receipt', id: messageId, status });
+    return true;
+  }
+
+  outbox(identifier: string): OutboxEntry[] | undefined {
+    return this.find(identifier)?.outbox;
+  }
+
+  disconnect(identifier: string): boolean {
+    const a = this.find(identifier);
+    if (!a?.link) return false;
+    const link = a.link;
+    a.link = undefined;
+    link.push({ type: 'close', reason: 'transient', detail: 'connection lost (428)' });
+    link.end();
+    return true;
+  }
+
+  logout(sessionId: string, token: string): void {
+    const a = this.accounts.get(sessionId);
+    if (!a || a.token !== token) return;
+    a.token = undefined;
+    a.link?.end();
+    a.link = undefined;
+  }
+}
+
+/** The one network of this process (the app serves it when MESSAGING_DRIVER=simulator). */
+export const simNetwork = new SimNetwork();
