@@ -1,0 +1,15 @@
+import { App } from 'aws-cdk-lib';
+import { settingsFromContext } from './context.ts';
+import { SessionManagerStack } from './stack.ts';
+
+const app = new App();
+const settings = settingsFromContext(app);
+
+new SessionManagerStack(app, settings.prefix, {
+  ...settings,
+  stackName: settings.prefix,
+  description: 'Multi-session manager: HTTP API, queue consumers, tables, media bucket',
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+});
+
+app.synth();

@@ -1,0 +1,102 @@
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { allQueues, buckets, commandQueue, queues, tables } from '../shared/aws/resources.ts';
+import type { DeploymentSettings } from './context.ts';
+import { entryExists, nodeFunction } from './functions.ts';
+import { type QueueWithDlq, queueFrom } from './queues.ts';
+import { bucketFrom, tableFrom } from './storage.ts';
+
+export interface SessionManagerStackProps extends StackProps, DeploymentSettings {}
+
+type TableKey = keyof typeof tables;
+
+/** Everything except the connection host, built from shared/aws/resources.ts. */
+export class SessionManagerStack extends Stack {
+  constructor(scope: Construct, id: string, props: SessionManagerStackProps) {
+    super(scope, id, props);
+    const { prefix, shardCount } = props;
+
+    const tbl = Object.fromEntries(
+      Object.entries(tables).map(([key, def]) => [key, tableFrom(this, prefix, def)]),
+    ) as Record<TableKey, dynamodb.Table>;
+    const media = bucketFrom(this, prefix, buckets.media);
+    const q = new Map<string, QueueWithDlq>(
+      allQueues(shardCount).map((def) => [def.id, queueFrom(this, prefix, def)]),
+    );
+    const queue = (id: string) => q.get(id)!.queue;
+    const commandQueues = Array.from({ length: shardCount }, (_, i) => queue(commandQueue(i).id));
+
+    const jwtSecret = new secretsmanager.Secret(this, 'JwtSigningKey', {
+      secretName: `${prefix}/jwt-signing-key`,
+      description: 'HS256 key that signs and verifies API tokens (loaded into JWT_SECRET at cold start)',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+
+    const environment = {
+      RESOURCE_PREFIX: prefix,
+      SHARD_COUNT: String(shardCount),
+      JWT_SECRET_ARN: jwtSecret.secretArn,
+    };
+    const grantCommon = (fn: IFunction) => {
+      tbl.data.grantReadWriteData(fn);
+      jwtSecret.grantRead(fn);
+    };
+
+    const api = nodeFunction(this, 'ApiFunction', 'api', {
+      environment,
+      timeout: Duration.seconds(29),
+      memorySize: 1024,
+    });
+    grantCommon(api);
+    tbl.auth.grantReadWriteData(api);
+    media.grantReadWrite(api);
+    for (const cq of commandQueues) cq.grantSendMessages(api);
+    queue(queues.webhooks.id).grantSendMessages(api);
+    // /health reads the events queue's attributes; the API never sends to it.
+    queue(queues.events.id).grant(api, 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl');
+
+    const httpApi = new HttpApi(this, 'HttpApi', {
+      apiName: `${prefix}-api`,
+      defaultIntegration: new HttpLambdaIntegration('ApiIntegration', api),
+    });
+
+    const events = nodeFunction(this, 'EventsConsumer', 'events-consumer', {
+      environment,
+      timeout: Duration.seconds(queues.events.visibilityTimeoutSeconds / 2),
+    });
+    grantCommon(events);
+    tbl.auth.grantReadData(events);
+    media.grantRead(events);
+    queue(queues.webhooks.id).grantSendMessages(events);
+    events.addEventSource(
+      new SqsEventSource(queue(queues.events.id), { batchSize: 10, reportBatchItemFailures: true }),
+    );
+
+    // Written in a parallel change: synth must not fail while the file is missing.
+    if (entryExists('webhook-consumer')) {
+      const webhooks = nodeFunction(this, 'WebhookConsumer', 'webhook-consumer', {
+        environment,
+        timeout: Duration.seconds(queues.webhooks.visibilityTimeoutSeconds / 2),
+      });
+      grantCommon(webhooks);
+      tbl.auth.grantReadData(webhooks);
+      media.grantRead(webhooks);
+      webhooks.addEventSource(
+        new SqsEventSource(queue(queues.webhooks.id), { batchSize: 10, reportBatchItemFailures: true }),
+      );
+    }
+
+    new CfnOutput(this, 'ApiUrl', { value: httpApi.apiEndpoint });
+    for (const [key, table] of Object.entries(tbl)) {
+      new CfnOutput(this, `${key[0]!.toUpperCase()}${key.slice(1)}TableName`, { value: table.tableName });
+    }
+    new CfnOutput(this, 'MediaBucketName', { value: media.bucketName });
+    new CfnOutput(this, 'JwtSecretArn', { value: jwtSecret.secretArn });
+  }
+}

@@ -1,0 +1,280 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { afterAll, describe, expect, it } from 'vitest';
+import { settingsFromContext } from '../../infra/context.ts';
+import { entryExists } from '../../infra/functions.ts';
+import { SessionManagerStack } from '../../infra/stack.ts';
+import {
+  allQueues,
+  bucketName,
+  buckets,
+  deadLetterQueueName,
+  queueName,
+  queues,
+  type TableDef,
+  tableName,
+  tables,
+} from '../../shared/aws/resources.ts';
+
+const prefix = 'test';
+const shardCount = 3;
+
+// Every App writes an assembly directory; keep them all under one temporary root.
+const outRoot = mkdtempSync(join(tmpdir(), 'cdk-stack-test-'));
+let apps = 0;
+const newApp = (context: Record<string, string> = {}) =>
+  new App({ context, outdir: join(outRoot, String(apps++)) });
+afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
+
+// One synth for the whole file: Lambda bundling runs here (local esbuild, about a second).
+const app = newApp({ prefix, shardCount: String(shardCount) });
+const settings = settingsFromContext(app);
+const stack = new SessionManagerStack(app, 'Test', { ...settings, stackName: prefix });
+const template = Template.fromStack(stack);
+
+function logicalId(type: string, props: Record<string, unknown>): string {
+  const found = Object.keys(template.findResources(type, { Properties: props }));
+  expect(found, `${type} ${JSON.stringify(props)}`).toHaveLength(1);
+  return found[0]!;
+}
+
+const queueId = (name: string) => logicalId('AWS::SQS::Queue', { QueueName: name });
+
+describe('context', () => {
+  it('reads prefix and shard count, with defaults', () => {
+    expect(settings).toEqual({ prefix, shardCount });
+    expect(settingsFromContext(newApp())).toEqual({ prefix: 'wsm', shardCount: 4 });
+  });
+
+  it('rejects a prefix that cannot name a bucket and a bad shard count', () => {
+    expect(() => settingsFromContext(newApp({ prefix: 'Bad_Prefix' }))).toThrow(/prefix/);
+    expect(() => settingsFromContext(newApp({ shardCount: '0' }))).toThrow(/shardCount/);
+  });
+});
+
+describe('DynamoDB tables', () => {
+  it('creates one table per definition', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', Object.keys(tables).length);
+  });
+
+  it('data table: keys, GSIs with ALL projection, TTL, PITR, on demand', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      TableName: 'test-data',
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: Match.arrayWith([
+        { AttributeName: 'pk', AttributeType: 'S' },
+        { AttributeName: 'gsi2sk', AttributeType: 'S' },
+      ]),
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'gsi1',
+          KeySchema: [
+            { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+            { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+        {
+          IndexName: 'gsi2',
+          KeySchema: [
+            { AttributeName: 'gsi2pk', KeyType: 'HASH' },
+            { AttributeName: 'gsi2sk', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    });
+  });
+
+  it('every table matches its shared definition (names, keys, indexes, TTL)', () => {
+    for (const def of Object.values(tables)) {
+      const ttl = (def as TableDef).ttlAttribute;
+      template.hasResource('AWS::DynamoDB::Table', {
+        DeletionPolicy: 'Retain',
+        Properties: {
+          TableName: tableName(prefix, def),
+          KeySchema: [
+            { AttributeName: def.partitionKey.name, KeyType: 'HASH' },
+            { AttributeName: def.sortKey.name, KeyType: 'RANGE' },
+          ],
+          GlobalSecondaryIndexes: def.indexes.length
+            ? def.indexes.map((i) => Match.objectLike({ IndexName: i.indexName }))
+            : Match.absent(),
+          TimeToLiveSpecification: ttl ? { AttributeName: ttl, Enabled: true } : Match.absent(),
+          PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        },
+      });
+    }
+  });
+});
+
+describe('SQS queues', () => {
+  const defs = allQueues(shardCount);
+
+  it('creates each queue and its dead-letter queue, nothing else', () => {
+    template.resourceCountIs('AWS::SQS::Queue', defs.length * 2);
+  });
+
+  it('every queue redrives to its own DLQ after the defined receive count', () => {
+    for (const def of defs) {
+      const dlqId = queueId(deadLetterQueueName(prefix, def));
+      template.hasResourceProperties('AWS::SQS::Queue', {
+        QueueName: queueName(prefix, def),
+        VisibilityTimeout: def.visibilityTimeoutSeconds,
+        RedrivePolicy: {
+          deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+          maxReceiveCount: def.maxReceiveCount,
+        },
+      });
+    }
+    expect(defs.find((d) => d.id === 'webhooks')?.maxReceiveCount).toBe(queues.webhooks.maxReceiveCount);
+  });
+
+  it('one FIFO command queue per shard, each with a FIFO DLQ', () => {
+    for (let shard = 0; shard < shardCount; shard++) {
+      template.hasResourceProperties('AWS::SQS::Queue', {
+        QueueName: `test-commands-${shard}.fifo`,
+        FifoQueue: true,
+      });
+      template.hasResourceProperties('AWS::SQS::Queue', {
+        QueueName: `test-commands-${shard}-dlq.fifo`,
+        FifoQueue: true,
+      });
+    }
+    expect(
+      Object.keys(template.findResources('AWS::SQS::Queue', { Properties: { FifoQueue: true } })),
+    ).toHaveLength(shardCount * 2);
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      QueueName: 'test-events',
+      FifoQueue: Match.absent(),
+    });
+  });
+
+  it('every queue denies requests without TLS', () => {
+    template.resourceCountIs('AWS::SQS::QueuePolicy', defs.length * 2);
+    template.allResourcesProperties('AWS::SQS::QueuePolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+
+  it('an alarm fires on the first message in any DLQ', () => {
+    template.resourceCountIs('AWS::CloudWatch::Alarm', defs.length);
+    for (const def of defs) {
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [
+          {
+            Name: 'QueueName',
+            Value: { 'Fn::GetAtt': [queueId(deadLetterQueueName(prefix, def)), 'QueueName'] },
+          },
+        ],
+        ComparisonOperator: 'GreaterThanThreshold',
+        Threshold: 0,
+        EvaluationPeriods: 1,
+      });
+    }
+  });
+});
+
+describe('media bucket', () => {
+  it('is private, encrypted, TLS only, and expires uploads after a day', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      BucketName: bucketName(prefix, buckets.media),
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([
+          Match.objectLike({ Prefix: buckets.media.expiringPrefix, ExpirationInDays: 1, Status: 'Enabled' }),
+        ]),
+      },
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+});
+
+describe('functions', () => {
+  const consumers = entryExists('webhook-consumer') ? 2 : 1;
+
+  it('API and consumers: Node 20 on ARM64, ESM bundle, shared environment', () => {
+    template.resourceCountIs('AWS::Lambda::Function', 1 + consumers);
+    template.allResourcesProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs20.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      Environment: {
+        Variables: Match.objectLike({
+          RESOURCE_PREFIX: prefix,
+          SHARD_COUNT: String(shardCount),
+          JWT_SECRET_ARN: { Ref: logicalId('AWS::SecretsManager::Secret', {}) },
+          NODE_OPTIONS: '--enable-source-maps',
+        }),
+      },
+    });
+  });
+
+  it('JWT signing key is generated in Secrets Manager and readable by every function', () => {
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      Name: 'test/jwt-signing-key',
+      GenerateSecretString: Match.objectLike({ PasswordLength: 64 }),
+    });
+    const policies = template.findResources('AWS::IAM::Policy');
+    expect(Object.keys(policies)).toHaveLength(1 + consumers);
+    for (const policy of Object.values(policies)) {
+      expect(JSON.stringify(policy)).toContain('secretsmanager:GetSecretValue');
+    }
+  });
+
+  it('events consumer reads the events queue in batches of 10 with per-record failures', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId('test-events'), 'Arn'] },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', consumers);
+  });
+
+  it('HTTP API routes everything ($default) to the API function', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP', Name: 'test-api' });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$default' });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
+      IntegrationType: 'AWS_PROXY',
+      PayloadFormatVersion: '2.0',
+    });
+  });
+});
+
+describe('outputs', () => {
+  it('API URL, table names and bucket name', () => {
+    const outputs = Object.keys(template.findOutputs('*'));
+    expect(outputs).toEqual(
+      expect.arrayContaining(['ApiUrl', 'DataTableName', 'AuthTableName', 'MediaBucketName']),
+    );
+  });
+});
