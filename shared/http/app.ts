@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { swaggerUI } from '@hono/swagger-ui';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { authRoutes } from '../auth/routes.ts';
@@ -12,6 +12,12 @@ import { healthRoutes } from './health.ts';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 export const UPLOAD_BODY_LIMIT = 64 * 1024 * 1024;
+
+/** The rest of an oversized body is never read, so the connection cannot be reused. */
+function tooLarge(c: Context, message: string) {
+  c.header('connection', 'close');
+  return c.json(errorBody('PAYLOAD_TOO_LARGE', message), 413);
+}
 
 export interface AppParts {
   /** Extra routers mounted at the root (streams and the simulator where this process serves them). */
@@ -33,14 +39,15 @@ export function createApp(parts: AppParts = {}) {
     '*',
     bodyLimit({
       maxSize: UPLOAD_BODY_LIMIT,
-      onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', `request body exceeds ${UPLOAD_BODY_LIMIT} bytes`), 413),
+      onError: (c) => tooLarge(c, `request body exceeds ${UPLOAD_BODY_LIMIT} bytes`),
     }),
   );
   app.use('*', async (c, next) => {
-    if (c.req.header('content-type')?.startsWith('multipart/')) return next();
+    // Uploads have their own limit; the simulated network's device protocol carries media as JSON.
+    if (c.req.header('content-type')?.startsWith('multipart/') || c.req.path.startsWith('/_sim/')) return next();
     return bodyLimit({
       maxSize: JSON_BODY_LIMIT,
-      onError: (cc) => cc.json(errorBody('PAYLOAD_TOO_LARGE', `JSON body exceeds ${JSON_BODY_LIMIT} bytes`), 413),
+      onError: (cc) => tooLarge(cc, `JSON body exceeds ${JSON_BODY_LIMIT} bytes`),
     })(c, next);
   });
 
