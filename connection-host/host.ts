@@ -12,6 +12,9 @@ import { createDriver } from './drivers/index.ts';
 import { release, renew, tryAcquire } from './leases.ts';
 import { SessionRuntime } from './session-runtime.ts';
 
+/** Short, and extended while a command runs: commands held by a dead host return within this time. */
+const COMMAND_VISIBILITY_SECONDS = 10;
+
 export interface ConnectionHost {
   hostId: string;
   ownedShards(): number[];
@@ -75,7 +78,7 @@ export async function startConnectionHost(opts: { driver?: NetworkDriver; hostId
   }
 
   async function takeShard(shard: number) {
-    shards.set(shard, pollQueue(names.commandQueue(shard), (e) => handleBatch(e.Records), { waitSeconds: 1, visibilityTimeout: 60 }));
+    shards.set(shard, pollQueue(names.commandQueue(shard), (e) => handleBatch(e.Records), { waitSeconds: 1, visibilityTimeout: COMMAND_VISIBILITY_SECONDS }));
     log.info({ shard }, 'shard acquired');
     const sessions = await listShardSessions(shard);
     for (const s of sessions) {

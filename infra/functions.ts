@@ -46,7 +46,7 @@ export function nodeFunction(
     handler: 'handler',
     projectRoot,
     depsLockFilePath: join(projectRoot, 'package-lock.json'),
-    runtime: lambda.Runtime.NODEJS_20_X,
+    runtime: lambda.Runtime.NODEJS_22_X,
     architecture: lambda.Architecture.ARM_64,
     memorySize: opt.memorySize ?? 512,
     timeout: opt.timeout,

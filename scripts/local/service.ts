@@ -20,6 +20,14 @@ export interface ServiceOptions {
   env?: Record<string, string>;
   /** Run the connection host in this process (default true). */
   withHost?: boolean;
+  /** `external`: use the AWS endpoints already in the environment instead of starting servers. */
+  aws?: 'start' | 'external';
+}
+
+function externalAws() {
+  const keys = ['AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_ENDPOINT_URL_DYNAMODB', 'AWS_ENDPOINT_URL_S3', 'AWS_ENDPOINT_URL_SQS'];
+  const env = Object.fromEntries(keys.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
+  return { env, stop: async () => {} };
 }
 
 export interface RunningService {
@@ -41,7 +49,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const secrets = localSecrets(opts.dataDir);
   process.env.ADMIN_API_KEY = secrets.ADMIN_API_KEY;
   process.env.JWT_SECRET = secrets.JWT_SECRET;
-  const aws = await startLocalAws({ dataDir: opts.dataDir });
+  const aws =
+    opts.aws === 'external' ? externalAws() : await startLocalAws({ dataDir: opts.dataDir });
   resetEnvCache();
   const cfg = env();
   await bootstrapResources(cfg.RESOURCE_PREFIX, cfg.SHARD_COUNT);
@@ -83,7 +92,11 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     env: shared,
     async stop() {
       for (const stop of stops.reverse()) await stop().catch(() => {});
-      await new Promise<void>((r) => server.close(() => r()));
+      await new Promise<void>((r) => {
+        server.close(() => r());
+        // Long-lived streams (SSE) would otherwise hold the close open.
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      });
       await aws.stop();
     },
   };

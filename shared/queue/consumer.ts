@@ -1,4 +1,8 @@
-import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityBatchCommand,
+  DeleteMessageBatchCommand,
+  ReceiveMessageCommand,
+} from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
 import { sqsClient } from '../aws/clients.ts';
@@ -99,7 +103,8 @@ export function pollQueue(
               awsRegion: process.env.AWS_REGION ?? 'us-east-1',
             }) as SQSRecord,
         );
-        const { batchItemFailures } = await handler({ Records: records });
+        const heartbeat = opts.visibilityTimeout ? keepInvisible(url, messages, opts.visibilityTimeout) : undefined;
+        const { batchItemFailures } = await handler({ Records: records }).finally(() => clearInterval(heartbeat));
         const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
         const done = messages.filter((m) => !failed.has(m.MessageId ?? ''));
         if (done.length) {
@@ -123,4 +128,24 @@ export function pollQueue(
       await loop;
     },
   };
+}
+
+/**
+ * While a batch is being worked on, keeps extending its visibility, so a short timeout can be used:
+ * if this process dies, its messages come back to another consumer within `seconds`.
+ */
+function keepInvisible(url: string, messages: Array<{ ReceiptHandle?: string }>, seconds: number) {
+  return setInterval(
+    () => {
+      sqsClient()
+        .send(
+          new ChangeMessageVisibilityBatchCommand({
+            QueueUrl: url,
+            Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle, VisibilityTimeout: seconds })),
+          }),
+        )
+        .catch((err) => logger.warn({ err }, 'visibility extension failed'));
+    },
+    Math.max(1000, (seconds * 1000) / 3),
+  );
 }

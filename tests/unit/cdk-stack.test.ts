@@ -225,7 +225,7 @@ describe('functions', () => {
   it('API and consumers: Node 20 on ARM64, ESM bundle, shared environment', () => {
     template.resourceCountIs('AWS::Lambda::Function', 1 + consumers);
     template.allResourcesProperties('AWS::Lambda::Function', {
-      Runtime: 'nodejs20.x',
+      Runtime: 'nodejs22.x',
       Architectures: ['arm64'],
       Handler: 'index.handler',
       Environment: {

@@ -1,0 +1,40 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { inject } from 'vitest';
+
+const TSX = 'node_modules/.bin/tsx';
+
+/** Starts a project script as its own process, sharing the running service's AWS endpoints. */
+export function spawnScript(script: string, env: Record<string, string>): ChildProcess {
+  const merged: Record<string, string | undefined> = { ...process.env, ...inject('serviceEnv'), LOG_LEVEL: 'warn', ...env };
+  // An empty value means "not set" for the child (e.g. let it serve its own simulator).
+  for (const [k, v] of Object.entries(merged)) if (v === '') delete merged[k];
+  return spawn(TSX, [script], {
+    env: merged,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
+
+/** Starts the HTTP app + consumers in a child process and answers its base URL. */
+export async function spawnApi(env: Record<string, string>): Promise<{ proc: ChildProcess; baseUrl: string }> {
+  const proc = spawnScript('scripts/local/api-process.ts', env);
+  const lines = createInterface({ input: proc.stdout! });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('api process did not start in 30 s')), 30_000);
+    lines.on('line', (line) => {
+      if (!line.startsWith('{"baseUrl"')) return;
+      clearTimeout(t);
+      resolve(JSON.parse(line).baseUrl);
+    });
+    proc.once('exit', (code) => reject(new Error(`api process exited with ${code}`)));
+  });
+  return { proc, baseUrl };
+}
+
+export async function stopProcess(proc: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise((r) => proc.once('exit', r));
+  proc.kill(signal);
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+  if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+}
