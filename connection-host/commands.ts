@@ -14,7 +14,10 @@ const READY_WAIT_MS = 25_000;
 const UPLOAD_DELETE_DELAY_MS = 5_000;
 
 export interface CommandContext {
-  runtimeFor(ref: { tenantId: string; sessionId: string }, create: boolean): Promise<SessionRuntime | undefined>;
+  runtimeFor(
+    ref: { tenantId: string; sessionId: string },
+    create: boolean,
+  ): Promise<SessionRuntime | undefined>;
   forget(sessionId: string): void;
 }
 
@@ -49,7 +52,12 @@ export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<v
         } catch (err) {
           if (!(err instanceof MediaError)) throw err;
           log.warn({ reason: err.message }, 'media refused');
-          await rt.emit({ kind: 'message.status', messageId: cmd.messageId, status: 'failed', reason: err.message });
+          await rt.emit({
+            kind: 'message.status',
+            messageId: cmd.messageId,
+            status: 'failed',
+            reason: err.message,
+          });
           break;
         }
       }
@@ -73,7 +81,12 @@ export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<v
         else result = await link.groupAction(cmd);
         await rt.emit({ kind: 'command.result', commandId: cmd.commandId, ok: true, result });
       } catch (err) {
-        await rt.emit({ kind: 'command.result', commandId: cmd.commandId, ok: false, error: (err as Error).message });
+        await rt.emit({
+          kind: 'command.result',
+          commandId: cmd.commandId,
+          ok: false,
+          error: (err as Error).message,
+        });
       }
       break;
     }

@@ -25,7 +25,9 @@ export interface ConnectionHost {
  * The connection host: leases shards, keeps one live link per session of its shards, and consumes
  * each owned shard's FIFO command queue. Another host takes a shard once this one stops renewing.
  */
-export async function startConnectionHost(opts: { driver?: NetworkDriver; hostId?: string } = {}): Promise<ConnectionHost> {
+export async function startConnectionHost(
+  opts: { driver?: NetworkDriver; hostId?: string } = {},
+): Promise<ConnectionHost> {
   const cfg = env();
   const hostId = opts.hostId ?? cfg.HOST_ID ?? `host-${randomUUID().slice(0, 8)}`;
   const driver = opts.driver ?? (await createDriver(cfg.MESSAGING_DRIVER));
@@ -41,9 +43,18 @@ export async function startConnectionHost(opts: { driver?: NetworkDriver; hostId
       const session = await getSession(ref.tenantId, ref.sessionId);
       if (!session || session.dbStatus !== 'active') return undefined;
       rt = new SessionRuntime(
-        { tenantId: session.tenantId, sessionId: session.sessionId, method: session.method, phoneNumber: session.phoneNumber },
+        {
+          tenantId: session.tenantId,
+          sessionId: session.sessionId,
+          method: session.method,
+          phoneNumber: session.phoneNumber,
+        },
         driver,
-        { maxFailures: cfg.RECONNECT_MAX_FAILURES, zombieIdleMs: cfg.ZOMBIE_IDLE_MS, sendIntervalMs: cfg.SEND_INTERVAL_MS },
+        {
+          maxFailures: cfg.RECONNECT_MAX_FAILURES,
+          zombieIdleMs: cfg.ZOMBIE_IDLE_MS,
+          sendIntervalMs: cfg.SEND_INTERVAL_MS,
+        },
       );
       runtimes.set(ref.sessionId, rt);
       await rt.start();
@@ -65,7 +76,9 @@ export async function startConnectionHost(opts: { driver?: NetworkDriver; hostId
     await Promise.all(
       [...groups.values()].map(async (group) => {
         for (let i = 0; i < group.length; i++) {
-          const { batchItemFailures } = await processRecords([group[i]!], Command, (cmd) => applyCommand(cmd, ctx));
+          const { batchItemFailures } = await processRecords([group[i]!], Command, (cmd) =>
+            applyCommand(cmd, ctx),
+          );
           if (batchItemFailures.length) {
             // Later commands of this session must not overtake the failed one.
             failures.push(...group.slice(i).map((r) => ({ itemIdentifier: r.messageId })));
@@ -78,7 +91,13 @@ export async function startConnectionHost(opts: { driver?: NetworkDriver; hostId
   }
 
   async function takeShard(shard: number) {
-    shards.set(shard, pollQueue(names.commandQueue(shard), (e) => handleBatch(e.Records), { waitSeconds: 1, visibilityTimeout: COMMAND_VISIBILITY_SECONDS }));
+    shards.set(
+      shard,
+      pollQueue(names.commandQueue(shard), (e) => handleBatch(e.Records), {
+        waitSeconds: 1,
+        visibilityTimeout: COMMAND_VISIBILITY_SECONDS,
+      }),
+    );
     log.info({ shard }, 'shard acquired');
     const sessions = await listShardSessions(shard);
     for (const s of sessions) {
@@ -119,9 +138,12 @@ export async function startConnectionHost(opts: { driver?: NetworkDriver; hostId
 
   await tick();
   let ticking = Promise.resolve();
-  const timer = setInterval(() => {
-    ticking = ticking.then(tick);
-  }, Math.max(500, Math.floor(ttl / 3)));
+  const timer = setInterval(
+    () => {
+      ticking = ticking.then(tick);
+    },
+    Math.max(500, Math.floor(ttl / 3)),
+  );
 
   return {
     hostId,

@@ -4,7 +4,10 @@ import { startConnectionHost } from './host.ts';
 
 /** The connection host as its own process (ECS task; also used by the failover test). */
 const host = await startConnectionHost();
-logger.info({ hostId: host.hostId, driver: env().MESSAGING_DRIVER, shards: host.ownedShards() }, 'connection host up');
+logger.info(
+  { hostId: host.hostId, driver: env().MESSAGING_DRIVER, shards: host.ownedShards() },
+  'connection host up',
+);
 
 let stopping = false;
 for (const sig of ['SIGTERM', 'SIGINT'] as const) {

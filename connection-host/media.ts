@@ -23,7 +23,11 @@ export async function fetchMedia(content: OutboundContent): Promise<OutboundMedi
   let res: Response;
   try {
     const { guardedFetch } = await import('#shared/webhooks/guard');
-    res = await guardedFetch(url, { method: 'GET' }, { maxBytes: MEDIA_MAX_BYTES, timeoutMs: MEDIA_TIMEOUT_MS });
+    res = await guardedFetch(
+      url,
+      { method: 'GET' },
+      { maxBytes: MEDIA_MAX_BYTES, timeoutMs: MEDIA_TIMEOUT_MS },
+    );
   } catch (err) {
     throw new MediaError(`media could not be fetched: ${(err as Error).message}`);
   }

@@ -54,7 +54,10 @@ export class SessionRuntime {
   whenReady(timeoutMs: number): Promise<DriverLink> {
     if (this.status === 'READY' && this.link) return Promise.resolve(this.link);
     return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`session ${this.sessionId} not READY (${this.status})`)), timeoutMs);
+      const t = setTimeout(
+        () => reject(new Error(`session ${this.sessionId} not READY (${this.status})`)),
+        timeoutMs,
+      );
       this.readyWaiters.push(() => {
         clearTimeout(t);
         if (this.link) resolve(this.link);
@@ -76,7 +79,8 @@ export class SessionRuntime {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
     clearInterval(this.zombieTimer);
-    if (this.link) await this.link.logout().catch((err) => this.log.warn({ err }, 'logout at network failed'));
+    if (this.link)
+      await this.link.logout().catch((err) => this.log.warn({ err }, 'logout at network failed'));
     else await this.driver.clearAuth(this.sessionId);
     this.link = undefined;
     await this.report('LOGGED_OUT', { reason: 'logged out by request' });
@@ -132,7 +136,9 @@ export class SessionRuntime {
         this.failures++;
         if (this.failures > this.opts.maxFailures) {
           this.stopped = true;
-          return this.report('FAILED', { reason: `gave up after ${this.opts.maxFailures} attempts: ${end.reason}` });
+          return this.report('FAILED', {
+            reason: `gave up after ${this.opts.maxFailures} attempts: ${end.reason}`,
+          });
         }
         await this.report('RECONNECTING', { reason: end.reason });
         const delay = backoffDelay(this.failures - 1);
@@ -143,7 +149,8 @@ export class SessionRuntime {
   }
 
   private async checkZombie(): Promise<void> {
-    if (this.status !== 'READY' || !this.link || Date.now() - this.lastActivity < this.opts.zombieIdleMs) return;
+    if (this.status !== 'READY' || !this.link || Date.now() - this.lastActivity < this.opts.zombieIdleMs)
+      return;
     try {
       await Promise.race([
         this.link.probe(),
@@ -182,17 +189,25 @@ export class SessionRuntime {
     }
   }
 
-  async report(status: SessionStatus, extra: { reason?: string; qr?: string; pairingCode?: string; mobile?: string }) {
+  async report(
+    status: SessionStatus,
+    extra: { reason?: string; qr?: string; pairingCode?: string; mobile?: string },
+  ) {
     this.status = status;
     await this.emit({ kind: 'session.status', status, ...extra });
   }
 
   /** Host events carry the session and a time; a failure to enqueue is logged, never thrown into the driver. */
-  async emit(e: DistributiveOmit<Parameters<typeof emitEvent>[0], 'tenantId' | 'sessionId' | 'at'>): Promise<void> {
+  async emit(
+    e: DistributiveOmit<Parameters<typeof emitEvent>[0], 'tenantId' | 'sessionId' | 'at'>,
+  ): Promise<void> {
     try {
-      await emitEvent({ ...e, tenantId: this.request.tenantId, sessionId: this.sessionId, at: Date.now() } as Parameters<
-        typeof emitEvent
-      >[0]);
+      await emitEvent({
+        ...e,
+        tenantId: this.request.tenantId,
+        sessionId: this.sessionId,
+        at: Date.now(),
+      } as Parameters<typeof emitEvent>[0]);
     } catch (err) {
       this.log.error({ err, kind: e.kind }, 'event could not be enqueued');
     }

@@ -7,7 +7,25 @@ import { spawn } from 'node:child_process';
 export async function toVoiceNote(input: Uint8Array, ffmpegPath = 'ffmpeg'): Promise<Uint8Array> {
   if (isOgg(input)) return input;
   return new Promise((resolve, reject) => {
-    const proc = spawn(ffmpegPath, ['-hide_banner', '-loglevel', 'error', '-i', 'pipe:0', '-vn', '-ac', '1', '-ar', '48000', '-c:a', 'libopus', '-b:a', '32k', '-f', 'ogg', 'pipe:1']);
+    const proc = spawn(ffmpegPath, [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-i',
+      'pipe:0',
+      '-vn',
+      '-ac',
+      '1',
+      '-ar',
+      '48000',
+      '-c:a',
+      'libopus',
+      '-b:a',
+      '32k',
+      '-f',
+      'ogg',
+      'pipe:1',
+    ]);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     proc.stdout.on('data', (d: Buffer) => out.push(d));

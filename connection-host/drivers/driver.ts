@@ -28,7 +28,11 @@ export interface DriverEvents {
   onInbound(message: Omit<InboundMessage, 'mediaKey'>, media?: { bytes: Uint8Array; mimetype: string }): void;
   onReceipt(messageId: string, status: 'sent' | 'delivered' | 'read'): void;
   onContacts(contacts: Array<{ phone: string; name?: string; lid?: string }>): void;
-  onGroup(group: { groupId: string; subject: string; participants: Array<{ phone: string; name?: string }> }): void;
+  onGroup(group: {
+    groupId: string;
+    subject: string;
+    participants: Array<{ phone: string; name?: string }>;
+  }): void;
   onLidMapping(lid: string, phone: string): void;
   /** Any sign of life from the socket (frames, pings); feeds zombie detection. */
   onActivity(): void;
@@ -50,7 +54,11 @@ export interface DriverLink {
   presence(update: PresenceUpdate): Promise<void>;
   react(to: string, messageId: string, emoji: string): Promise<void>;
   pin(chatId: string, pin: boolean): Promise<void>;
-  postStatus(story: { type: 'text' | 'image' | 'video'; content: string; backgroundColor?: string }): Promise<void>;
+  postStatus(story: {
+    type: 'text' | 'image' | 'video';
+    content: string;
+    backgroundColor?: string;
+  }): Promise<void>;
   groupAction(action: {
     action: string;
     groupId?: string;

@@ -53,10 +53,15 @@ export function simulatorDriver(): NetworkDriver {
 
       let res: Response;
       try {
-        res = await fetch(url, { headers: creds ? { 'x-sim-token': creds.token } : {}, signal: abort.signal });
+        res = await fetch(url, {
+          headers: creds ? { 'x-sim-token': creds.token } : {},
+          signal: abort.signal,
+        });
         if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
       } catch (err) {
-        queueMicrotask(() => end({ kind: 'transient', reason: `network unreachable: ${(err as Error).message}` }));
+        queueMicrotask(() =>
+          end({ kind: 'transient', reason: `network unreachable: ${(err as Error).message}` }),
+        );
         return linkApi();
       }
 
@@ -87,11 +92,7 @@ export function simulatorDriver(): NetworkDriver {
             return events.onOpen({ mobile: f.mobile });
           case 'close':
             if (f.reason === 'logged_out') await authTable.delete(credsKey(sessionId));
-            return end(
-              f.reason === 'restart'
-                ? { kind: 'restart' }
-                : { kind: f.reason, reason: f.detail },
-            );
+            return end(f.reason === 'restart' ? { kind: 'restart' } : { kind: f.reason, reason: f.detail });
           case 'message':
             return onMessage(f);
           case 'receipt':

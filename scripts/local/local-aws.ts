@@ -51,7 +51,8 @@ export async function startLocalAws(opts: { dataDir?: string } = {}): Promise<Lo
 async function waitForDynamo(proc: ChildProcess): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (proc.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${proc.exitCode} (is java installed?)`);
+    if (proc.exitCode !== null)
+      throw new Error(`DynamoDB Local exited with code ${proc.exitCode} (is java installed?)`);
     try {
       await dynamoClient().send(new ListTablesCommand({ Limit: 1 }));
       return;

@@ -13,9 +13,11 @@ export interface LocalSecrets {
  */
 export function localSecrets(dataDir?: string): LocalSecrets & { generatedAdminKey: boolean } {
   const file = dataDir ? join(dataDir, 'secrets.json') : undefined;
-  const stored: Partial<LocalSecrets> = file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const stored: Partial<LocalSecrets> =
+    file && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   const secrets: LocalSecrets = {
-    ADMIN_API_KEY: process.env.ADMIN_API_KEY ?? stored.ADMIN_API_KEY ?? `adm_${randomBytes(24).toString('hex')}`,
+    ADMIN_API_KEY:
+      process.env.ADMIN_API_KEY ?? stored.ADMIN_API_KEY ?? `adm_${randomBytes(24).toString('hex')}`,
     JWT_SECRET: process.env.JWT_SECRET ?? stored.JWT_SECRET ?? randomBytes(48).toString('base64url'),
   };
   if (file) {

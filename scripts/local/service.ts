@@ -3,11 +3,11 @@ import { serve } from '@hono/node-server';
 import { bootstrapResources } from '#shared/aws/bootstrap';
 import { names } from '#shared/aws/names';
 import { env, resetEnvCache } from '#shared/config/env';
-import { handler as eventsHandler } from '../../functions/events-consumer.ts';
 import { createApp } from '#shared/http/app';
 import { pollQueue } from '#shared/queue/consumer';
 import { simulatorRoutes } from '#shared/simulator/routes';
 import { startConnectionHost } from '../../connection-host/host.ts';
+import { handler as eventsHandler } from '../../functions/events-consumer.ts';
 import { startLocalAws } from './local-aws.ts';
 import { localSecrets } from './secrets.ts';
 
@@ -25,7 +25,14 @@ export interface ServiceOptions {
 }
 
 function externalAws() {
-  const keys = ['AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_ENDPOINT_URL_DYNAMODB', 'AWS_ENDPOINT_URL_S3', 'AWS_ENDPOINT_URL_SQS'];
+  const keys = [
+    'AWS_REGION',
+    'AWS_ACCESS_KEY_ID',
+    'AWS_SECRET_ACCESS_KEY',
+    'AWS_ENDPOINT_URL_DYNAMODB',
+    'AWS_ENDPOINT_URL_S3',
+    'AWS_ENDPOINT_URL_SQS',
+  ];
   const env = Object.fromEntries(keys.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
   return { env, stop: async () => {} };
 }
@@ -49,8 +56,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const secrets = localSecrets(opts.dataDir);
   process.env.ADMIN_API_KEY = secrets.ADMIN_API_KEY;
   process.env.JWT_SECRET = secrets.JWT_SECRET;
-  const aws =
-    opts.aws === 'external' ? externalAws() : await startLocalAws({ dataDir: opts.dataDir });
+  const aws = opts.aws === 'external' ? externalAws() : await startLocalAws({ dataDir: opts.dataDir });
   resetEnvCache();
   const cfg = env();
   await bootstrapResources(cfg.RESOURCE_PREFIX, cfg.SHARD_COUNT);
@@ -59,7 +65,9 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const extra = cfg.MESSAGING_DRIVER === 'simulator' ? [simulatorRoutes()] : [];
   const app = createApp({ extra });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: opts.port ?? cfg.PORT, hostname: '127.0.0.1' }, () => resolve(s));
+    const s = serve({ fetch: app.fetch, port: opts.port ?? cfg.PORT, hostname: '127.0.0.1' }, () =>
+      resolve(s),
+    );
   });
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -31,7 +31,9 @@ const tokenRoute = createRoute({
   request: {
     body: {
       required: false,
-      content: { 'application/json': { schema: z.object({ apiKey: z.string().min(1).max(200).optional() }) } },
+      content: {
+        'application/json': { schema: z.object({ apiKey: z.string().min(1).max(200).optional() }) },
+      },
     },
   },
   responses: {
@@ -47,7 +49,9 @@ const tenantCreateRoute = createRoute({
   tags: ['admin'],
   security: bearer,
   request: {
-    body: { content: { 'application/json': { schema: z.object({ name: z.string().trim().min(1).max(100) }) } } },
+    body: {
+      content: { 'application/json': { schema: z.object({ name: z.string().trim().min(1).max(100) }) } },
+    },
   },
   responses: {
     201: json(
@@ -113,7 +117,11 @@ export function authRoutes() {
     const tenant = await createTenant(c.req.valid('json').name);
     const { apiKey } = await createApiKey(tenant.id, 'default');
     return c.json(
-      { success: true as const, tenant: { id: tenant.id, name: tenant.name, portal_id: tenant.portalId }, apiKey },
+      {
+        success: true as const,
+        tenant: { id: tenant.id, name: tenant.name, portal_id: tenant.portalId },
+        apiKey,
+      },
       201,
     );
   });

@@ -48,7 +48,9 @@ export async function createTenant(name: string, id = `tnt_${hex(8)}`): Promise<
 
 export async function getTenant(id: string): Promise<Tenant | undefined> {
   const item = await dataTable.get<Tenant>(tenantKey(id));
-  return item ? { id: item.id, name: item.name, portalId: item.portalId, createdAt: item.createdAt } : undefined;
+  return item
+    ? { id: item.id, name: item.name, portalId: item.portalId, createdAt: item.createdAt }
+    : undefined;
 }
 
 export async function requireTenant(id: string): Promise<Tenant> {

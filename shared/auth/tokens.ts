@@ -48,7 +48,8 @@ export async function verifyToken(token: string): Promise<TokenClaims> {
       requiredClaims: ['exp', 'sub', 'tenant'],
     });
     const scope = payload.scope === 'admin' ? 'admin' : 'tenant';
-    if (typeof payload.tenant !== 'string' || !payload.sub) throw new UnauthorizedError('token has no tenant');
+    if (typeof payload.tenant !== 'string' || !payload.sub)
+      throw new UnauthorizedError('token has no tenant');
     return { tenant: payload.tenant, sub: payload.sub, scope };
   } catch (err) {
     if (err instanceof UnauthorizedError) throw err;

@@ -10,5 +10,8 @@ export const newCommandId = () => `cmd_${randomUUID().replace(/-/g, '')}`;
 /** Hands a command to whichever host holds the session's shard; ordered per session. */
 export async function dispatchCommand(command: Command): Promise<void> {
   const shard = shardOf(command.sessionId, env().SHARD_COUNT);
-  await sendJson(names.commandQueue(shard), command, { groupId: command.sessionId, dedupId: command.commandId });
+  await sendJson(names.commandQueue(shard), command, {
+    groupId: command.sessionId,
+    dedupId: command.commandId,
+  });
 }

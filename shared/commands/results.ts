@@ -33,7 +33,11 @@ export async function recordCommandResult(
   await dataTable.update(
     key(tenantId, commandId),
     { status: ok ? 'succeeded' : 'failed', result, error, completedAt: new Date(at).toISOString() },
-    { condition: 'attribute_exists(pk) AND #s = :pending', names: { '#s': 'status' }, values: { ':pending': 'pending' } },
+    {
+      condition: 'attribute_exists(pk) AND #s = :pending',
+      names: { '#s': 'status' },
+      values: { ':pending': 'pending' },
+    },
   );
 }
 

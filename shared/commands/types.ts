@@ -10,9 +10,20 @@ const base = {
 
 /** Work for the connection host. One FIFO queue per shard, MessageGroupId = sessionId. */
 export const Command = z.discriminatedUnion('kind', [
-  z.object({ ...base, kind: z.literal('connect'), method: z.enum(['qr', 'phone']), phoneNumber: z.string().optional() }),
+  z.object({
+    ...base,
+    kind: z.literal('connect'),
+    method: z.enum(['qr', 'phone']),
+    phoneNumber: z.string().optional(),
+  }),
   z.object({ ...base, kind: z.literal('logout') }),
-  z.object({ ...base, kind: z.literal('send'), messageId: z.string(), to: z.string(), content: OutboundContent }),
+  z.object({
+    ...base,
+    kind: z.literal('send'),
+    messageId: z.string(),
+    to: z.string(),
+    content: OutboundContent,
+  }),
   z.object({
     ...base,
     kind: z.literal('react'),

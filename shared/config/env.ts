@@ -11,7 +11,10 @@ const EnvSchema = z.object({
   ADMIN_API_KEY: z.string().min(16).optional(),
   JWT_SECRET: z.string().min(32).optional(),
   JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
-  RESOURCE_PREFIX: z.string().regex(/^[a-z0-9-]{1,40}$/).default('wsm'),
+  RESOURCE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/)
+    .default('wsm'),
   SHARD_COUNT: z.coerce.number().int().min(1).max(64).default(4),
   ANTHROPIC_BASE_URL: z.string().url().optional(),
   ANTHROPIC_API_KEYS: z.string().optional(),

@@ -18,7 +18,14 @@ export async function saveContacts(
 ): Promise<void> {
   for (const c of contacts) {
     const key = { pk: sessionPk(tenantId, sessionId), sk: `CT#${c.phone}` };
-    await dataTable.update(key, { type: 'contact', tenantId, sessionId, phone: c.phone, name: c.name, lid: c.lid });
+    await dataTable.update(key, {
+      type: 'contact',
+      tenantId,
+      sessionId,
+      phone: c.phone,
+      name: c.name,
+      lid: c.lid,
+    });
     if (lastMsgAt !== undefined) {
       await dataTable.update(
         key,
@@ -30,7 +37,11 @@ export async function saveContacts(
 }
 
 export async function listContacts(tenantId: string, sessionId: string): Promise<StoredContact[]> {
-  return dataTable.query<StoredContact>({ pk: sessionPk(tenantId, sessionId), skBeginsWith: 'CT#', ascending: true });
+  return dataTable.query<StoredContact>({
+    pk: sessionPk(tenantId, sessionId),
+    skBeginsWith: 'CT#',
+    ascending: true,
+  });
 }
 
 export async function saveGroup(
@@ -51,17 +62,31 @@ export async function saveGroup(
 }
 
 export async function listGroups(tenantId: string, sessionId: string) {
-  return dataTable.query<{ groupId: string; subject: string; participants: Array<{ phone: string; name?: string }> }>(
-    { pk: sessionPk(tenantId, sessionId), skBeginsWith: 'G#', ascending: true },
-  );
+  return dataTable.query<{
+    groupId: string;
+    subject: string;
+    participants: Array<{ phone: string; name?: string }>;
+  }>({ pk: sessionPk(tenantId, sessionId), skBeginsWith: 'G#', ascending: true });
 }
 
-export async function saveLidMapping(tenantId: string, sessionId: string, lid: string, phone: string): Promise<void> {
+export async function saveLidMapping(
+  tenantId: string,
+  sessionId: string,
+  lid: string,
+  phone: string,
+): Promise<void> {
   await dataTable.put({ pk: sessionPk(tenantId, sessionId), sk: `LID#${lid}`, type: 'lid', lid, phone });
 }
 
 /** The phone digits behind a LID, if the network has revealed them to this session. */
-export async function phoneOfLid(tenantId: string, sessionId: string, lid: string): Promise<string | undefined> {
-  const item = await dataTable.get<{ phone: string }>({ pk: sessionPk(tenantId, sessionId), sk: `LID#${lid}` });
+export async function phoneOfLid(
+  tenantId: string,
+  sessionId: string,
+  lid: string,
+): Promise<string | undefined> {
+  const item = await dataTable.get<{ phone: string }>({
+    pk: sessionPk(tenantId, sessionId),
+    sk: `LID#${lid}`,
+  });
   return item?.phone;
 }

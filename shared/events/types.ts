@@ -40,7 +40,9 @@ export const HostEvent = z.discriminatedUnion('kind', [
   z.object({
     ...base,
     kind: z.literal('contacts'),
-    contacts: z.array(z.object({ phone: z.string(), name: z.string().optional(), lid: z.string().optional() })),
+    contacts: z.array(
+      z.object({ phone: z.string(), name: z.string().optional(), lid: z.string().optional() }),
+    ),
   }),
   z.object({
     ...base,

@@ -6,8 +6,8 @@ import { HTTPException } from 'hono/http-exception';
 import { authRoutes } from '../auth/routes.ts';
 import { logger } from '../log/logger.ts';
 import { type AppEnv, router } from './context.ts';
-import { errorBody, ServiceError, statusOf } from './errors.ts';
 import { domainRouters } from './domain-routes.ts';
+import { errorBody, ServiceError, statusOf } from './errors.ts';
 import { healthRoutes } from './health.ts';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -44,7 +44,8 @@ export function createApp(parts: AppParts = {}) {
   );
   app.use('*', async (c, next) => {
     // Uploads have their own limit; the simulated network's device protocol carries media as JSON.
-    if (c.req.header('content-type')?.startsWith('multipart/') || c.req.path.startsWith('/_sim/')) return next();
+    if (c.req.header('content-type')?.startsWith('multipart/') || c.req.path.startsWith('/_sim/'))
+      return next();
     return bodyLimit({
       maxSize: JSON_BODY_LIMIT,
       onError: (cc) => tooLarge(cc, `JSON body exceeds ${JSON_BODY_LIMIT} bytes`),
@@ -59,7 +60,8 @@ export function createApp(parts: AppParts = {}) {
     }
     if (err instanceof HTTPException) {
       // Hono's JSON validator throws this for a body that is not JSON.
-      if (err.status === 400) return c.json(errorBody('MALFORMED_JSON', 'request body is not valid JSON'), 400);
+      if (err.status === 400)
+        return c.json(errorBody('MALFORMED_JSON', 'request body is not valid JSON'), 400);
       if (err.status === 413) return c.json(errorBody('PAYLOAD_TOO_LARGE', 'request body too large'), 413);
     }
     logger.error({ err, requestId: c.get('requestId'), path: c.req.path }, 'unhandled error');
@@ -84,7 +86,8 @@ export function createApp(parts: AppParts = {}) {
     info: {
       title: 'Messaging session manager API',
       version: process.env.npm_package_version ?? '0.1.0',
-      description: 'Multi-session manager for the messaging network. Errors: `{success:false,error:{code,message}}`.',
+      description:
+        'Multi-session manager for the messaging network. Errors: `{success:false,error:{code,message}}`.',
     },
   });
   app.get('/docs', swaggerUI({ url: '/openapi.json' }));

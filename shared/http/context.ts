@@ -16,7 +16,10 @@ export function router() {
       if (!result.success) {
         const issue = result.error.issues[0];
         const field = issue?.path.join('.') || undefined;
-        throw new ValidationError(field ? `${field}: ${issue?.message}` : (issue?.message ?? 'invalid input'), field);
+        throw new ValidationError(
+          field ? `${field}: ${issue?.message}` : (issue?.message ?? 'invalid input'),
+          field,
+        );
       }
     },
   });

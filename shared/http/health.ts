@@ -18,7 +18,10 @@ const Health = z.object({
 async function check(fn: () => Promise<unknown>): Promise<z.infer<typeof Check>> {
   const t0 = performance.now();
   try {
-    await Promise.race([fn(), new Promise((_, rej) => setTimeout(() => rej(new Error('timeout after 3 s')), 3000))]);
+    await Promise.race([
+      fn(),
+      new Promise((_, rej) => setTimeout(() => rej(new Error('timeout after 3 s')), 3000)),
+    ]);
     return { ok: true, latencyMs: Math.round(performance.now() - t0) };
   } catch (err) {
     return { ok: false, latencyMs: Math.round(performance.now() - t0), error: (err as Error).name };
@@ -41,13 +44,19 @@ export function healthRoutes() {
       check(() => s3Client().send(new HeadBucketCommand({ Bucket: names.mediaBucket() }))),
       check(async () =>
         sqsClient().send(
-          new GetQueueAttributesCommand({ QueueUrl: await queueUrl(names.eventsQueue()), AttributeNames: ['All'] }),
+          new GetQueueAttributesCommand({
+            QueueUrl: await queueUrl(names.eventsQueue()),
+            AttributeNames: ['All'],
+          }),
         ),
       ),
     ]);
     const checks = { dynamodb, s3, sqs };
     const ok = Object.values(checks).every((x) => x.ok);
-    return c.json({ success: ok, version: process.env.npm_package_version ?? '0.1.0', checks }, ok ? 200 : 503);
+    return c.json(
+      { success: ok, version: process.env.npm_package_version ?? '0.1.0', checks },
+      ok ? 200 : 503,
+    );
   });
   return r;
 }

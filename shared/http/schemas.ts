@@ -10,7 +10,10 @@ export const ErrorSchema = z
 
 export const errorResponses = {
   400: { description: 'Invalid input', content: { 'application/json': { schema: ErrorSchema } } },
-  401: { description: 'Missing or bad credentials', content: { 'application/json': { schema: ErrorSchema } } },
+  401: {
+    description: 'Missing or bad credentials',
+    content: { 'application/json': { schema: ErrorSchema } },
+  },
   403: { description: 'Not allowed', content: { 'application/json': { schema: ErrorSchema } } },
   404: { description: 'Unknown resource', content: { 'application/json': { schema: ErrorSchema } } },
 } as const;
@@ -20,11 +23,7 @@ export const bearer = [{ bearerAuth: [] }];
 /** An array of strings, or one comma-separated string (both are accepted by the spec). */
 export const StringList = z
   .union([z.array(z.string().max(200)).max(500), z.string().max(20_000)])
-  .transform((v) =>
-    (Array.isArray(v) ? v : v.split(','))
-      .map((s) => s.trim())
-      .filter(Boolean),
-  );
+  .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean));
 
 export function json<T extends z.ZodType>(schema: T, description = 'OK') {
   return { description, content: { 'application/json': { schema } } };

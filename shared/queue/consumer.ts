@@ -40,7 +40,10 @@ export async function processRecords<T>(
     }
     const parsed = schema.safeParse(body);
     if (!parsed.success) {
-      logger.warn({ messageId: record.messageId, issues: parsed.error.issues.slice(0, 3) }, 'record rejected');
+      logger.warn(
+        { messageId: record.messageId, issues: parsed.error.issues.slice(0, 3) },
+        'record rejected',
+      );
       batchItemFailures.push({ itemIdentifier: record.messageId });
       continue;
     }
@@ -103,8 +106,12 @@ export function pollQueue(
               awsRegion: process.env.AWS_REGION ?? 'us-east-1',
             }) as SQSRecord,
         );
-        const heartbeat = opts.visibilityTimeout ? keepInvisible(url, messages, opts.visibilityTimeout) : undefined;
-        const { batchItemFailures } = await handler({ Records: records }).finally(() => clearInterval(heartbeat));
+        const heartbeat = opts.visibilityTimeout
+          ? keepInvisible(url, messages, opts.visibilityTimeout)
+          : undefined;
+        const { batchItemFailures } = await handler({ Records: records }).finally(() =>
+          clearInterval(heartbeat),
+        );
         const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
         const done = messages.filter((m) => !failed.has(m.MessageId ?? ''));
         if (done.length) {
@@ -141,7 +148,11 @@ function keepInvisible(url: string, messages: Array<{ ReceiptHandle?: string }>,
         .send(
           new ChangeMessageVisibilityBatchCommand({
             QueueUrl: url,
-            Entries: messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle, VisibilityTimeout: seconds })),
+            Entries: messages.map((m, i) => ({
+              Id: String(i),
+              ReceiptHandle: m.ReceiptHandle,
+              VisibilityTimeout: seconds,
+            })),
           }),
         )
         .catch((err) => logger.warn({ err }, 'visibility extension failed'));

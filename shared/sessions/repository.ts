@@ -3,12 +3,17 @@ import { dataTable } from '../store/tables.ts';
 import type { Session } from './session.ts';
 
 const tenantPk = (tenantId: string) => `T#${tenantId}`;
-export const sessionKey = (tenantId: string, sessionId: string) => ({ pk: tenantPk(tenantId), sk: `S#${sessionId}` });
+export const sessionKey = (tenantId: string, sessionId: string) => ({
+  pk: tenantPk(tenantId),
+  sk: `S#${sessionId}`,
+});
 const aliasKey = (tenantId: string, alias: string) => ({ pk: tenantPk(tenantId), sk: `SA#${alias}` });
 /** mobids are globally unique; this lets tools without a tenant (the simulator) find the session. */
 const mobidKey = (mobid: string) => ({ pk: `MOBID#${mobid}`, sk: 'META' });
 
-export async function sessionOfMobid(mobid: string): Promise<{ tenantId: string; sessionId: string } | undefined> {
+export async function sessionOfMobid(
+  mobid: string,
+): Promise<{ tenantId: string; sessionId: string } | undefined> {
   return dataTable.get<{ tenantId: string; sessionId: string }>(mobidKey(mobid));
 }
 
@@ -24,7 +29,12 @@ export async function insertSession(s: Session): Promise<void> {
     }),
     dataTable.putIfAbsentOp({ ...aliasKey(s.tenantId, s.sessionId), type: 'alias', sessionId: s.sessionId }),
     dataTable.putIfAbsentOp({ ...aliasKey(s.tenantId, s.mobid), type: 'alias', sessionId: s.sessionId }),
-    dataTable.putIfAbsentOp({ ...mobidKey(s.mobid), type: 'mobid', tenantId: s.tenantId, sessionId: s.sessionId }),
+    dataTable.putIfAbsentOp({
+      ...mobidKey(s.mobid),
+      type: 'mobid',
+      tenantId: s.tenantId,
+      sessionId: s.sessionId,
+    }),
   ]);
   if (!ok) throw new Error(`session id collision for ${s.sessionId}`);
 }
@@ -59,7 +69,9 @@ export async function listSessions(tenantId: string): Promise<Session[]> {
 }
 
 /** Sessions of one shard across tenants, for the host that holds the shard. */
-export async function listShardSessions(shard: number): Promise<Array<Pick<Session, 'tenantId' | 'sessionId'>>> {
+export async function listShardSessions(
+  shard: number,
+): Promise<Array<Pick<Session, 'tenantId' | 'sessionId'>>> {
   return dataTable.query<Session>({ index: 'gsi1', pk: `SHARD#${shard}`, ascending: true });
 }
 

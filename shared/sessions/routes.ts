@@ -83,7 +83,12 @@ export function sessionRoutes() {
           z.object({
             success: z.literal(true),
             message: z.string(),
-            session: z.object({ sessionId: z.string(), mobid: z.string(), status: z.string(), method: z.string() }),
+            session: z.object({
+              sessionId: z.string(),
+              mobid: z.string(),
+              status: z.string(),
+              method: z.string(),
+            }),
           }),
         ),
         ...errorResponses,
@@ -129,7 +134,8 @@ export function sessionRoutes() {
       path: '/api/sessions/{sessionId}/qr',
       tags,
       security: bearer,
-      summary: 'The linking QR as PNG, or JSON {success, qr, pairingCode, status} with Accept: application/json',
+      summary:
+        'The linking QR as PNG, or JSON {success, qr, pairingCode, status} with Accept: application/json',
       request: { params: SessionIdParam },
       responses: {
         200: {
@@ -178,7 +184,10 @@ export function sessionRoutes() {
     }),
     async (c) => {
       const s = await deleteSession(c.get('auth').tenant, c.req.valid('param').sessionId);
-      return c.json({ success: true as const, message: `session ${s.sessionId} logged out and deactivated` }, 200);
+      return c.json(
+        { success: true as const, message: `session ${s.sessionId} logged out and deactivated` },
+        200,
+      );
     },
   );
   return r;

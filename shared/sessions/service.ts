@@ -61,7 +61,10 @@ export async function deleteSession(tenantId: string, identifier: string): Promi
 export async function requireReadySession(tenantId: string, identifier: string): Promise<Session> {
   const session = await requireSession(tenantId, identifier);
   if (session.dbStatus !== 'active' || session.status !== 'READY') {
-    throw new SessionNotReadyError(session.sessionId, session.dbStatus === 'active' ? session.status : 'deleted');
+    throw new SessionNotReadyError(
+      session.sessionId,
+      session.dbStatus === 'active' ? session.status : 'deleted',
+    );
   }
   return session;
 }

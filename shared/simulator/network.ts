@@ -30,7 +30,12 @@ export type Frame =
   | { type: 'receipt'; id: string; status: 'sent' | 'delivered' | 'read' }
   | { type: 'lid-mapping'; lid: string; phone: string }
   | { type: 'contacts'; contacts: Array<{ phone: string; name?: string; lid?: string }> }
-  | { type: 'group'; groupId: string; subject: string; participants: Array<{ phone: string; name?: string }> };
+  | {
+      type: 'group';
+      groupId: string;
+      subject: string;
+      participants: Array<{ phone: string; name?: string }>;
+    };
 
 export interface OutboxEntry {
   id: string;
@@ -136,7 +141,11 @@ export class SimNetwork {
 
   private replaceLink(a: Account, link: Link): void {
     if (a.link && a.link !== link) {
-      a.link.push({ type: 'close', reason: 'replaced', detail: 'connection replaced by another device (440)' });
+      a.link.push({
+        type: 'close',
+        reason: 'replaced',
+        detail: 'connection replaced by another device (440)',
+      });
       a.link.end();
     }
     a.link = link;
@@ -163,7 +172,8 @@ export class SimNetwork {
     const id = `SIM${randomBytes(8).toString('hex').toUpperCase()}`;
     const { lidMode, ...rest } = m;
     if (lidMode) {
-      const lid = a.lids.get(m.from) ?? `${randomInt(100_000_000, 999_999_999)}${randomInt(100_000, 999_999)}`;
+      const lid =
+        a.lids.get(m.from) ?? `${randomInt(100_000_000, 999_999_999)}${randomInt(100_000, 999_999)}`;
       if (!a.lids.has(m.from)) {
         a.lids.set(m.from, lid);
         this.deliver(a, { type: 'lid-mapping', lid, phone: m.from });
@@ -184,7 +194,11 @@ export class SimNetwork {
   }
 
   /** A linked device sends. The same id twice is one message, as on the real network. */
-  send(sessionId: string, token: string, m: Omit<OutboxEntry, 'presence' | 'at'> & { media?: Uint8Array }): boolean {
+  send(
+    sessionId: string,
+    token: string,
+    m: Omit<OutboxEntry, 'presence' | 'at'> & { media?: Uint8Array },
+  ): boolean {
     const a = this.accounts.get(sessionId);
     if (!a || a.token !== token) return false;
     if (a.outboxIds.has(m.id)) return true;
@@ -202,7 +216,12 @@ export class SimNetwork {
     return true;
   }
 
-  presence(sessionId: string, token: string, to: string, type: 'composing' | 'recording' | 'paused'): boolean {
+  presence(
+    sessionId: string,
+    token: string,
+    to: string,
+    type: 'composing' | 'recording' | 'paused',
+  ): boolean {
     const a = this.accounts.get(sessionId);
     if (!a || a.token !== token) return false;
     const list = a.presence.get(to) ?? [];

@@ -6,7 +6,10 @@ import { errorBody } from '../http/errors.ts';
 import { sessionOfMobid } from '../sessions/repository.ts';
 import { type Frame, type Link, simNetwork } from './network.ts';
 
-const digits = z.string().transform((v) => v.replace(/\D/g, '')).pipe(z.string().min(5).max(20));
+const digits = z
+  .string()
+  .transform((v) => v.replace(/\D/g, ''))
+  .pipe(z.string().min(5).max(20));
 
 const InboundBody = z.object({
   sessionId: z.string().min(1),
@@ -79,7 +82,11 @@ export function simulatorRoutes() {
       })
       .safeParse(await c.req.json().catch(() => undefined));
     if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
-    const groupId = simNetwork.createGroup(await resolve(parsed.data.sessionId), parsed.data.subject, parsed.data.participants);
+    const groupId = simNetwork.createGroup(
+      await resolve(parsed.data.sessionId),
+      parsed.data.subject,
+      parsed.data.participants,
+    );
     if (!groupId) return c.json(errorBody('SESSION_NOT_FOUND', 'no such account'), 404);
     return c.json({ success: true, groupId });
   });
@@ -95,7 +102,11 @@ export function simulatorRoutes() {
       .object({ sessionId: z.string(), messageId: z.string(), status: z.enum(['delivered', 'read']) })
       .safeParse(await c.req.json().catch(() => undefined));
     if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
-    const ok = simNetwork.receipt(await resolve(parsed.data.sessionId), parsed.data.messageId, parsed.data.status);
+    const ok = simNetwork.receipt(
+      await resolve(parsed.data.sessionId),
+      parsed.data.messageId,
+      parsed.data.status,
+    );
     if (!ok) return c.json(errorBody('NOT_FOUND', 'no such message in the outbox'), 404);
     return c.json({ success: true });
   });

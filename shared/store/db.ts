@@ -5,8 +5,8 @@ import {
   PutItemCommand,
   QueryCommand,
   type QueryCommandInput,
-  TransactWriteItemsCommand,
   type TransactWriteItem,
+  TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
@@ -61,7 +61,12 @@ export class Table {
   async update<T = Item>(
     key: Key,
     set: Item,
-    opt: { condition?: string; names?: Record<string, string>; values?: Item; add?: Record<string, number> } = {},
+    opt: {
+      condition?: string;
+      names?: Record<string, string>;
+      values?: Item;
+      add?: Record<string, number>;
+    } = {},
   ): Promise<T | undefined> {
     const names: Record<string, string> = { ...opt.names };
     const values: Item = { ...opt.values };

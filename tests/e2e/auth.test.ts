@@ -22,7 +22,10 @@ describe('token issuance', () => {
   it('refuses an unknown key and a missing key with 401', async () => {
     const bad = await api().post('/api/auth/token', { apiKey: 'wsm_nope' });
     expect(bad.status).toBe(401);
-    expect(bad.body).toEqual({ success: false, error: { code: 'UNAUTHORIZED', message: expect.any(String) } });
+    expect(bad.body).toEqual({
+      success: false,
+      error: { code: 'UNAUTHORIZED', message: expect.any(String) },
+    });
     expect((await api().post('/api/auth/token', {})).status).toBe(401);
   });
 
@@ -52,7 +55,14 @@ describe('token rejection', () => {
   });
 
   it('rejects alg none', async () => {
-    await rejects(new UnsecuredJWT(claims).setSubject('admin').setIssuer('wsm').setAudience('wsm-api').setExpirationTime('1h').encode());
+    await rejects(
+      new UnsecuredJWT(claims)
+        .setSubject('admin')
+        .setIssuer('wsm')
+        .setAudience('wsm-api')
+        .setExpirationTime('1h')
+        .encode(),
+    );
   });
 
   it('rejects an RS256 token (no HS/RS confusion) and an HS512 token', async () => {
@@ -62,7 +72,11 @@ describe('token rejection', () => {
   });
 
   it('rejects a token signed with another secret, and garbage', async () => {
-    await rejects(await signed().setExpirationTime('1h').sign(new TextEncoder().encode('x'.repeat(48))));
+    await rejects(
+      await signed()
+        .setExpirationTime('1h')
+        .sign(new TextEncoder().encode('x'.repeat(48))),
+    );
     await rejects('not-a-jwt');
   });
 
@@ -77,7 +91,10 @@ describe('error shape', () => {
     const t = await newTenant();
     const malformed = await t.api.post('/api/sessions', '{"name": ', { 'content-type': 'application/json' });
     expect(malformed.status).toBe(400);
-    expect(malformed.body).toEqual({ success: false, error: { code: 'MALFORMED_JSON', message: expect.any(String) } });
+    expect(malformed.body).toEqual({
+      success: false,
+      error: { code: 'MALFORMED_JSON', message: expect.any(String) },
+    });
     const invalid = await t.api.post('/api/sessions', { name: 42 });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error.code).toBe('VALIDATION_FAILED');
@@ -116,7 +133,9 @@ describe('meta', () => {
     const doc = await api().get('/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/api/auth/token', '/api/sessions', '/health']));
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining(['/api/auth/token', '/api/sessions', '/health']),
+    );
     const docs = await fetch(`${inject('baseUrl')}/docs`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('openapi.json');

@@ -1,9 +1,9 @@
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commandQueue, queueName } from '#shared/aws/resources';
 import { sendJson } from '#shared/queue/send';
 import { shardOf } from '#shared/sessions/shard';
-import type { ChildProcess } from 'node:child_process';
 import { spawnApi, spawnScript, stopProcess } from '../support/processes.ts';
 
 const SHARDS = 2;
@@ -17,14 +17,22 @@ describe('failover between connection hosts', () => {
 
   it('delivers commands sent before and during the outage exactly once, in order, after takeover', async () => {
     const prefix = `fo${Date.now() % 1_000_000}`;
-    const common = { RESOURCE_PREFIX: prefix, SHARD_COUNT: String(SHARDS), LEASE_TTL_MS: '3000', SEND_INTERVAL_MS: '0' };
+    const common = {
+      RESOURCE_PREFIX: prefix,
+      SHARD_COUNT: String(SHARDS),
+      LEASE_TTL_MS: '3000',
+      SEND_INTERVAL_MS: '0',
+    };
     const api = await spawnApi({ ...common, SIM_NETWORK_URL: '', PUBLIC_BASE_URL: '' });
     procs.push(api.proc);
     const hostEnv = { ...common, SIM_NETWORK_URL: api.baseUrl };
     const call = async (method: string, path: string, token?: string, body?: unknown) => {
       const r = await fetch(`${api.baseUrl}${path}`, {
         method,
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       return { status: r.status, body: (await r.json()) as any };
@@ -41,7 +49,8 @@ describe('failover between connection hosts', () => {
 
     const hostA = spawnScript('connection-host/main.ts', { ...hostEnv, HOST_ID: 'host-a' });
     procs.push(hostA);
-    const admin = (await call('POST', '/api/auth/token', undefined, { apiKey: process.env.ADMIN_API_KEY })).body.token;
+    const admin = (await call('POST', '/api/auth/token', undefined, { apiKey: process.env.ADMIN_API_KEY }))
+      .body.token;
     // Host A takes every shard first; host B then waits for leases to fall free.
     const created = await until(
       async () => {
@@ -85,7 +94,11 @@ describe('failover between connection hosts', () => {
       (await call('GET', `/_sim/outbox?sessionId=${sessionId}`)).body.messages as Array<{ text: string }>;
 
     for (let i = 0; i < 3; i++) await send(i);
-    await until(async () => ((await outbox()).length === 3 ? true : undefined), 15_000, 'first 3 sent by host A');
+    await until(
+      async () => ((await outbox()).length === 3 ? true : undefined),
+      15_000,
+      'first 3 sent by host A',
+    );
 
     hostA.kill('SIGKILL');
     const killedAt = Date.now();

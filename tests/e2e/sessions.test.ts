@@ -50,7 +50,10 @@ describe('sessions with the simulator', () => {
     const t = await newTenant();
     const unknown = await t.api.get('/api/sessions/qr_1_deadbeef');
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ success: false, error: { code: 'SESSION_NOT_FOUND', message: expect.any(String) } });
+    expect(unknown.body).toEqual({
+      success: false,
+      error: { code: 'SESSION_NOT_FOUND', message: expect.any(String) },
+    });
     const bad = await t.api.post('/api/sessions', { method: 'carrier-pigeon' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('VALIDATION_FAILED');

@@ -1,8 +1,8 @@
 import { DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, GetQueueUrlCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import { dynamoClient, sqsClient } from '#shared/aws/clients';
 import { bootstrapResources } from '#shared/aws/bootstrap';
+import { dynamoClient, sqsClient } from '#shared/aws/clients';
 import { deadLetterQueueName, queueName, queues, tableName, tables } from '#shared/aws/resources';
 
 describe('resource bootstrap', () => {
@@ -11,12 +11,18 @@ describe('resource bootstrap', () => {
     await bootstrapResources(prefix, 2);
     await bootstrapResources(prefix, 2);
 
-    const t = await dynamoClient().send(new DescribeTableCommand({ TableName: tableName(prefix, tables.data) }));
+    const t = await dynamoClient().send(
+      new DescribeTableCommand({ TableName: tableName(prefix, tables.data) }),
+    );
     expect(t.Table?.GlobalSecondaryIndexes?.map((i) => i.IndexName).sort()).toEqual(['gsi1', 'gsi2']);
-    const ttl = await dynamoClient().send(new DescribeTimeToLiveCommand({ TableName: tableName(prefix, tables.data) }));
+    const ttl = await dynamoClient().send(
+      new DescribeTimeToLiveCommand({ TableName: tableName(prefix, tables.data) }),
+    );
     expect(ttl.TimeToLiveDescription?.AttributeName).toBe('expiresAt');
 
-    const url = await sqsClient().send(new GetQueueUrlCommand({ QueueName: queueName(prefix, queues.webhooks) }));
+    const url = await sqsClient().send(
+      new GetQueueUrlCommand({ QueueName: queueName(prefix, queues.webhooks) }),
+    );
     const attrs = await sqsClient().send(
       new GetQueueAttributesCommand({ QueueUrl: url.QueueUrl, AttributeNames: ['RedrivePolicy'] }),
     );

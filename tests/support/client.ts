@@ -10,7 +10,12 @@ export interface ApiResponse<T = any> {
 
 /** A small JSON client for the running service. */
 export function api(token?: string) {
-  const call = async <T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const call = async <T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
     const res = await fetch(`${baseUrl()}${path}`, {
       method,
       headers: {
@@ -28,7 +33,8 @@ export function api(token?: string) {
     return { status: res.status, body: parsed as T, headers: res.headers } satisfies ApiResponse<T>;
   };
   return {
-    get: <T = any>(path: string, headers?: Record<string, string>) => call<T>('GET', path, undefined, headers),
+    get: <T = any>(path: string, headers?: Record<string, string>) =>
+      call<T>('GET', path, undefined, headers),
     post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
       call<T>('POST', path, body, headers),
     delete: <T = any>(path: string) => call<T>('DELETE', path),
@@ -57,7 +63,11 @@ export async function newTenant(name = 'test') {
 }
 
 /** Polls until `fn` returns a truthy value (or throws after `timeoutMs`). */
-export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, what = 'condition') {
+export async function waitFor<T>(
+  fn: () => Promise<T | undefined | null | false>,
+  timeoutMs = 10_000,
+  what = 'condition',
+) {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -75,7 +85,8 @@ export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>
 /** Creates a session with the simulator and waits until it is READY. */
 export async function readySession(client: ReturnType<typeof api>, name = 'test') {
   const created = await client.post('/api/sessions', { name });
-  if (created.status !== 201) throw new Error(`create session: ${created.status} ${JSON.stringify(created.body)}`);
+  if (created.status !== 201)
+    throw new Error(`create session: ${created.status} ${JSON.stringify(created.body)}`);
   const id = created.body.session.sessionId as string;
   return waitFor(
     async () => {

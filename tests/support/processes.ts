@@ -6,7 +6,12 @@ const TSX = 'node_modules/.bin/tsx';
 
 /** Starts a project script as its own process, sharing the running service's AWS endpoints. */
 export function spawnScript(script: string, env: Record<string, string>): ChildProcess {
-  const merged: Record<string, string | undefined> = { ...process.env, ...inject('serviceEnv'), LOG_LEVEL: 'warn', ...env };
+  const merged: Record<string, string | undefined> = {
+    ...process.env,
+    ...inject('serviceEnv'),
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
   // An empty value means "not set" for the child (e.g. let it serve its own simulator).
   for (const [k, v] of Object.entries(merged)) if (v === '') delete merged[k];
   return spawn(TSX, [script], {
@@ -16,7 +21,9 @@ export function spawnScript(script: string, env: Record<string, string>): ChildP
 }
 
 /** Starts the HTTP app + consumers in a child process and answers its base URL. */
-export async function spawnApi(env: Record<string, string>): Promise<{ proc: ChildProcess; baseUrl: string }> {
+export async function spawnApi(
+  env: Record<string, string>,
+): Promise<{ proc: ChildProcess; baseUrl: string }> {
   const proc = spawnScript('scripts/local/api-process.ts', env);
   const lines = createInterface({ input: proc.stdout! });
   const baseUrl = await new Promise<string>((resolve, reject) => {
