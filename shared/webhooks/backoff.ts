@@ -1,0 +1,50 @@
+/** Up to this many POSTs per delivery (the first one included). */
+export const MAX_ATTEMPTS = 10;
+/** SQS caps DelaySeconds at 15 minutes. */
+export const MAX_DELAY_MS = 900_000;
+
+export interface BackoffConfig {
+  baseMs: number;
+  maxDelayMs: number;
+}
+
+export function backoffConfig(): BackoffConfig {
+  const num = (v: string | undefined, fallback: number) => {
+    const n = Number(v);
+    return v && Number.isFinite(n) && n >= 0 ? n : fallback;
+  };
+  return {
+    baseMs: num(process.env.WEBHOOK_RETRY_BASE_MS, 10_000),
+    maxDelayMs: Math.min(MAX_DELAY_MS, num(process.env.WEBHOOK_RETRY_MAX_DELAY_MS, MAX_DELAY_MS)),
+  };
+}
+
+/**
+ * Delay before attempt `attempt + 1` after attempt `attempt` failed: base·2^(attempt−1), ±20 % jitter,
+ * capped. With the 10 s default the nine waits add up to about 50 minutes. A `Retry-After` from the
+ * receiver is honoured when it asks for longer (still capped).
+ */
+export function retryDelayMs(
+  attempt: number,
+  cfg: BackoffConfig = backoffConfig(),
+  retryAfterMs?: number,
+  random: () => number = Math.random,
+): number {
+  const exp = cfg.baseMs * 2 ** Math.max(0, attempt - 1);
+  const jittered = exp * (0.8 + 0.4 * random());
+  return Math.round(Math.min(cfg.maxDelayMs, Math.max(jittered, retryAfterMs ?? 0)));
+}
+
+/** SQS DelaySeconds is whole seconds: a sub-second wait rounds to 0 or 1, longer ones to the nearest second. */
+export function delaySeconds(ms: number): number {
+  return Math.min(MAX_DELAY_MS / 1000, Math.max(0, Math.round(ms / 1000)));
+}
+
+/** `Retry-After` as seconds or an HTTP date → ms (undefined when absent or unreadable). */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const secs = Number(value);
+  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}

@@ -1,0 +1,95 @@
+import type { MessageStatus } from '../events/types.ts';
+import type { InboundMessage } from '../messages/content.ts';
+import type { StoredMessage } from '../messages/message.ts';
+import { getSession } from '../sessions/repository.ts';
+import type { Session } from '../sessions/session.ts';
+import { dataTable } from '../store/tables.ts';
+import { enqueueBuilt } from './enqueue.ts';
+import { mediaLink } from './media-link.ts';
+import { inboundWebhookPayload, messageStatusPayload, sessionStatusPayload } from './payload.ts';
+import { resolveSender } from './sender.ts';
+
+/**
+ * Host events → webhook deliveries. Delivery ids derive from the event, so applying the same host
+ * event twice queues one delivery.
+ */
+
+export function inboundMessageWebhook(tenantId: string, sessionId: string, m: InboundMessage) {
+  return enqueueBuilt(
+    tenantId,
+    sessionId,
+    'message.inbound',
+    async () => {
+      const [session, sender, mediaUrl] = await Promise.all([
+        getSession(tenantId, sessionId),
+        resolveSender(tenantId, sessionId, m),
+        mediaLink(m),
+      ]);
+      return inboundWebhookPayload({
+        sessionId,
+        mobid: session?.mobid,
+        recipient: session?.mobile_number,
+        sender,
+        message: m,
+        mediaUrl,
+      });
+    },
+    { dedupKey: `${sessionId}:${m.id}` },
+  );
+}
+
+export function messageStatusWebhook(m: StoredMessage & { status: MessageStatus }) {
+  return enqueueBuilt(
+    m.tenantId,
+    m.sessionId,
+    'message.status',
+    async () => {
+      const session = await getSession(m.tenantId, m.sessionId);
+      return messageStatusPayload({
+        sessionId: m.sessionId,
+        mobid: session?.mobid,
+        messageId: m.messageId,
+        chatId: m.chatId,
+        direction: m.direction,
+        status: m.status,
+        reason: m.statusReason,
+        at: m.statusAt,
+      });
+    },
+    { dedupKey: `${m.sessionId}:${m.messageId}:${m.status}` },
+  );
+}
+
+/**
+ * Only real changes of `status` are sent: a new QR code while linking also updates the session,
+ * but is not news to a webhook receiver.
+ */
+export function sessionStatusWebhook(s: Session) {
+  return enqueueBuilt(
+    s.tenantId,
+    s.sessionId,
+    'session.status',
+    async () => {
+      const changed = await dataTable.update(
+        { pk: `T#${s.tenantId}`, sk: `WHSS#${s.sessionId}` },
+        { type: 'webhook-session-status', status: s.status, at: s.stateAt },
+        {
+          // The same event again (same `at`) passes, so a retried host event still queues its delivery.
+          condition: 'attribute_not_exists(#st) OR #at = :at OR (#st <> :st AND #at < :at)',
+          names: { '#st': 'status', '#at': 'at' },
+          values: { ':st': s.status, ':at': s.stateAt },
+        },
+      );
+      if (!changed) return undefined;
+      return sessionStatusPayload({
+        sessionId: s.sessionId,
+        mobid: s.mobid,
+        mobile: s.mobile_number,
+        status: s.status,
+        reason: s.reason,
+        at: s.stateAt,
+      });
+    },
+    { dedupKey: `${s.sessionId}:${s.status}:${s.stateAt}` },
+  );
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { names } from '../aws/names.ts';
+import { queues } from '../aws/resources.ts';
+import { sendJson } from '../queue/send.ts';
+import { delaySeconds } from './backoff.ts';
+
+/** One attempt to make, on the webhooks queue. The payload stays in the delivery record. */
+export const WebhookJob = z.object({
+  tenantId: z.string().min(1),
+  deliveryId: z.string().min(1),
+  round: z.number().int().min(0),
+  attempt: z.number().int().min(1),
+});
+export type WebhookJob = z.infer<typeof WebhookJob>;
+
+export function sendJob(job: WebhookJob, delayMs = 0): Promise<void> {
+  return sendJson(names.webhooksQueue(), job, { delaySeconds: delaySeconds(delayMs) });
+}
+
+/** A delivery that will not be tried again, kept 14 days on the webhooks dead-letter queue. */
+export function sendToDeadLetter(job: WebhookJob & { event: string; reason: string }): Promise<void> {
+  return sendJson(names.deadLetterQueue(queues.webhooks), job);
+}

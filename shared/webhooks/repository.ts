@@ -1,0 +1,171 @@
+import { dataTable } from '../store/tables.ts';
+
+export const DELIVERY_STATUSES = ['pending', 'sending', 'retrying', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export interface AttemptRecord {
+  round: number;
+  attempt: number;
+  at: string;
+  url: string | null;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  outcome: 'delivered' | 'retry' | 'failed';
+}
+
+/** One event to one tenant's webhook, with every attempt made for it. */
+export interface Delivery {
+  id: string;
+  tenantId: string;
+  sessionId: string;
+  event: string;
+  /** The exact JSON sent (and signed) on every attempt. */
+  body: string;
+  status: DeliveryStatus;
+  /** 0 for the original delivery, +1 for each redelivery; each round has its own attempts. */
+  round: number;
+  /** Attempts started in this round. */
+  attempts: number;
+  url: string | null;
+  lastStatusCode?: number | null;
+  lastError?: string | null;
+  nextAttemptAt?: string | null;
+  claimToken?: string;
+  claimedAt?: number;
+  attemptLog: AttemptRecord[];
+  createdAt: string;
+  updatedAt: string;
+  deliveredAt?: string | null;
+  failedAt?: string | null;
+  dlqAt?: string | null;
+}
+
+const RETENTION_DAYS = 30;
+const LOG_LIMIT = 50;
+
+const deliveryKey = (tenantId: string, id: string) => ({ pk: `T#${tenantId}`, sk: `DLV#${id}` });
+const listPk = (tenantId: string) => `T#${tenantId}#DLV`;
+
+/** Creates the record; false when a delivery with this id exists already. */
+export async function createDelivery(d: Delivery, createdAtMs: number): Promise<boolean> {
+  return dataTable.put(
+    {
+      ...deliveryKey(d.tenantId, d.id),
+      gsi1pk: listPk(d.tenantId),
+      gsi1sk: `${String(createdAtMs).padStart(13, '0')}#${d.id}`,
+      type: 'webhook-delivery',
+      expiresAt: Math.floor(createdAtMs / 1000) + RETENTION_DAYS * 86_400,
+      ...d,
+    },
+    { ifAbsent: true },
+  );
+}
+
+export async function getDelivery(tenantId: string, id: string): Promise<Delivery | undefined> {
+  return dataTable.get<Delivery>(deliveryKey(tenantId, id), true);
+}
+
+/**
+ * Takes attempt `attempt` of `round` for this consumer: only one claim can succeed per attempt number,
+ * which is what makes a repeated SQS message harmless. `staleToken` re-takes an attempt whose
+ * consumer died mid-flight.
+ */
+export async function claimAttempt(
+  tenantId: string,
+  id: string,
+  round: number,
+  attempt: number,
+  token: string,
+  staleToken?: string,
+): Promise<Delivery | undefined> {
+  const now = Date.now();
+  const condition = staleToken
+    ? '#rd = :rd AND #at = :n AND #st = :sending AND claimToken = :old'
+    : '#rd = :rd AND #at = :prev AND (#st = :pending OR #st = :retrying)';
+  const values = staleToken
+    ? { ':rd': round, ':n': attempt, ':sending': 'sending', ':old': staleToken }
+    : { ':rd': round, ':prev': attempt - 1, ':pending': 'pending', ':retrying': 'retrying' };
+  return dataTable.update<Delivery>(
+    deliveryKey(tenantId, id),
+    {
+      status: 'sending',
+      attempts: attempt,
+      claimToken: token,
+      claimedAt: now,
+      updatedAt: new Date(now).toISOString(),
+    },
+    { condition, names: { '#rd': 'round', '#at': 'attempts', '#st': 'status' }, values },
+  );
+}
+
+/** Records the outcome of a claimed attempt (only the claim holder can). */
+export async function finishAttempt(
+  d: Delivery,
+  token: string,
+  result: AttemptRecord,
+  next: {
+    status: Exclude<DeliveryStatus, 'sending' | 'pending'>;
+    nextAttemptAt?: string | null;
+  },
+): Promise<Delivery | undefined> {
+  const at = result.at;
+  return dataTable.update<Delivery>(
+    deliveryKey(d.tenantId, d.id),
+    {
+      status: next.status,
+      attemptLog: [...(d.attemptLog ?? []), result].slice(-LOG_LIMIT),
+      url: result.url,
+      lastStatusCode: result.statusCode,
+      lastError: result.error,
+      nextAttemptAt: next.nextAttemptAt ?? null,
+      deliveredAt: next.status === 'delivered' ? at : undefined,
+      failedAt: next.status === 'failed' ? at : undefined,
+      updatedAt: at,
+    },
+    { condition: 'claimToken = :tok', values: { ':tok': token } },
+  );
+}
+
+export async function markDeadLettered(tenantId: string, id: string): Promise<void> {
+  await dataTable.update(deliveryKey(tenantId, id), { dlqAt: new Date().toISOString() });
+}
+
+/** A failed delivery starts a new round of attempts; anything else is left alone (undefined). */
+export async function reopenForRedelivery(tenantId: string, id: string): Promise<Delivery | undefined> {
+  return dataTable.update<Delivery>(
+    deliveryKey(tenantId, id),
+    { status: 'pending', attempts: 0, nextAttemptAt: null, dlqAt: null, updatedAt: new Date().toISOString() },
+    {
+      condition: 'attribute_exists(pk) AND #st = :failed',
+      names: { '#st': 'status' },
+      values: { ':failed': 'failed' },
+      add: { round: 1 },
+    },
+  );
+}
+
+/** Newest first; optionally only one status or one session. */
+export async function listDeliveries(
+  tenantId: string,
+  opt: { status?: DeliveryStatus; sessionId?: string; limit?: number } = {},
+): Promise<Delivery[]> {
+  const clauses: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (opt.status) {
+    clauses.push('#st = :st');
+    names['#st'] = 'status';
+    values[':st'] = opt.status;
+  }
+  if (opt.sessionId) {
+    clauses.push('sessionId = :sid');
+    values[':sid'] = opt.sessionId;
+  }
+  return dataTable.query<Delivery>({
+    index: 'gsi1',
+    pk: listPk(tenantId),
+    limit: opt.limit ?? 50,
+    filter: clauses.length ? { expression: clauses.join(' AND '), names, values } : undefined,
+  });
+}
