@@ -1,0 +1,159 @@
+import { logger } from '../log/logger.ts';
+import type { StoredMessage } from '../messages/message.ts';
+import { orderKey, tenantFeed } from '../messages/repository.ts';
+import { mediaLink } from '../webhooks/media-link.ts';
+import { resolveSender } from '../webhooks/sender.ts';
+import { streamPayload } from './payload.ts';
+
+/**
+ * Live inbound messages of a tenant for SSE clients. One poller per tenant per process, shared by
+ * all of that tenant's clients here, reads the tenant feed (the store every host and consumer
+ * writes to), so it works across processes and hosts with nothing else to run. Messages committed
+ * slightly out of order are caught by re-reading a look-back window; ids already sent are dropped.
+ */
+
+export const POLL_INTERVAL_MS = 200;
+/** How far before the newest message each poll looks again. */
+export const LOOKBACK_MS = 2_000;
+const REPLAY_PAGE = 500;
+const SENT_MEMORY = 5_000;
+
+export interface FeedEvent {
+  /** The message's order key: the SSE id, and what `Last-Event-ID` resumes after. */
+  id: string;
+  data: string;
+}
+export type FeedListener = (events: FeedEvent[]) => void;
+
+type FeedRow = StoredMessage & { gsi1sk?: string };
+
+const keyAt = (ms: number) => String(Math.max(0, Math.floor(ms))).padStart(13, '0');
+const keyOf = (m: FeedRow) => m.gsi1sk ?? orderKey(m);
+
+async function toEvent(tenantId: string, m: FeedRow): Promise<FeedEvent> {
+  const [sender, url] = await Promise.all([resolveSender(tenantId, m.sessionId, m), mediaLink(m)]);
+  return { id: keyOf(m), data: JSON.stringify(streamPayload(m, sender, url)) };
+}
+
+class TenantPoller {
+  readonly listeners = new Set<FeedListener>();
+  /** Keys inside the look-back window that were already emitted, with their timestamps. */
+  private readonly seen = new Map<string, number>();
+  private newestTs = Date.now();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private failures = 0;
+  /** Resolves once the current window is known, so that only later messages count as live. */
+  readonly ready: Promise<void>;
+
+  constructor(readonly tenantId: string) {
+    this.ready = this.poll(false).finally(() => this.schedule());
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => void this.poll(true).finally(() => this.schedule()), POLL_INTERVAL_MS);
+  }
+
+  private async poll(emit: boolean): Promise<void> {
+    try {
+      // Anchored at the newest message, but never later than now: a message whose timestamp is
+      // ahead of the clock cannot push the window past messages still to come.
+      const start = Math.min(this.newestTs, Date.now()) - LOOKBACK_MS;
+      const rows = await tenantFeed(this.tenantId, { after: keyAt(start) });
+      for (const [k, ts] of this.seen) if (ts < start) this.seen.delete(k);
+      const fresh = rows.filter((r) => r.direction === 'inbound' && !this.seen.has(keyOf(r)));
+      for (const r of fresh) {
+        this.seen.set(keyOf(r), r.timestampMs);
+        this.newestTs = Math.max(this.newestTs, r.timestampMs);
+      }
+      this.failures = 0;
+      if (!emit || !fresh.length || this.stopped) return;
+      const events = await Promise.all(fresh.map((r) => toEvent(this.tenantId, r)));
+      for (const listener of this.listeners) listener(events);
+    } catch (err) {
+      // Log the first failure of a streak, not every 200 ms.
+      if (this.failures++ === 0) logger.warn({ err, tenantId: this.tenantId }, 'tenant feed poll failed');
+    }
+  }
+}
+
+const pollers = new Map<string, TenantPoller>();
+
+/** Adds a listener to the tenant's poller (started on first use, stopped when its last listener leaves). */
+async function listen(tenantId: string, listener: FeedListener): Promise<() => void> {
+  let poller = pollers.get(tenantId);
+  if (!poller) {
+    poller = new TenantPoller(tenantId);
+    pollers.set(tenantId, poller);
+  }
+  const p = poller;
+  p.listeners.add(listener);
+  await p.ready;
+  return () => {
+    p.listeners.delete(listener);
+    if (p.listeners.size) return;
+    p.stop();
+    if (pollers.get(tenantId) === p) pollers.delete(tenantId);
+  };
+}
+
+/** Inbound messages stored after `after` (an order key), oldest first, page by page. */
+async function replay(tenantId: string, after: string, forward: FeedListener): Promise<void> {
+  let cursor = after;
+  for (;;) {
+    const page = await tenantFeed(tenantId, { after: cursor, limit: REPLAY_PAGE });
+    const inbound = page.filter((m) => m.direction === 'inbound');
+    if (inbound.length) forward(await Promise.all(inbound.map((m) => toEvent(tenantId, m))));
+    const last = page.at(-1);
+    if (page.length < REPLAY_PAGE || !last) return;
+    cursor = keyOf(last);
+  }
+}
+
+/**
+ * Opens one client's feed: with `lastEventId`, first what it missed from the store, then live.
+ * Live events arriving during the replay are held and sent after it, minus any the replay sent,
+ * so there is neither a gap nor a duplicate. Answers the function that closes the feed.
+ */
+export async function openFeed(
+  tenantId: string,
+  lastEventId: string | undefined,
+  send: (event: FeedEvent) => void,
+): Promise<() => void> {
+  const sent = new Set<string>();
+  const forward: FeedListener = (events) => {
+    for (const e of events) {
+      if (sent.has(e.id)) continue;
+      sent.add(e.id);
+      send(e);
+    }
+    // Duplicates can only come from the replay/live overlap; old ids need not be remembered.
+    if (sent.size > SENT_MEMORY)
+      for (const id of [...sent].slice(0, sent.size - SENT_MEMORY / 2)) sent.delete(id);
+  };
+  let held: FeedEvent[] | undefined = [];
+  const close = await listen(tenantId, (events) => (held ? held.push(...events) : forward(events)));
+  try {
+    if (lastEventId) await replay(tenantId, lastEventId, forward);
+  } catch (err) {
+    close();
+    throw err;
+  }
+  const pending = held;
+  held = undefined;
+  forward(pending);
+  return close;
+}
+
+/** For benchmarks and health: tenants polled and clients listening in this process. */
+export function feedStats(): { tenants: number; listeners: number } {
+  let listeners = 0;
+  for (const p of pollers.values()) listeners += p.listeners.size;
+  return { tenants: pollers.size, listeners };
+}

@@ -1,0 +1,101 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { streamSSE } from 'hono/streaming';
+import { tenantOfPortal } from '../auth/tenants.ts';
+import { router } from '../http/context.ts';
+import { NotFoundError, ValidationError } from '../http/errors.ts';
+import { errorResponses } from '../http/schemas.ts';
+import { logger } from '../log/logger.ts';
+import { type FeedEvent, openFeed } from './feed.ts';
+
+export const HEARTBEAT_MS = 15_000;
+/** A client this far behind is disconnected; it resumes with Last-Event-ID. */
+const MAX_PENDING_WRITES = 1_000;
+const RECONNECT_MS = 3_000;
+
+const EVENT_ID = /^\d{13}#[^\s]{1,200}$/;
+
+const route = createRoute({
+  method: 'get',
+  path: '/api/public/portal/{portal_id}/stream',
+  tags: ['stream'],
+  summary: "Server-Sent Events: the tenant's inbound messages, live, resumable with Last-Event-ID",
+  description:
+    'No credentials: the portal id is a bearer secret for read-only access. Each event has `id` (resume point) and `data` (JSON stream payload); a comment line every 15 s keeps the connection open.',
+  request: {
+    params: z.object({
+      portal_id: z
+        .string()
+        .min(1)
+        .max(100)
+        .openapi({ param: { name: 'portal_id', in: 'path' }, example: 'prt_0123456789abcdef01234567' }),
+    }),
+    query: z.object({
+      lastEventId: z
+        .string()
+        .max(220)
+        .optional()
+        .openapi({ description: 'Resume after this event id (for clients that cannot send Last-Event-ID)' }),
+    }),
+    headers: z.object({
+      'last-event-id': z.string().max(220).optional().openapi({ description: 'Standard SSE resume header' }),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'text/event-stream of `message:inbound` payloads',
+      content: { 'text/event-stream': { schema: z.string() } },
+    },
+    400: errorResponses[400],
+    404: errorResponses[404],
+  },
+});
+
+export function streamRoutes() {
+  const r = router();
+  r.openapi(route, async (c) => {
+    const { portal_id } = c.req.valid('param');
+    const lastEventId =
+      c.req.valid('header')['last-event-id'] || c.req.valid('query').lastEventId || undefined;
+    if (lastEventId && !EVENT_ID.test(lastEventId)) {
+      throw new ValidationError('Last-Event-ID: not an id this stream sent', 'Last-Event-ID');
+    }
+    const tenantId = await tenantOfPortal(portal_id);
+    if (!tenantId) throw new NotFoundError('portal not found');
+    c.header('Access-Control-Allow-Origin', '*');
+    c.header('X-Accel-Buffering', 'no');
+
+    return streamSSE(c, async (stream) => {
+      const closed = new Promise<void>((resolve) => stream.onAbort(resolve));
+      let pending = 0;
+      let chain = Promise.resolve();
+      const write = (fn: () => Promise<unknown>) => {
+        if (stream.aborted || stream.closed) return;
+        if (++pending > MAX_PENDING_WRITES) {
+          logger.warn({ tenantId }, 'SSE client too slow; disconnected');
+          stream.abort();
+          return;
+        }
+        chain = chain.then(fn).then(
+          () => void pending--,
+          () => void pending--,
+        );
+      };
+      const send = (e: FeedEvent) => write(() => stream.writeSSE({ id: e.id, data: e.data }));
+
+      let close: (() => void) | undefined;
+      try {
+        close = await openFeed(tenantId, lastEventId, send);
+      } catch (err) {
+        logger.error({ err, tenantId }, 'SSE feed could not open');
+        return;
+      }
+      // Tells the client it is subscribed: everything committed from here on will reach it.
+      write(() => stream.write(`retry: ${RECONNECT_MS}\n: connected\n\n`));
+      const heartbeat = setInterval(() => write(() => stream.write(': ping\n\n')), HEARTBEAT_MS);
+      if (!stream.aborted) await closed;
+      clearInterval(heartbeat);
+      close();
+    });
+  });
+  return r;
+}
