@@ -8,6 +8,7 @@ import { pollQueue } from '#shared/queue/consumer';
 import { simulatorRoutes } from '#shared/simulator/routes';
 import { startConnectionHost } from '../../connection-host/host.ts';
 import { handler as eventsHandler } from '../../functions/events-consumer.ts';
+import { handler as webhooksHandler } from '../../functions/webhook-consumer.ts';
 import { startLocalAws } from './local-aws.ts';
 import { localSecrets } from './secrets.ts';
 
@@ -77,6 +78,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
 
   const events = pollQueue(names.eventsQueue(), eventsHandler);
   stops.push(() => events.stop());
+  const webhooks = pollQueue(names.webhooksQueue(), webhooksHandler);
+  stops.push(() => webhooks.stop());
 
   if (opts.withHost ?? true) {
     const host = await startConnectionHost();

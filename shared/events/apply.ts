@@ -1,8 +1,9 @@
-import { logger } from '../log/logger.ts';
-import { saveMessage, advanceStatus } from '../messages/repository.ts';
-import { addAlias, applySessionState } from '../sessions/repository.ts';
 import { recordCommandResult } from '../commands/results.ts';
 import { saveContacts, saveGroup, saveLidMapping } from '../contacts/repository.ts';
+import { logger } from '../log/logger.ts';
+import { advanceStatus, saveMessage } from '../messages/repository.ts';
+import { addAlias, applySessionState } from '../sessions/repository.ts';
+import { inboundMessageWebhook, messageStatusWebhook, sessionStatusWebhook } from '../webhooks/events.ts';
 import type { HostEvent } from './types.ts';
 
 /**
@@ -20,6 +21,7 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
         mobile_number: e.mobile,
       });
       if (updated && e.mobile) await addAlias(e.tenantId, e.mobile, e.sessionId);
+      if (updated) await sessionStatusWebhook(updated);
       logger.info({ sessionId: e.sessionId, status: e.status, applied: Boolean(updated) }, 'session status');
       return;
     }
@@ -46,13 +48,24 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
         statusAt: e.at,
       });
       if (m.senderPhone) {
-        await saveContacts(e.tenantId, e.sessionId, [{ phone: m.senderPhone, name: m.senderName }], m.timestampMs);
+        await saveContacts(
+          e.tenantId,
+          e.sessionId,
+          [{ phone: m.senderPhone, name: m.senderName }],
+          m.timestampMs,
+        );
       }
+      // Not only when saveMessage answers true: a retried event whose first run stored the message
+      // but failed before queueing must still queue it. The delivery id derives from the message id,
+      // so a repeat finds the existing delivery and never POSTs twice.
+      await inboundMessageWebhook(e.tenantId, e.sessionId, m);
       return;
     }
-    case 'message.status':
-      await advanceStatus(e.tenantId, e.sessionId, e.messageId, e.status, e.at, e.reason);
+    case 'message.status': {
+      const advanced = await advanceStatus(e.tenantId, e.sessionId, e.messageId, e.status, e.at, e.reason);
+      if (advanced) await messageStatusWebhook(advanced);
       return;
+    }
     case 'contacts':
       await saveContacts(e.tenantId, e.sessionId, e.contacts);
       return;

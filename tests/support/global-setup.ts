@@ -8,7 +8,13 @@ import { startService } from '../../scripts/local/service.ts';
 export default async function setup(project: TestProject) {
   const service = await startService({
     driver: 'simulator',
-    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+    env: {
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      // Webhook retries in seconds rather than the production hour.
+      WEBHOOK_RETRY_BASE_MS: '200',
+      WEBHOOK_RETRY_MAX_DELAY_MS: '1000',
+    },
   });
   project.provide('baseUrl', service.baseUrl);
   project.provide('adminApiKey', service.adminApiKey);
