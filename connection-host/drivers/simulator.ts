@@ -177,13 +177,8 @@ export function simulatorDriver(): NetworkDriver {
             });
           },
           async groupAction(a) {
-            await post('send', {
-              id: `G${Date.now()}`,
-              to: a.groupId ?? 'new-group',
-              type: `group-${a.action}`,
-              text: a.subject ?? a.description ?? a.participants?.join(','),
-            });
-            return { groupId: a.groupId ?? null, action: a.action };
+            const r = await post('group', { ...a });
+            return { groupId: r.groupId, action: a.action };
           },
           async probe() {
             await post('probe', {});

@@ -193,6 +193,34 @@ export class SimNetwork {
     return groupId;
   }
 
+  /** Group management by a linked device; `create` makes a group the device is a member of. */
+  groupAction(
+    sessionId: string,
+    token: string,
+    a: { action: string; groupId?: string; subject?: string; description?: string; participants?: string[] },
+  ): { groupId: string; action: string } | undefined {
+    const acc = this.accounts.get(sessionId);
+    if (!acc || acc.token !== token) return undefined;
+    let groupId = a.groupId?.replace(/@g\.us$/, '');
+    if (a.action === 'create') {
+      groupId = this.createGroup(
+        sessionId,
+        a.subject ?? 'group',
+        (a.participants ?? []).map((phone) => ({ phone })),
+      );
+    }
+    const id = `G${randomBytes(6).toString('hex')}`;
+    acc.outbox.push({
+      id,
+      to: `${groupId}@g.us`,
+      type: `group-${a.action}`,
+      text: a.subject ?? a.description ?? a.participants?.join(','),
+      presence: [],
+      at: Date.now(),
+    });
+    return { groupId: `${groupId}@g.us`, action: a.action };
+  }
+
   /** A linked device sends. The same id twice is one message, as on the real network. */
   send(
     sessionId: string,

@@ -179,6 +179,24 @@ export function simulatorRoutes() {
     return ok ? c.json({ success: true }) : c.json(errorBody('UNAUTHORIZED', 'device not linked'), 401);
   });
 
+  r.post('/_sim/device/:sessionId/group', async (c) => {
+    const parsed = z
+      .object({
+        token: z.string(),
+        action: z.string(),
+        groupId: z.string().optional(),
+        subject: z.string().optional(),
+        description: z.string().optional(),
+        participants: z.array(z.string()).optional(),
+      })
+      .safeParse(await c.req.json().catch(() => undefined));
+    if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
+    const result = simNetwork.groupAction(c.req.param('sessionId'), parsed.data.token, parsed.data);
+    return result
+      ? c.json({ success: true, ...result })
+      : c.json(errorBody('UNAUTHORIZED', 'device not linked'), 401);
+  });
+
   r.post('/_sim/device/:sessionId/probe', async (c) => {
     const b = await c.req.json().catch(() => ({}));
     const ok = simNetwork.isAuthorised(c.req.param('sessionId'), String(b.token));
