@@ -1,6 +1,10 @@
+import { type AttributeValue, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { dynamoClient } from '../aws/clients.ts';
+import { names as resourceNames } from '../aws/names.ts';
+import type { MessageStatus } from '../events/types.ts';
+import { fromAttr, toAttr } from '../store/db.ts';
 import { dataTable } from '../store/tables.ts';
 import { type StoredMessage, statusRank } from './message.ts';
-import type { MessageStatus } from '../events/types.ts';
 
 const sessionPk = (tenantId: string, sessionId: string) => `T#${tenantId}#S#${sessionId}`;
 export const feedPk = (tenantId: string) => `T#${tenantId}#FEED`;
@@ -64,4 +68,87 @@ export async function tenantFeed(tenantId: string, opt: { limit?: number; after?
     ascending: opt.after !== undefined,
     limit: opt.limit,
   });
+}
+
+/** What the history views select; everything but the partition is a DynamoDB filter. */
+export interface MessageQuery {
+  tenantId: string;
+  /** One chat (the gsi2 chat index); without it, the tenant feed (gsi1). */
+  chatId?: string;
+  sessionId?: string;
+  direction?: 'inbound' | 'outbound';
+  kinds?: readonly string[];
+}
+
+/**
+ * The query's messages, newest first, page by page. Reading stops after `maxRead` items have been
+ * evaluated, so a rare filter over a long feed costs a bounded number of reads, never a scan.
+ */
+export async function* messagesNewestFirst(
+  q: MessageQuery,
+  opt: { pageSize?: number; maxRead?: number } = {},
+): AsyncGenerator<StoredMessage> {
+  const index = q.chatId === undefined ? 'gsi1' : 'gsi2';
+  const names: Record<string, string> = { '#pk': `${index}pk` };
+  const values: Record<string, unknown> = {
+    ':pk': q.chatId === undefined ? feedPk(q.tenantId) : chatPk(q.tenantId, q.chatId),
+  };
+  const filters: string[] = [];
+  if (q.sessionId !== undefined) {
+    names['#sid'] = 'sessionId';
+    values[':sid'] = q.sessionId;
+    filters.push('#sid = :sid');
+  }
+  if (q.direction !== undefined) {
+    names['#dir'] = 'direction';
+    values[':dir'] = q.direction;
+    filters.push('#dir = :dir');
+  }
+  if (q.kinds?.length) {
+    names['#kind'] = 'kind';
+    const keys = q.kinds.map((k, i) => {
+      values[`:k${i}`] = k;
+      return `:k${i}`;
+    });
+    filters.push(`#kind IN (${keys.join(', ')})`);
+  }
+  const maxRead = opt.maxRead ?? 5000;
+  let read = 0;
+  let start: Record<string, AttributeValue> | undefined;
+  do {
+    const r = await dynamoClient().send(
+      new QueryCommand({
+        TableName: resourceNames.dataTable(),
+        IndexName: index,
+        KeyConditionExpression: '#pk = :pk',
+        FilterExpression: filters.length ? filters.join(' AND ') : undefined,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: toAttr(values),
+        ScanIndexForward: false,
+        Limit: Math.min(opt.pageSize ?? 200, maxRead - read),
+        ExclusiveStartKey: start,
+      }),
+    );
+    read += r.ScannedCount ?? 0;
+    for (const it of r.Items ?? []) yield fromAttr(it) as unknown as StoredMessage;
+    start = r.LastEvaluatedKey;
+  } while (start && read < maxRead);
+}
+
+/** Up to `limit` messages of the query, newest first. */
+export async function queryMessages(
+  q: MessageQuery,
+  limit: number,
+  opt: { maxRead?: number } = {},
+): Promise<StoredMessage[]> {
+  const out: StoredMessage[] = [];
+  if (limit <= 0) return out;
+  // Without filters a page of `limit` is exactly enough; with filters read in larger pages.
+  const filtered = q.sessionId !== undefined || q.direction !== undefined || Boolean(q.kinds?.length);
+  const pageSize = filtered ? Math.max(100, Math.min(1000, limit * 4)) : Math.min(1000, limit);
+  for await (const m of messagesNewestFirst(q, { pageSize, maxRead: opt.maxRead })) {
+    out.push(m);
+    if (out.length >= limit) break;
+  }
+  return out;
 }

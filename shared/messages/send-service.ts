@@ -1,0 +1,100 @@
+import { dispatchCommand, newCommandId } from '../commands/dispatch.ts';
+import { QuotaExceededError, ServiceError } from '../http/errors.ts';
+import { logger } from '../log/logger.ts';
+import { periodOf, secondsToPeriodEnd } from '../quota/period.ts';
+import { consumeQuota, limitOf, refundQuota } from '../quota/repository.ts';
+import type { Session } from '../sessions/session.ts';
+import type { OutboundContent } from './content.ts';
+import { newMessageId } from './message-id.ts';
+import { advanceStatus, saveMessage } from './repository.ts';
+
+export interface AcceptedSend {
+  messageId: string;
+  sessionId: string;
+  to: string;
+  status: 'queued';
+}
+
+/**
+ * Accepts one outbound message from a READY session: counts it against the monthly quota, stores it
+ * as `queued` and hands a `send` command to the session's host. The host reports `sent`, `delivered`,
+ * `read` or `failed` under the same id.
+ *
+ * Requests per accepted message: 1 conditional UpdateItem (quota), 1 PutItem (message), 1 SQS
+ * SendMessage. Kept as two writes rather than one TransactWriteItems on purpose: concurrent
+ * transactions on the same usage item cancel each other (TransactionConflict), while a conditional
+ * ADD on one item is serialised by DynamoDB and never conflicts.
+ */
+export async function acceptSend(input: {
+  session: Session;
+  to: string;
+  content: OutboundContent;
+  messageId?: string;
+  requestId?: string;
+}): Promise<AcceptedSend> {
+  const { session, to, content } = input;
+  const { tenantId, sessionId } = session;
+  const now = new Date();
+  const period = periodOf(now);
+  const limit = limitOf(session);
+  const usage = await consumeQuota(tenantId, sessionId, period, limit);
+  if (usage === undefined) {
+    throw new QuotaExceededError(
+      `session ${sessionId} has used its ${limit} messages for ${period}; the quota resets at the start of next month (UTC)`,
+      secondsToPeriodEnd(now),
+    );
+  }
+
+  const messageId = input.messageId ?? newMessageId();
+  const timestampMs = now.getTime();
+  try {
+    await saveMessage({
+      tenantId,
+      sessionId,
+      messageId,
+      direction: 'outbound',
+      chatId: to,
+      senderPhone: session.mobile_number ?? null,
+      senderName: session.name,
+      kind: content.kind,
+      text: content.text,
+      caption: content.caption,
+      fileName: content.fileName,
+      mimetype: content.mimetype,
+      // A presigned upload URL expires and its object is deleted: not worth keeping.
+      mediaUrl: content.uploadKey ? undefined : content.mediaUrl,
+      status: 'queued',
+      timestampMs,
+      statusAt: timestampMs,
+    });
+  } catch (err) {
+    await refundQuota(tenantId, sessionId, period).catch(() => {});
+    throw err;
+  }
+
+  try {
+    await dispatchCommand({
+      kind: 'send',
+      commandId: newCommandId(),
+      tenantId,
+      sessionId,
+      issuedAt: timestampMs,
+      messageId,
+      to,
+      content,
+    });
+  } catch (err) {
+    logger.error({ err, requestId: input.requestId, sessionId, messageId }, 'send command not queued');
+    await Promise.allSettled([
+      advanceStatus(tenantId, sessionId, messageId, 'failed', Date.now(), 'could not be queued'),
+      refundQuota(tenantId, sessionId, period),
+    ]);
+    throw new ServiceError('UPSTREAM_UNAVAILABLE', 'the message could not be queued; try again');
+  }
+
+  logger.info(
+    { requestId: input.requestId, sessionId, messageId, kind: content.kind, usage, limit },
+    'send accepted',
+  );
+  return { messageId, sessionId, to, status: 'queued' };
+}

@@ -1,0 +1,36 @@
+import { api, waitFor } from './client.ts';
+
+export interface OutboxEntry {
+  id: string;
+  to: string;
+  type: string;
+  text?: string;
+  caption?: string;
+  fileName?: string;
+  mimetype?: string;
+  sha256?: string;
+  durationMs?: number;
+  at: number;
+}
+
+/** What the session has sent into the simulated network, oldest first. */
+export async function outbox(sessionId: string): Promise<OutboxEntry[]> {
+  const r = await api().get(`/_sim/outbox?sessionId=${sessionId}`);
+  return (r.body.messages ?? []) as OutboxEntry[];
+}
+
+/** Waits until the session's outbox holds at least `count` messages. */
+export async function outboxWith(
+  sessionId: string,
+  count: number,
+  timeoutMs = 30_000,
+): Promise<OutboxEntry[]> {
+  return waitFor(
+    async () => {
+      const messages = await outbox(sessionId);
+      return messages.length >= count ? messages : undefined;
+    },
+    timeoutMs,
+    `${count} messages in the outbox of ${sessionId}`,
+  );
+}
