@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { openStream } from '../support/sse-client.ts';
+import { sleep } from '../support/webhook-receiver.ts';
+
+const sim = api();
+const streams: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  for (const s of streams.splice(0)) await s.close();
+});
+
+async function stream(portalId: string, opt?: Parameters<typeof openStream>[1]) {
+  const s = await openStream(portalId, opt);
+  streams.push(s);
+  expect(s.status).toBe(200);
+  await s.connected;
+  return s;
+}
+
+async function inbound(sessionId: string, text: string, from = '15550002222', name = 'Bob') {
+  const r = await sim.post('/_sim/inbound', { sessionId, from, name, text });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.messageId as string;
+}
+
+const texts = (events: Array<{ json: { message: string } }>) => events.map((e) => e.json.message);
+
+describe('tenant SSE stream', () => {
+  it('delivers an inbound message live with the spec payload and an order-key id', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    const live = await stream(t.portalId);
+    expect(live.headers.get('content-type')).toContain('text/event-stream');
+
+    await inbound(s.sessionId, 'hello stream');
+    await waitFor(async () => live.events.length > 0, 10_000, 'a live event');
+    const [e] = live.events;
+    expect(e?.id).toMatch(/^\d{13}#.+$/);
+    expect(e?.json).toEqual({
+      event: 'message:inbound',
+      sessionId: s.sessionId,
+      sender: '15550002222',
+      sender_name: 'Bob',
+      type: 'text',
+      message: 'hello stream',
+      timestamp: expect.any(Number),
+      media: {
+        hasMedia: false,
+        mediaType: null,
+        mediaUrl: null,
+        stt_transcription: null,
+        confidence: null,
+        ocr_text: null,
+      },
+    });
+    expect(Math.abs(e?.json.timestamp - Date.now())).toBeLessThan(60_000);
+    expect(Number(e?.id?.slice(0, 13))).toBe(e?.json.timestamp);
+  });
+
+  it('resumes with Last-Event-ID: exactly the 5 missed messages, in order, then live again', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    const first = await stream(t.portalId);
+    await inbound(s.sessionId, 'before');
+    await waitFor(async () => first.events.length === 1, 10_000);
+    const lastId = first.events[0]?.id;
+    await first.close();
+
+    const missed = ['m1', 'm2', 'm3', 'm4', 'm5'];
+    for (const text of missed) await inbound(s.sessionId, text);
+    // Let them reach the store, so that they come from the replay rather than live.
+    await sleep(1000);
+
+    const resumed = await stream(t.portalId, { lastEventId: lastId });
+    await waitFor(async () => resumed.events.length >= 5, 10_000, 'the replay');
+    await inbound(s.sessionId, 'after');
+    await waitFor(async () => resumed.events.length >= 6, 10_000, 'the live message after the replay');
+    await sleep(800);
+    expect(texts(resumed.events)).toEqual([...missed, 'after']);
+    const ids = resumed.events.map((e) => e.id ?? '');
+    expect([...ids].sort()).toEqual(ids);
+
+    // The query parameter works the same for clients that cannot set the header.
+    const viaQuery = await stream(t.portalId, { query: `?lastEventId=${encodeURIComponent(ids[2] ?? '')}` });
+    await waitFor(async () => viaQuery.events.length >= 3, 10_000);
+    await sleep(500);
+    expect(texts(viaQuery.events)).toEqual(['m4', 'm5', 'after']);
+  });
+
+  it('shares one feed among clients and keeps two tenants apart', async () => {
+    const a = await newTenant('a');
+    const b = await newTenant('b');
+    const [sa, sb] = await Promise.all([readySession(a.api), readySession(b.api)]);
+    const a1 = await stream(a.portalId);
+    const a2 = await stream(a.portalId);
+    const b1 = await stream(b.portalId);
+
+    await inbound(sa.sessionId, 'for tenant a');
+    await inbound(sb.sessionId, 'for tenant b');
+    await waitFor(async () => a1.events.length && a2.events.length && b1.events.length, 10_000);
+    await sleep(800);
+    expect(texts(a1.events)).toEqual(['for tenant a']);
+    expect(texts(a2.events)).toEqual(['for tenant a']);
+    expect(texts(b1.events)).toEqual(['for tenant b']);
+    expect(a1.events.every((e) => e.json.sessionId === sa.sessionId)).toBe(true);
+  });
+
+  it('answers 404 for an unknown portal and 400 for a malformed Last-Event-ID', async () => {
+    const t = await newTenant();
+    const unknown = await api().get('/api/public/portal/prt_000000000000000000000000/stream');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.success).toBe(false);
+    const bad = await api().get(`/api/public/portal/${t.portalId}/stream`, { 'last-event-id': 'nonsense' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('VALIDATION_FAILED');
+  });
+});

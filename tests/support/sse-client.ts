@@ -1,0 +1,69 @@
+import { baseUrl } from './client.ts';
+
+export interface SseEvent {
+  id?: string;
+  data: string;
+  json: any;
+}
+
+/**
+ * Reads the tenant stream with fetch. `connected` resolves at the server's `: connected` comment,
+ * after which every message committed is guaranteed to reach this client.
+ */
+export async function openStream(portalId: string, opt: { lastEventId?: string; query?: string } = {}) {
+  const ac = new AbortController();
+  const headers: Record<string, string> = { accept: 'text/event-stream', 'cache-control': 'no-cache' };
+  if (opt.lastEventId) headers['last-event-id'] = opt.lastEventId;
+  const res = await fetch(`${baseUrl()}/api/public/portal/${portalId}/stream${opt.query ?? ''}`, {
+    headers,
+    signal: ac.signal,
+  });
+  const events: SseEvent[] = [];
+  const comments: string[] = [];
+  let onConnected: () => void = () => {};
+  const connected = new Promise<void>((r) => {
+    onConnected = r;
+  });
+  const reading = (async () => {
+    if (!res.body) return;
+    const decoder = new TextDecoder();
+    let buf = '';
+    try {
+      for await (const chunk of res.body) {
+        buf += decoder.decode(chunk as Uint8Array, { stream: true });
+        let end = buf.indexOf('\n\n');
+        while (end >= 0) {
+          const block = buf.slice(0, end);
+          buf = buf.slice(end + 2);
+          end = buf.indexOf('\n\n');
+          let id: string | undefined;
+          const data: string[] = [];
+          for (const line of block.split('\n')) {
+            if (line.startsWith(':')) {
+              comments.push(line.slice(1).trim());
+              if (line.includes('connected')) onConnected();
+            } else if (line.startsWith('id: ')) id = line.slice(4);
+            else if (line.startsWith('data: ')) data.push(line.slice(6));
+          }
+          if (data.length) {
+            const text = data.join('\n');
+            events.push({ id, data: text, json: JSON.parse(text) });
+          }
+        }
+      }
+    } catch {
+      // aborted by close()
+    }
+  })();
+  return {
+    status: res.status,
+    headers: res.headers,
+    events,
+    comments,
+    connected,
+    async close() {
+      ac.abort();
+      await reading;
+    },
+  };
+}
