@@ -1,0 +1,242 @@
+import {
+  type GroupMetadata,
+  makeWASocket,
+  S_WHATSAPP_NET,
+  type WABrowserDescription,
+  type WASocket,
+  type WAVersion,
+} from '@whiskeysockets/baileys';
+import { type Logger, logger as rootLogger } from '#shared/log/logger';
+import type { DriverEvents, DriverLink, LinkRequest, NetworkDriver } from '../driver.ts';
+import { clearAuthState, loadAuthState } from './auth-state.ts';
+import { toLinkEnd } from './disconnect.ts';
+import { groupAction } from './groups.ts';
+import { phoneOfJid } from './normalise.ts';
+import { type KnownMessage, keyOf, quotedStub, retryContent, toJid, toMessageContent } from './outbound.ts';
+import { wireEvents } from './wire.ts';
+
+export interface BaileysDriverOptions {
+  /** What the store knows of an earlier message: quotes, reactions and retries use it. */
+  getMessage?: (sessionId: string, messageId: string) => Promise<KnownMessage | undefined>;
+  /** Phone digits that should see status posts (besides contacts seen on the link). */
+  statusAudience?: (sessionId: string) => Promise<string[]>;
+  /** Network endpoint; tests point it at an unreachable address. */
+  waWebSocketUrl?: string;
+  connectTimeoutMs?: number;
+  probeTimeoutMs?: number;
+  /** Inbound media larger than this is reported without bytes. */
+  maxMediaBytes?: number;
+  mediaTimeoutMs?: number;
+  version?: WAVersion;
+  browser?: WABrowserDescription;
+  logger?: Logger;
+}
+
+export function baileysDriver(opts: BaileysDriverOptions = {}): NetworkDriver {
+  return {
+    name: 'baileys',
+    clearAuth: (sessionId) => clearAuthState(sessionId),
+    connect: (request, events) => connect(request, events, opts),
+  };
+}
+
+const EVENT_NAMES = [
+  'onQr',
+  'onPairingCode',
+  'onOpen',
+  'onClose',
+  'onInbound',
+  'onReceipt',
+  'onContacts',
+  'onGroup',
+  'onLidMapping',
+  'onActivity',
+] as const satisfies ReadonlyArray<keyof DriverEvents>;
+/** Link-state events; data events (messages received before the close) still go through. */
+const MUTED = new Set<keyof DriverEvents>(['onQr', 'onPairingCode', 'onOpen', 'onClose', 'onActivity']);
+
+/**
+ * Drops link-state events once the host has closed the link itself (it knows, and must not get a
+ * second reconnect trigger), and keeps host exceptions out of Baileys.
+ */
+function muteable(events: DriverEvents, log: Logger) {
+  let muted = false;
+  const wrapped = {} as Record<keyof DriverEvents, (...args: unknown[]) => void>;
+  for (const name of EVENT_NAMES) {
+    wrapped[name] = (...args: unknown[]) => {
+      if (muted && MUTED.has(name)) return;
+      try {
+        (events[name] as (...a: unknown[]) => void).apply(events, args);
+      } catch (err) {
+        log.error({ err, event: name }, 'driver event handler threw');
+      }
+    };
+  }
+  return { events: wrapped as unknown as DriverEvents, mute: () => (muted = true) };
+}
+
+async function connect(
+  request: LinkRequest,
+  hostEvents: DriverEvents,
+  opts: BaileysDriverOptions,
+): Promise<DriverLink> {
+  const { sessionId } = request;
+  const log = (opts.logger ?? rootLogger).child({ component: 'baileys', sessionId });
+  const phone = request.phoneNumber?.replace(/\D/g, '');
+  if (request.method === 'phone' && !phone) throw new Error('linking by phone needs a phone number');
+
+  const auth = await loadAuthState(sessionId);
+  // A pairing-code request stores `me` before the phone confirms; without `account` the link never
+  // completed, and Baileys would try to log in with it. Start linking afresh instead.
+  if (auth.state.creds.me && !auth.state.creds.account) {
+    auth.state.creds.me = undefined;
+    auth.state.creds.pairingCode = undefined;
+  }
+  const { events, mute } = muteable(hostEvents, log);
+  const groups = new Map<string, GroupMetadata>();
+  const contacts = new Set<string>();
+  const known = async (id: string) =>
+    opts.getMessage ? opts.getMessage(sessionId, id).catch(() => undefined) : undefined;
+
+  // Baileys has no reconnect loop of its own; we never make a second socket here. The runtime
+  // reconnects (or not) from the LinkEnd we report.
+  const sock: WASocket = makeWASocket({
+    auth: auth.state,
+    logger: log.child({}, { level: 'warn' }),
+    ...(opts.waWebSocketUrl ? { waWebSocketUrl: opts.waWebSocketUrl } : {}),
+    ...(opts.version ? { version: opts.version } : {}),
+    ...(opts.browser ? { browser: opts.browser } : {}),
+    connectTimeoutMs: opts.connectTimeoutMs ?? 20_000,
+    markOnlineOnConnect: false,
+    syncFullHistory: false,
+    getMessage: async (key) => (key.id ? retryContent(await known(key.id)) : undefined),
+    cachedGroupMetadata: async (jid) => groups.get(jid),
+  });
+
+  let lastActivity = 0;
+  sock.ws.on('frame', () => {
+    const now = Date.now();
+    if (now - lastActivity < 1000) return;
+    lastActivity = now;
+    events.onActivity();
+  });
+  sock.ev.on('creds.update', () => {
+    auth.saveCreds().catch((err) => log.error({ err }, 'saving creds failed'));
+  });
+
+  let pairingRequested = false;
+  let closed = false;
+  sock.ev.on('connection.update', (u) => {
+    if (u.qr) {
+      if (request.method === 'qr') events.onQr(u.qr);
+      else if (!pairingRequested && phone) {
+        pairingRequested = true;
+        sock.requestPairingCode(phone).then(
+          (code) => events.onPairingCode(code),
+          (err: Error) => void sock.end(err),
+        );
+      }
+    }
+    if (u.connection === 'open') {
+      events.onOpen({ mobile: phoneOfJid(sock.user?.id) ?? phone ?? '' });
+      // Reports every group the account is in (through groups.update → onGroup).
+      sock.groupFetchAllParticipating().catch((err) => log.warn({ err }, 'fetching groups failed'));
+    }
+    if (u.connection === 'close' && !closed) {
+      closed = true;
+      const end = toLinkEnd(u.lastDisconnect?.error);
+      if (end.kind !== 'restart') log.info({ end }, 'link closed');
+      // Creds written on pairing must be stored before the runtime reconnects with them.
+      void auth.flush().finally(() => events.onClose(end));
+    }
+  });
+
+  const wiring = wireEvents({
+    sock,
+    events,
+    log,
+    groups,
+    contacts,
+    maxMediaBytes: opts.maxMediaBytes ?? 64 * 1024 * 1024,
+    mediaTimeoutMs: opts.mediaTimeoutMs ?? 60_000,
+  });
+
+  const hostClose = async () => {
+    mute();
+    closed = true;
+    await sock.end(undefined).catch(() => undefined);
+    // Messages already received (media downloads in flight) are still reported, within bounds.
+    await Promise.race([wiring.drain(), new Promise((r) => setTimeout(r, 15_000).unref())]);
+    await auth.flush();
+  };
+
+  return {
+    async send(messageId, to, content, media) {
+      const jid = toJid(to);
+      const quoted = content.quotedId
+        ? quotedStub(jid, content.quotedId, await known(content.quotedId))
+        : undefined;
+      await sock.sendMessage(jid, toMessageContent(content, media), {
+        messageId,
+        ...(quoted ? { quoted } : {}),
+      });
+      // Baileys reports no positive server ack; a relayed message counts as sent.
+      events.onReceipt(messageId, 'sent');
+    },
+    async presence({ to, type }) {
+      await sock.sendPresenceUpdate(type, toJid(to));
+    },
+    async react(to, messageId, emoji) {
+      const jid = toJid(to);
+      await sock.sendMessage(jid, {
+        react: { text: emoji, key: keyOf(jid, messageId, await known(messageId)) },
+      });
+    },
+    async pin(chatId, pin) {
+      await sock.chatModify({ pin }, toJid(chatId));
+    },
+    async postStatus(story) {
+      const extra = opts.statusAudience ? await opts.statusAudience(sessionId).catch(() => []) : [];
+      const own = sock.user?.id ? [phoneOfJid(sock.user.id)] : [];
+      const audience = [...new Set([...contacts, ...extra, ...own])].filter((p): p is string => !!p);
+      const content =
+        story.type === 'text'
+          ? { text: story.content }
+          : story.type === 'image'
+            ? { image: { url: story.content } }
+            : { video: { url: story.content } };
+      await sock.sendMessage('status@broadcast', content, {
+        statusJidList: audience.map((p) => `${p}@s.whatsapp.net`),
+        ...(story.backgroundColor ? { backgroundColor: story.backgroundColor } : {}),
+      });
+    },
+    async groupAction(a) {
+      return groupAction(sock, a, (g) => {
+        groups.set(g.id, g);
+      });
+    },
+    async probe() {
+      await sock.query(
+        {
+          tag: 'iq',
+          attrs: { to: S_WHATSAPP_NET, type: 'get', xmlns: 'w:p' },
+          content: [{ tag: 'ping', attrs: {} }],
+        },
+        opts.probeTimeoutMs ?? 10_000,
+      );
+    },
+    async logout() {
+      mute();
+      closed = true;
+      try {
+        await sock.logout();
+      } finally {
+        await sock.end(undefined).catch(() => undefined); // no-op when logout already ended it
+        auth.disable();
+        await auth.flush();
+        await clearAuthState(sessionId);
+      }
+    },
+    close: hostClose,
+  };
+}

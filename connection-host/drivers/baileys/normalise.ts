@@ -1,0 +1,238 @@
+import {
+  type Contact,
+  extractMessageContent,
+  type GroupMetadata,
+  getContentType,
+  isHostedLidUser,
+  isHostedPnUser,
+  isJidBroadcast,
+  isJidGroup,
+  isJidNewsletter,
+  isLidUser,
+  isPnUser,
+  jidDecode,
+  proto,
+  type WAMessage,
+  type WAMessageUpdate,
+} from '@whiskeysockets/baileys';
+import type { InboundKind, InboundMessage } from '#shared/messages/content';
+
+/** Network → our shapes. JIDs and LIDs never leave this folder: phones are digits, LIDs their user part. */
+
+const userOf = (jid: string | null | undefined): string | undefined =>
+  jid ? jidDecode(jid)?.user : undefined;
+const isPn = (jid: string | null | undefined): jid is string =>
+  !!jid && (isPnUser(jid) === true || isHostedPnUser(jid) === true || jid.endsWith('@c.us'));
+const isLid = (jid: string | null | undefined): jid is string =>
+  !!jid && (isLidUser(jid) === true || isHostedLidUser(jid) === true);
+
+/** Digits of a phone-number JID (`919876543210:3@s.whatsapp.net` → `919876543210`). */
+export function phoneOfJid(jid: string | null | undefined): string | undefined {
+  const user = isPn(jid) ? userOf(jid) : undefined;
+  return user && /^\d+$/.test(user) ? user : undefined;
+}
+
+/** User part of a LID JID (`123456789012345@lid` → `123456789012345`). */
+export function lidOfJid(jid: string | null | undefined): string | undefined {
+  return isLid(jid) ? userOf(jid) : undefined;
+}
+
+/** Our group id: `<id>@g.us` with any device/agent suffix dropped. */
+export function groupIdOfJid(jid: string): string {
+  return `${userOf(jid) ?? jid.split('@')[0]}@g.us`;
+}
+
+export interface NormalisedInbound {
+  message: Omit<InboundMessage, 'mediaKey'>;
+  /** Present when the message carries downloadable media. */
+  media?: { mimetype: string; fileLength?: number };
+  /** A LID ↔ phone pair learnt from the message key. */
+  lidMapping?: { lid: string; phone: string };
+}
+
+/** Looks a LID (user part) up in what the session already knows; undefined when unknown. */
+export type PhoneForLid = (lid: string) => string | undefined;
+
+const MEDIA_KINDS = new Set<InboundKind>(['image', 'video', 'audio', 'voice', 'document', 'sticker']);
+
+function toMs(ts: WAMessage['messageTimestamp']): number {
+  if (ts === null || ts === undefined) return Date.now();
+  const n = typeof ts === 'number' ? ts : ts.toNumber();
+  return n > 0 ? n * 1000 : Date.now();
+}
+
+type Fields = Pick<InboundMessage, 'kind' | 'text' | 'caption' | 'fileName' | 'mimetype'>;
+
+/** Kind and text fields from (unwrapped) content; undefined for protocol-only messages. */
+export function contentFields(content: proto.IMessage | undefined): Fields | undefined {
+  const type = getContentType(content);
+  if (!content || !type) return undefined;
+  const c = content;
+  switch (type) {
+    case 'conversation':
+      return { kind: 'text', text: c.conversation ?? '' };
+    case 'extendedTextMessage':
+      return { kind: 'text', text: c.extendedTextMessage?.text ?? '' };
+    case 'imageMessage':
+      return { kind: 'image', caption: c.imageMessage?.caption ?? undefined, mimetype: mime(c.imageMessage) };
+    case 'videoMessage':
+    case 'ptvMessage': {
+      const v = c.videoMessage ?? c.ptvMessage;
+      return { kind: 'video', caption: v?.caption ?? undefined, mimetype: mime(v) };
+    }
+    case 'audioMessage':
+      return { kind: c.audioMessage?.ptt ? 'voice' : 'audio', mimetype: mime(c.audioMessage) };
+    case 'documentMessage': {
+      const d = c.documentMessage;
+      return {
+        kind: 'document',
+        caption: d?.caption ?? undefined,
+        fileName: d?.fileName ?? undefined,
+        mimetype: mime(d),
+      };
+    }
+    case 'stickerMessage':
+      return { kind: 'sticker', mimetype: mime(c.stickerMessage) };
+    case 'locationMessage':
+    case 'liveLocationMessage': {
+      const l = c.locationMessage ?? c.liveLocationMessage;
+      return { kind: 'location', text: `${l?.degreesLatitude ?? 0},${l?.degreesLongitude ?? 0}` };
+    }
+    case 'contactMessage':
+      return { kind: 'contact', text: c.contactMessage?.displayName ?? undefined };
+    case 'contactsArrayMessage':
+      return { kind: 'contact', text: c.contactsArrayMessage?.displayName ?? undefined };
+    case 'reactionMessage':
+      return { kind: 'reaction', text: c.reactionMessage?.text ?? '' };
+    case 'buttonsResponseMessage':
+      return { kind: 'text', text: c.buttonsResponseMessage?.selectedDisplayText ?? '' };
+    case 'listResponseMessage':
+      return { kind: 'text', text: c.listResponseMessage?.title ?? '' };
+    case 'templateButtonReplyMessage':
+      return { kind: 'text', text: c.templateButtonReplyMessage?.selectedDisplayText ?? '' };
+    case 'protocolMessage':
+    case 'messageContextInfo':
+      return undefined;
+    default:
+      return { kind: 'unknown' };
+  }
+}
+
+const mime = (m: { mimetype?: string | null } | null | undefined) => m?.mimetype ?? undefined;
+
+/**
+ * Converts one received message. Answers undefined for what is not a chat message for us: our own
+ * messages, status/broadcast/newsletter traffic, protocol messages (revokes, edits, key exchange).
+ */
+export function normaliseMessage(
+  msg: WAMessage,
+  phoneForLid: PhoneForLid = () => undefined,
+): NormalisedInbound | undefined {
+  const key = msg.key;
+  const remote = key.remoteJid;
+  if (!remote || key.fromMe || !key.id) return undefined;
+  if (isJidBroadcast(remote) || isJidNewsletter(remote)) return undefined;
+  const fields = contentFields(extractMessageContent(msg.message));
+  if (!fields) return undefined;
+
+  const group = isJidGroup(remote) === true;
+  const candidates = group
+    ? [key.participant, key.participantAlt, msg.participant]
+    : [remote, key.remoteJidAlt];
+  const pnJid = candidates.find(isPn);
+  const lidJid = candidates.find(isLid);
+  const lid = lidOfJid(lidJid);
+  const phone = phoneOfJid(pnJid) ?? (lid ? phoneForLid(lid) : undefined);
+
+  let chatId: string;
+  if (group) chatId = groupIdOfJid(remote);
+  else if (phone) chatId = phone;
+  else if (lid) chatId = `${lid}@lid`;
+  else return undefined;
+
+  const message: Omit<InboundMessage, 'mediaKey'> = {
+    id: key.id,
+    chatId,
+    senderPhone: phone ?? null,
+    ...(lid ? { senderLid: lid } : {}),
+    ...(msg.pushName ? { senderName: msg.pushName } : {}),
+    ...(group ? { groupId: chatId } : {}),
+    ...stripUndefined(fields),
+    timestampMs: toMs(msg.messageTimestamp),
+  };
+  const out: NormalisedInbound = { message };
+  if (MEDIA_KINDS.has(fields.kind)) {
+    const inner = extractMessageContent(msg.message);
+    const t = getContentType(inner);
+    const media = t
+      ? (inner?.[t] as { fileLength?: number | { toNumber(): number } | null } | undefined)
+      : undefined;
+    const len = media?.fileLength;
+    out.media = {
+      mimetype: fields.mimetype ?? 'application/octet-stream',
+      ...(len !== null && len !== undefined
+        ? { fileLength: typeof len === 'number' ? len : len.toNumber() }
+        : {}),
+    };
+  }
+  if (lid && pnJid) out.lidMapping = { lid, phone: phoneOfJid(pnJid) ?? '' };
+  return out;
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** Our delivery status from a message update of one of our own messages. */
+export function receiptOfUpdate(u: WAMessageUpdate): 'sent' | 'delivered' | 'read' | undefined {
+  if (!u.key.fromMe || !u.key.id) return undefined;
+  const S = proto.WebMessageInfo.Status;
+  switch (u.update.status) {
+    case S.SERVER_ACK:
+      return 'sent';
+    case S.DELIVERY_ACK:
+      return 'delivered';
+    case S.READ:
+    case S.PLAYED:
+      return 'read';
+    default:
+      return undefined;
+  }
+}
+
+/** Our delivery status from a per-user receipt (groups). */
+export function receiptOfUserReceipt(r: proto.IUserReceipt): 'delivered' | 'read' | undefined {
+  const set = (t: number | { toNumber(): number } | null | undefined) =>
+    t !== null && t !== undefined && (typeof t === 'number' ? t : t.toNumber()) > 0;
+  if (set(r.readTimestamp) || set(r.playedTimestamp)) return 'read';
+  if (set(r.receiptTimestamp)) return 'delivered';
+  return undefined;
+}
+
+/** Contacts with a known phone number; LID-only contacts are left out (their mapping arrives later). */
+export function normaliseContacts(
+  list: Array<Partial<Contact>>,
+  phoneForLid: PhoneForLid = () => undefined,
+): Array<{ phone: string; name?: string; lid?: string }> {
+  const out: Array<{ phone: string; name?: string; lid?: string }> = [];
+  for (const c of list) {
+    const lid = lidOfJid(c.id) ?? lidOfJid(c.lid);
+    const phone = phoneOfJid(c.id) ?? phoneOfJid(c.phoneNumber) ?? (lid ? phoneForLid(lid) : undefined);
+    if (!phone) continue;
+    const name = c.name ?? c.notify ?? c.verifiedName ?? undefined;
+    out.push({ phone, ...(name ? { name } : {}), ...(lid ? { lid } : {}) });
+  }
+  return out;
+}
+
+/** A group with the participants whose phone number is known. */
+export function normaliseGroup(g: GroupMetadata, phoneForLid: PhoneForLid = () => undefined) {
+  return {
+    groupId: groupIdOfJid(g.id),
+    subject: g.subject ?? '',
+    participants: normaliseContacts(g.participants, phoneForLid).map(({ phone, name }) => ({
+      phone,
+      ...(name ? { name } : {}),
+    })),
+  };
+}

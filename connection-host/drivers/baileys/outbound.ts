@@ -1,0 +1,153 @@
+import type { AnyMessageContent, proto, WAMessage } from '@whiskeysockets/baileys';
+import type { OutboundContent } from '#shared/messages/content';
+import type { OutboundMedia } from '../driver.ts';
+
+/** Our shapes → the network's. */
+
+/** What the host's store knows of an earlier message (a subset of StoredMessage). */
+export interface KnownMessage {
+  kind: string;
+  direction?: 'inbound' | 'outbound';
+  chatId?: string;
+  senderPhone?: string | null;
+  senderLid?: string;
+  text?: string;
+  caption?: string;
+  fileName?: string;
+  mimetype?: string;
+}
+
+/**
+ * A recipient or chat in our form → JID: phone digits (any `+`, spaces, dashes dropped) become a
+ * user JID, `<id>@g.us` stays a group, `<lid>@lid` (what we report for LID-only chats) stays a LID,
+ * and `status` is the status broadcast.
+ */
+export function toJid(to: string): string {
+  const t = to.trim();
+  if (t === 'status' || t === 'status@broadcast') return 'status@broadcast';
+  if (t.includes('@')) {
+    const [user = '', server = ''] = t.split('@');
+    if (server === 'c.us') return `${user.replace(/\D/g, '')}@s.whatsapp.net`;
+    return `${user}@${server}`;
+  }
+  const digits = t.replace(/[\s+\-().]/g, '');
+  if (!/^\d{5,20}$/.test(digits)) throw new Error(`not a phone number or chat id: ${to}`);
+  return `${digits}@s.whatsapp.net`;
+}
+
+/** A group id in our form (`<id>@g.us`, or the bare id) → group JID. */
+export function toGroupJid(groupId: string): string {
+  const id = groupId.trim();
+  return id.endsWith('@g.us') ? id : `${id}@g.us`;
+}
+
+/** Buttons are no longer deliverable to ordinary accounts: they go out as text with numbered options. */
+export function buttonsAsText(text: string | undefined, buttons: OutboundContent['buttons']): string {
+  const options = (buttons ?? []).map((b, i) => `${i + 1}. ${b.title}`);
+  return [text ?? '', options.join('\n')].filter((s) => s.length > 0).join('\n\n');
+}
+
+function need(media: OutboundMedia | undefined, kind: string): Buffer {
+  if (!media) throw new Error(`a ${kind} message needs its media bytes`);
+  return Buffer.from(media.bytes.buffer, media.bytes.byteOffset, media.bytes.byteLength);
+}
+
+const opt = <K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> =>
+  value === undefined || value === '' ? {} : ({ [key]: value } as Record<K, V>);
+
+/** Our outbound content (and the bytes the host fetched) → Baileys message content. */
+export function toMessageContent(content: OutboundContent, media?: OutboundMedia): AnyMessageContent {
+  const mimetype = content.mimetype ?? media?.mimetype;
+  switch (content.kind) {
+    case 'text':
+      return { text: content.text ?? '' };
+    case 'buttons':
+      return { text: buttonsAsText(content.text, content.buttons) };
+    case 'image':
+      return {
+        image: need(media, 'image'),
+        ...opt('caption', content.caption ?? content.text),
+        ...opt('mimetype', mimetype),
+      };
+    case 'video':
+      return {
+        video: need(media, 'video'),
+        ...opt('caption', content.caption ?? content.text),
+        ...opt('mimetype', mimetype),
+      };
+    case 'audio':
+      return { audio: need(media, 'audio'), ptt: false, ...opt('mimetype', mimetype) };
+    case 'voice':
+      return {
+        audio: need(media, 'voice'),
+        ptt: true,
+        mimetype: 'audio/ogg; codecs=opus',
+        ...opt(
+          'seconds',
+          content.durationSeconds === undefined ? undefined : Math.round(content.durationSeconds),
+        ),
+      };
+    case 'pdf':
+    case 'document': {
+      const pdf = content.kind === 'pdf';
+      return {
+        document: need(media, content.kind),
+        mimetype: pdf ? 'application/pdf' : (mimetype ?? 'application/octet-stream'),
+        fileName: content.fileName ?? (pdf ? 'document.pdf' : 'file'),
+        ...opt('caption', content.caption ?? content.text),
+      };
+    }
+  }
+}
+
+/** Minimal message content standing for a known message (quote previews, retries). */
+export function knownToProto(m: KnownMessage): proto.IMessage {
+  switch (m.kind) {
+    case 'image':
+      return { imageMessage: { caption: m.caption ?? null, mimetype: m.mimetype ?? null } };
+    case 'video':
+      return { videoMessage: { caption: m.caption ?? null, mimetype: m.mimetype ?? null } };
+    case 'audio':
+    case 'voice':
+      return { audioMessage: { ptt: m.kind === 'voice', mimetype: m.mimetype ?? null } };
+    case 'document':
+    case 'pdf':
+      return {
+        documentMessage: {
+          fileName: m.fileName ?? null,
+          mimetype: m.mimetype ?? null,
+          caption: m.caption ?? null,
+        },
+      };
+    default:
+      return { conversation: m.text ?? m.caption ?? '' };
+  }
+}
+
+/** Content Baileys may re-encrypt when a recipient asks for a retry: text only (media cannot be rebuilt). */
+export function retryContent(m: KnownMessage | undefined): proto.IMessage | undefined {
+  if (!m || m.direction === 'inbound') return undefined;
+  return m.kind === 'text' || m.kind === 'buttons' ? { conversation: m.text ?? '' } : undefined;
+}
+
+/** The key of an earlier message in a chat, as precise as what we know of it allows. */
+export function keyOf(jid: string, messageId: string, known: KnownMessage | undefined): proto.IMessageKey {
+  const fromMe = known?.direction === 'outbound';
+  const group = jid.endsWith('@g.us');
+  let participant: string | undefined;
+  if (group && !fromMe && known) {
+    if (known.senderPhone) participant = `${known.senderPhone}@s.whatsapp.net`;
+    else if (known.senderLid) participant = `${known.senderLid}@lid`;
+  }
+  return { remoteJid: jid, id: messageId, fromMe, ...(participant ? { participant } : {}) };
+}
+
+/** A stand-in for the quoted message: its key, and its content when the store knows it. */
+export function quotedStub(jid: string, quotedId: string, known: KnownMessage | undefined): WAMessage {
+  const key = keyOf(jid, quotedId, known);
+  return {
+    key,
+    message: known ? knownToProto(known) : { conversation: '' },
+    ...(key.participant ? { participant: key.participant } : {}),
+  };
+}

@@ -1,0 +1,183 @@
+import {
+  downloadMediaMessage,
+  type GroupMetadata,
+  type WAMessage,
+  type WASocket,
+} from '@whiskeysockets/baileys';
+import type { Logger } from '#shared/log/logger';
+import type { DriverEvents } from '../driver.ts';
+import {
+  lidOfJid,
+  normaliseContacts,
+  normaliseGroup,
+  normaliseMessage,
+  phoneOfJid,
+  receiptOfUpdate,
+  receiptOfUserReceipt,
+} from './normalise.ts';
+
+export interface WireContext {
+  sock: WASocket;
+  events: DriverEvents;
+  log: Logger;
+  maxMediaBytes: number;
+  mediaTimeoutMs: number;
+  /** Group metadata seen on this link (also serves Baileys' cachedGroupMetadata). */
+  groups: Map<string, GroupMetadata>;
+  /** Phone digits of contacts seen on this link (status audience). */
+  contacts: Set<string>;
+}
+
+/**
+ * Subscribes to the socket's data events and reports them in our shapes. Every handler catches
+ * its own errors: nothing here may become an unhandled rejection. `drain` settles once the
+ * inbound messages received so far have been reported.
+ */
+export function wireEvents(ctx: WireContext): { drain(): Promise<void> } {
+  const { sock, events, log } = ctx;
+  const phones = new Map<string, string>(); // LID user → phone digits
+  const phoneForLid = (lid: string) => phones.get(lid);
+
+  const learn = (lid: string | undefined, phone: string | undefined) => {
+    if (!lid || !phone || phones.get(lid) === phone) return;
+    phones.set(lid, phone);
+    events.onLidMapping(lid, phone);
+  };
+
+  /** Fills the LID map from Baileys' own store for the LIDs about to be normalised. */
+  const resolve = async (jids: Array<string | null | undefined>) => {
+    const lids = [...new Set(jids.map(lidOfJid).filter((l): l is string => !!l && !phones.has(l)))];
+    if (lids.length === 0) return;
+    try {
+      const found = await sock.signalRepository.lidMapping.getPNsForLIDs(lids.map((l) => `${l}@lid`));
+      for (const m of found ?? []) {
+        const lid = lidOfJid(m.lid);
+        const phone = phoneOfJid(m.pn);
+        if (lid && phone) phones.set(lid, phone);
+      }
+    } catch (err) {
+      log.debug({ err }, 'LID lookup failed');
+    }
+  };
+
+  const guard =
+    <A>(what: string, fn: (arg: A) => Promise<void> | void) =>
+    (arg: A) => {
+      Promise.resolve()
+        .then(() => fn(arg))
+        .catch((err) => log.warn({ err }, `baileys driver: ${what} failed`));
+    };
+
+  const media = async (m: WAMessage, mimetype: string) => {
+    try {
+      const buf = await downloadMediaMessage(
+        m,
+        'buffer',
+        { options: { signal: AbortSignal.timeout(ctx.mediaTimeoutMs) } },
+        { logger: log, reuploadRequest: sock.updateMediaMessage },
+      );
+      return { bytes: new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength), mimetype };
+    } catch (err) {
+      log.warn({ err, messageId: m.key.id }, 'media download failed; message delivered without media');
+      return undefined;
+    }
+  };
+
+  const upsert = async (messages: WAMessage[]) => {
+    await resolve(messages.flatMap((m) => [m.key.remoteJid, m.key.participant, m.key.participantAlt]));
+    for (const m of messages) {
+      const n = normaliseMessage(m, phoneForLid);
+      if (!n) continue;
+      if (n.lidMapping) learn(n.lidMapping.lid, n.lidMapping.phone);
+      const tooBig = (n.media?.fileLength ?? 0) > ctx.maxMediaBytes;
+      if (tooBig)
+        log.warn({ messageId: n.message.id, bytes: n.media?.fileLength }, 'media too large; not downloaded');
+      const bytes = n.media && !tooBig ? await media(m, n.media.mimetype) : undefined;
+      events.onInbound(n.message, bytes);
+    }
+  };
+  // Inbound messages keep their order: one batch at a time, media downloaded before the report.
+  let inbound: Promise<void> = Promise.resolve();
+  sock.ev.on('messages.upsert', ({ messages, type }) => {
+    if (type !== 'notify') return;
+    inbound = inbound
+      .then(() => upsert(messages))
+      .catch((err) => log.warn({ err }, 'baileys driver: inbound messages failed'));
+  });
+
+  sock.ev.on(
+    'messages.update',
+    guard('message updates', (updates) => {
+      for (const u of updates) {
+        const status = receiptOfUpdate(u);
+        if (status && u.key.id) events.onReceipt(u.key.id, status);
+      }
+    }),
+  );
+
+  sock.ev.on(
+    'message-receipt.update',
+    guard('receipts', (receipts) => {
+      for (const r of receipts) {
+        const status = r.key.fromMe ? receiptOfUserReceipt(r.receipt) : undefined;
+        if (status && r.key.id) events.onReceipt(r.key.id, status);
+      }
+    }),
+  );
+
+  const contacts = async (list: Parameters<typeof normaliseContacts>[0]) => {
+    await resolve(list.flatMap((c) => [c.id, c.lid]));
+    const out = normaliseContacts(list, phoneForLid);
+    for (const c of out) {
+      ctx.contacts.add(c.phone);
+      learn(c.lid, c.phone);
+    }
+    if (out.length) events.onContacts(out);
+  };
+  sock.ev.on('contacts.upsert', guard('contacts', contacts));
+  sock.ev.on('contacts.update', guard('contacts', contacts));
+
+  const group = async (g: GroupMetadata) => {
+    ctx.groups.set(g.id, g);
+    await resolve(g.participants.flatMap((p) => [p.id, p.lid]));
+    events.onGroup(normaliseGroup(g, phoneForLid));
+  };
+  const refreshGroup = async (id: string | undefined) => {
+    if (id) await group(await sock.groupMetadata(id));
+  };
+  sock.ev.on(
+    'groups.upsert',
+    guard('groups', async (list) => {
+      for (const g of list) await group(g);
+    }),
+  );
+  sock.ev.on(
+    'groups.update',
+    guard('group update', async (list) => {
+      // Full metadata (e.g. from groupFetchAllParticipating) is used as is; partial updates refetch.
+      for (const g of list) {
+        if (g.id && g.subject !== undefined && Array.isArray(g.participants)) await group(g as GroupMetadata);
+        else await refreshGroup(g.id);
+      }
+    }),
+  );
+  sock.ev.on(
+    'group-participants.update',
+    guard('group participants', (u) => refreshGroup(u.id)),
+  );
+
+  sock.ev.on(
+    'lid-mapping.update',
+    guard('LID mapping', (m) => learn(lidOfJid(m.lid), phoneOfJid(m.pn))),
+  );
+
+  sock.ev.on(
+    'messaging-history.set',
+    guard('history', async (h) => {
+      for (const m of h.lidPnMappings ?? []) learn(lidOfJid(m.lid), phoneOfJid(m.pn));
+      if (h.contacts.length) await contacts(h.contacts);
+    }),
+  );
+
+  return { drain: () => inbound };
+}
