@@ -25,23 +25,24 @@ async function lidsOfPhones(tenantId: string, sessionId: string, phones: string[
 
 /**
  * A number as a user typed it, with or without country code, → the chats it can mean: the digits as
- * given, the digits behind each calling code of the sessions in scope (national numbers, a leading
- * trunk `0` dropped), and the `<lid>@lid` chats the network opened for those numbers.
+ * given, and for a national number (10 digits or fewer once a trunk `0` is dropped) the digits behind
+ * each calling code of the sessions in scope; plus the `<lid>@lid` chats the network opened for those
+ * numbers. `phones` lists the likeliest reading first.
  */
 export async function chatsOfNumber(
   tenantId: string,
   digits: string,
   sessions: Session[],
 ): Promise<{ phones: string[]; chatIds: string[] }> {
-  const phones = new Set([digits]);
-  if (digits.length <= 12) {
-    const national = digits.replace(/^0+/, '');
+  const national = digits.replace(/^0+/, '');
+  const expanded = new Set<string>();
+  if (national.length <= 10 || digits.startsWith('0')) {
     for (const s of sessions) {
       const cc = s.mobile_number ? callingCodeOf(s.mobile_number) : undefined;
-      if (cc && !digits.startsWith(cc) && `${cc}${national}`.length <= 15) phones.add(`${cc}${national}`);
+      if (cc && `${cc}${national}`.length <= 15) expanded.add(`${cc}${national}`);
     }
   }
-  const phoneList = [...phones];
+  const phoneList = [...new Set([...expanded, digits])];
   const lids = await Promise.all(sessions.map((s) => lidsOfPhones(tenantId, s.sessionId, phoneList)));
   return { phones: phoneList, chatIds: [...phoneList, ...new Set(lids.flat().map((l) => `${l}@lid`))] };
 }

@@ -142,9 +142,12 @@ export function formattedRoutes() {
       const digits = PhoneDigits.parse(q.chatId);
       const found = await chatsOfNumber(tenantId, digits, [session]);
       chatIds = found.chatIds;
-      shown = readableNumber(found.phones[found.phones.length - 1] ?? digits);
+      shown = readableNumber(found.phones[0] ?? digits);
     }
     const newest = await queryChats({ tenantId, sessionId: session.sessionId }, chatIds, q.limit);
+    // The chat as the messages know it, when they name a phone.
+    const phoneChat = newest.find((m) => /^\d+$/.test(m.chatId))?.chatId;
+    if (phoneChat && !q.chatId.endsWith('@g.us')) shown = readableNumber(phoneChat);
     const messages = await Promise.all(newest.reverse().map((m) => formatted(m, session, resolver)));
     return c.json({ success: true as const, chatId: shown, total: messages.length, messages }, 200);
   });
