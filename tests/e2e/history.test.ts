@@ -31,7 +31,7 @@ let server: Awaited<ReturnType<typeof mediaServer>>;
 let t: Tenant;
 let s: Session;
 let s2: Session;
-const ids: Record<string, string> = {};
+const ids = { asha: '', bob: '', lid: '', image: '', voice: '', reply: '', other: '' };
 
 beforeAll(async () => {
   server = await mediaServer({ 'photo.png': photo, 'note.ogg': note });
