@@ -22,6 +22,8 @@ export interface FeedEvent {
   /** The message's order key: the SSE id, and what `Last-Event-ID` resumes after. */
   id: string;
   data: string;
+  /** The whole SSE message, encoded once and written as is to every client. */
+  frame: Uint8Array;
 }
 export type FeedListener = (events: FeedEvent[]) => void;
 
@@ -30,9 +32,14 @@ type FeedRow = StoredMessage & { gsi1sk?: string };
 const keyAt = (ms: number) => String(Math.max(0, Math.floor(ms))).padStart(13, '0');
 const keyOf = (m: FeedRow) => m.gsi1sk ?? orderKey(m);
 
+const encoder = new TextEncoder();
+
 async function toEvent(tenantId: string, m: FeedRow): Promise<FeedEvent> {
   const [sender, url] = await Promise.all([resolveSender(tenantId, m.sessionId, m), mediaLink(m)]);
-  return { id: keyOf(m), data: JSON.stringify(streamPayload(m, sender, url)) };
+  const id = keyOf(m);
+  // JSON.stringify never emits a raw line break, so the data fits on one `data:` line.
+  const data = JSON.stringify(streamPayload(m, sender, url));
+  return { id, data, frame: encoder.encode(`id: ${id}\ndata: ${data}\n\n`) };
 }
 
 class TenantPoller {

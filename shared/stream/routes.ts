@@ -80,7 +80,7 @@ export function streamRoutes() {
           () => void pending--,
         );
       };
-      const send = (e: FeedEvent) => write(() => stream.writeSSE({ id: e.id, data: e.data }));
+      const send = (e: FeedEvent) => write(() => stream.write(e.frame));
 
       let close: (() => void) | undefined;
       try {
