@@ -1,0 +1,160 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { cpus } from 'node:os';
+import type { InitializeMiddleware } from '@smithy/types';
+import { dynamoClient, sqsClient } from '#shared/aws/clients';
+import { createApp } from '#shared/http/app';
+import { startService } from '../scripts/local/service.ts';
+
+/**
+ * Native send (`POST /api/messages/send`) on one machine: accept latency p50/p99 over HTTP, sustained
+ * accepted sends per second at a fixed concurrency, and the DynamoDB and SQS requests one accepted
+ * message costs (counted by an SDK middleware around in-process requests).
+ *
+ * The host paces delivery (SEND_INTERVAL_MS=60000 here), so the numbers are the API's accept path
+ * alone, not the network's pacing.
+ *
+ * Run: npx tsx bench/send-latency.ts [sequentialSends=300] [sustainSeconds=10] [concurrency=16]
+ */
+const SEQUENTIAL = Number(process.argv[2] ?? 300);
+const SUSTAIN_S = Number(process.argv[3] ?? 10);
+const CONCURRENCY = Number(process.argv[4] ?? 16);
+
+type Counts = Record<string, number>;
+const scope = new AsyncLocalStorage<Counts>();
+
+/** Counts every SDK command issued inside `scope`, by service and command name. */
+function counter<I extends object, O extends object>(service: string): InitializeMiddleware<I, O> {
+  return (next, context) => async (args) => {
+    const counts = scope.getStore();
+    if (counts) {
+      const key = `${service}:${context.commandName}`;
+      counts[key] = (counts[key] ?? 0) + 1;
+    }
+    return next(args);
+  };
+}
+
+function countRequests() {
+  dynamoClient().middlewareStack.add(counter('dynamodb'), { step: 'initialize', name: 'bench-count' });
+  sqsClient().middlewareStack.add(counter('sqs'), { step: 'initialize', name: 'bench-count' });
+}
+
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+async function main() {
+  const service = await startService({
+    driver: 'simulator',
+    port: 0,
+    env: { LOG_LEVEL: 'warn', SEND_INTERVAL_MS: '60000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+  });
+  try {
+    const call = async (method: string, path: string, token?: string, body?: unknown) => {
+      const r = await fetch(`${service.baseUrl}${path}`, {
+        method,
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: r.status, body: (await r.json()) as any };
+    };
+    const admin = (await call('POST', '/api/auth/token', undefined, { apiKey: service.adminApiKey })).body
+      .token;
+    const tenant = (await call('POST', '/api/admin/tenants', admin, { name: 'bench' })).body;
+    const token = (await call('POST', '/api/auth/token', undefined, { apiKey: tenant.apiKey })).body
+      .token as string;
+
+    const sessions: string[] = [];
+    for (let i = 0; i < 4; i++)
+      sessions.push((await call('POST', '/api/sessions', token, {})).body.session.mobid);
+    const deadline = Date.now() + 30_000;
+    while ((await call('GET', '/api/sessions', token)).body.sessions.some((s: any) => s.status !== 'READY')) {
+      if (Date.now() > deadline) throw new Error('sessions did not become READY');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    for (const mobid of sessions)
+      await call('POST', `/api/sessions/usage/${mobid}`, token, { limit: 100_000_000 });
+
+    let n = 0;
+    const send = async () => {
+      const i = n++;
+      const t0 = performance.now();
+      const r = await call('POST', '/api/messages/send', token, {
+        sessionId: sessions[i % sessions.length],
+        to: '919800000001',
+        type: 'text',
+        message: `bench ${i}`,
+      });
+      if (r.status !== 202) throw new Error(`send answered ${r.status}: ${JSON.stringify(r.body)}`);
+      return performance.now() - t0;
+    };
+
+    for (let i = 0; i < 20; i++) await send();
+    const latencies: number[] = [];
+    for (let i = 0; i < SEQUENTIAL; i++) latencies.push(await send());
+    latencies.sort((a, b) => a - b);
+
+    let accepted = 0;
+    const end = Date.now() + SUSTAIN_S * 1000;
+    const start = performance.now();
+    const underLoad: number[] = [];
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (Date.now() < end) {
+          underLoad.push(await send());
+          accepted++;
+        }
+      }),
+    );
+    const perSecond = accepted / ((performance.now() - start) / 1000);
+    underLoad.sort((a, b) => a - b);
+
+    countRequests();
+    const app = createApp();
+    const counted = 50;
+    const counts: Counts = {};
+    await scope.run(counts, async () => {
+      for (let i = 0; i < counted; i++) {
+        const r = await app.request('/api/messages/send', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ sessionId: sessions[0], to: '919800000001', message: `counted ${i}` }),
+        });
+        if (r.status !== 202) throw new Error(`counted send answered ${r.status}`);
+      }
+    });
+    const perMessage = Object.fromEntries(
+      Object.entries(counts)
+        .sort()
+        .map(([k, v]) => [k, v / counted]),
+    );
+    const writes =
+      (perMessage['dynamodb:UpdateItemCommand'] ?? 0) + (perMessage['dynamodb:PutItemCommand'] ?? 0);
+
+    const fmt = (x: number) => x.toFixed(1);
+    console.log(
+      `\nNative send accept path (${process.version}, ${cpus().length} CPUs, DynamoDB Local + fauxqs)`,
+    );
+    console.log(
+      `sequential sends: ${SEQUENTIAL}  p50 ${fmt(pct(latencies, 50))} ms  p99 ${fmt(pct(latencies, 99))} ms`,
+    );
+    console.log(
+      `sustained: ${CONCURRENCY} concurrent for ${SUSTAIN_S} s → ${accepted} accepted, ${fmt(perSecond)} sends/s ` +
+        `(p50 ${fmt(pct(underLoad, 50))} ms, p99 ${fmt(pct(underLoad, 99))} ms under load)`,
+    );
+    console.log(`requests per accepted message: ${JSON.stringify(perMessage)} (DynamoDB writes: ${writes})`);
+    console.log(`reproduce: npx tsx bench/send-latency.ts ${SEQUENTIAL} ${SUSTAIN_S} ${CONCURRENCY}`);
+  } finally {
+    await service.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
