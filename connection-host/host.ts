@@ -4,6 +4,7 @@ import { names } from '#shared/aws/names';
 import { Command } from '#shared/commands/types';
 import { env } from '#shared/config/env';
 import { logger } from '#shared/log/logger';
+import { getMessage } from '#shared/messages/repository';
 import { pollQueue, processRecords } from '#shared/queue/consumer';
 import { getSession, listShardSessions } from '#shared/sessions/repository';
 import { applyCommand, type CommandContext } from './commands.ts';
@@ -30,9 +31,16 @@ export async function startConnectionHost(
 ): Promise<ConnectionHost> {
   const cfg = env();
   const hostId = opts.hostId ?? cfg.HOST_ID ?? `host-${randomUUID().slice(0, 8)}`;
-  const driver = opts.driver ?? (await createDriver(cfg.MESSAGING_DRIVER));
   const log = logger.child({ hostId });
   const runtimes = new Map<string, SessionRuntime>();
+  const driver =
+    opts.driver ??
+    (await createDriver(cfg.MESSAGING_DRIVER, {
+      async getMessage(sessionId, messageId) {
+        const rt = runtimes.get(sessionId);
+        return rt ? getMessage(rt.request.tenantId, sessionId, messageId) : undefined;
+      },
+    }));
   const shards = new Map<number, { stop(): Promise<void> }>();
   const ttl = cfg.LEASE_TTL_MS;
 

@@ -1,9 +1,15 @@
+import type { StoredMessage } from '#shared/messages/message';
 import type { NetworkDriver } from './driver.ts';
 import { simulatorDriver } from './simulator.ts';
 
+export interface DriverDeps {
+  /** The stored message with this id, for the network's retries, quotes and reactions. */
+  getMessage(sessionId: string, messageId: string): Promise<StoredMessage | undefined>;
+}
+
 /** The driver named by MESSAGING_DRIVER. Baileys is loaded only when used. */
-export async function createDriver(name: 'baileys' | 'simulator'): Promise<NetworkDriver> {
+export async function createDriver(name: 'baileys' | 'simulator', deps: DriverDeps): Promise<NetworkDriver> {
   if (name === 'simulator') return simulatorDriver();
   const { baileysDriver } = await import('./baileys/driver.ts');
-  return baileysDriver();
+  return baileysDriver({ getMessage: deps.getMessage });
 }

@@ -90,7 +90,11 @@ const GroupBody = z
 const Accepted = z.object({ success: z.literal(true), commandId: z.string(), status: z.literal('pending') });
 const tags = ['session actions'];
 
-type CommandBody = Omit<Command, 'commandId' | 'tenantId' | 'sessionId' | 'issuedAt'>;
+type CommandBody = Command extends infer C
+  ? C extends Command
+    ? Omit<C, 'commandId' | 'tenantId' | 'sessionId' | 'issuedAt'>
+    : never
+  : never;
 
 /** Checks the session is READY, records the command as pending, and hands it to the host. */
 async function accept(c: Context<AppEnv>, identifier: string, body: CommandBody) {

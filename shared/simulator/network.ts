@@ -59,6 +59,8 @@ export interface Link {
 
 interface Account {
   sessionId: string;
+  /** A link the network has silently stopped serving (a half-open socket). */
+  frozen?: Link;
   mobile?: string;
   token?: string;
   link?: Link;
@@ -140,6 +142,10 @@ export class SimNetwork {
   }
 
   private replaceLink(a: Account, link: Link): void {
+    if (a.frozen && a.frozen !== link) {
+      a.frozen.end();
+      a.frozen = undefined;
+    }
     if (a.link && a.link !== link) {
       a.link.push({
         type: 'close',
@@ -158,7 +164,7 @@ export class SimNetwork {
   }
 
   private deliver(a: Account, frame: Frame): void {
-    if (a.link && a.token) a.link.push(frame);
+    if (a.link && a.token && a.frozen !== a.link) a.link.push(frame);
     else a.pending.push(frame);
   }
 
@@ -258,8 +264,18 @@ export class SimNetwork {
     return true;
   }
 
-  isAuthorised(sessionId: string, token: string): boolean {
-    return this.accounts.get(sessionId)?.token === token;
+  /** True when the device's link is alive; a frozen link answers nothing, like a dead socket. */
+  probe(sessionId: string, token: string): boolean {
+    const a = this.accounts.get(sessionId);
+    return a?.token === token && !(a.frozen && a.frozen === a.link);
+  }
+
+  /** The link stays open but nothing more flows on it: what a zombie socket looks like. */
+  freeze(identifier: string): boolean {
+    const a = this.find(identifier);
+    if (!a?.link) return false;
+    a.frozen = a.link;
+    return true;
   }
 
   receipt(identifier: string, messageId: string, status: 'delivered' | 'read'): boolean {

@@ -118,6 +118,13 @@ export function simulatorRoutes() {
     return c.json({ success: true });
   });
 
+  r.post('/_sim/freeze', async (c) => {
+    const body = await c.req.json().catch(() => ({}));
+    const ok = simNetwork.freeze(await resolve(String(body?.sessionId ?? '')));
+    if (!ok) return c.json(errorBody('NOT_FOUND', 'session has no live connection'), 404);
+    return c.json({ success: true });
+  });
+
   // Device protocol: one SSE stream of frames per linked device, and POSTs for what it sends.
   r.get('/_sim/device/:sessionId/link', (c) => {
     const sessionId = c.req.param('sessionId');
@@ -199,8 +206,10 @@ export function simulatorRoutes() {
 
   r.post('/_sim/device/:sessionId/probe', async (c) => {
     const b = await c.req.json().catch(() => ({}));
-    const ok = simNetwork.isAuthorised(c.req.param('sessionId'), String(b.token));
-    return ok ? c.json({ success: true }) : c.json(errorBody('UNAUTHORIZED', 'device not linked'), 401);
+    const ok = simNetwork.probe(c.req.param('sessionId'), String(b.token));
+    return ok
+      ? c.json({ success: true })
+      : c.json(errorBody('UPSTREAM_UNAVAILABLE', 'no answer on this link'), 504);
   });
 
   r.post('/_sim/device/:sessionId/logout', async (c) => {

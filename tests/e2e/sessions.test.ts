@@ -97,3 +97,51 @@ describe('sessions with the simulator', () => {
     expect((await api().get('/api/sessions')).status).toBe(401);
   });
 });
+
+describe('connection health', () => {
+  const statusOf = async (client: ReturnType<typeof api>, id: string) =>
+    (await client.get(`/api/sessions/${id}`)).body.session.status as string;
+
+  it('reconnects after the network drops the connection, without a new QR', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    const seen = new Set<string>();
+    expect((await api().post('/_sim/disconnect', { sessionId: s.sessionId })).status).toBe(200);
+    await waitFor(
+      async () => {
+        const st = await statusOf(t.api, s.sessionId);
+        seen.add(st);
+        return seen.has('RECONNECTING') && st === 'READY';
+      },
+      15_000,
+      'RECONNECTING then READY',
+    );
+    expect(seen.has('QR_READY')).toBe(false);
+    expect((await t.api.get(`/api/sessions/${s.sessionId}`)).body.session.mobile_number).toBe(
+      s.mobile_number,
+    );
+  });
+
+  it('detects a zombie link (open but silent), probes it and reconnects', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    expect((await api().post('/_sim/freeze', { sessionId: s.sessionId })).status).toBe(200);
+    const seen = new Set<string>();
+    await waitFor(
+      async () => {
+        const st = await statusOf(t.api, s.sessionId);
+        seen.add(st);
+        return seen.has('RECONNECTING') && st === 'READY';
+      },
+      20_000,
+      'zombie detected and link renewed',
+    );
+    // Messages that arrived while the link was frozen are delivered on the new link.
+    const sent = await api().post('/_sim/inbound', {
+      sessionId: s.sessionId,
+      from: '919800000009',
+      text: 'still there?',
+    });
+    expect(sent.status).toBe(200);
+  });
+});
