@@ -186,6 +186,9 @@ async function main() {
       );
     }
     await ask({ cmd: 'close' }, 'closed');
+    await sleep(1000);
+    // Every stream closed: no poller may be left running.
+    console.log(JSON.stringify({ phase: 'after all clients left', feed: feedStats() }));
     receiver.close();
   } finally {
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
