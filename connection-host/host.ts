@@ -62,6 +62,7 @@ export async function startConnectionHost(
           maxFailures: cfg.RECONNECT_MAX_FAILURES,
           zombieIdleMs: cfg.ZOMBIE_IDLE_MS,
           sendIntervalMs: cfg.SEND_INTERVAL_MS,
+          reconnectBaseMs: cfg.RECONNECT_BASE_MS,
         },
       );
       runtimes.set(ref.sessionId, rt);

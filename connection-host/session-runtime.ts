@@ -12,6 +12,7 @@ export interface RuntimeOptions {
   maxFailures: number;
   zombieIdleMs: number;
   sendIntervalMs: number;
+  reconnectBaseMs: number;
 }
 
 /**
@@ -141,7 +142,7 @@ export class SessionRuntime {
           });
         }
         await this.report('RECONNECTING', { reason: end.reason });
-        const delay = backoffDelay(this.failures - 1);
+        const delay = backoffDelay(this.failures - 1, this.opts.reconnectBaseMs);
         this.reconnectTimer = setTimeout(() => void this.open(), delay);
         return;
       }

@@ -1,3 +1,4 @@
+import { env } from '#shared/config/env';
 import type { StoredMessage } from '#shared/messages/message';
 import type { NetworkDriver } from './driver.ts';
 import { simulatorDriver } from './simulator.ts';
@@ -11,5 +12,5 @@ export interface DriverDeps {
 export async function createDriver(name: 'baileys' | 'simulator', deps: DriverDeps): Promise<NetworkDriver> {
   if (name === 'simulator') return simulatorDriver();
   const { baileysDriver } = await import('./baileys/driver.ts');
-  return baileysDriver({ getMessage: deps.getMessage });
+  return baileysDriver({ getMessage: deps.getMessage, waWebSocketUrl: env().BAILEYS_WS_URL });
 }

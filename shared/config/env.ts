@@ -31,6 +31,9 @@ const EnvSchema = z.object({
   SEND_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
   ZOMBIE_IDLE_MS: z.coerce.number().int().min(1000).default(90_000),
   RECONNECT_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+  /** The network's WebSocket endpoint (Baileys' default when unset); tests point it at a dead port. */
+  BAILEYS_WS_URL: z.string().url().optional(),
+  RECONNECT_BASE_MS: z.coerce.number().int().min(10).default(1000),
   VOICE_FFMPEG_PATH: z.string().default('ffmpeg'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
