@@ -67,29 +67,5 @@ export class LidResolver {
   }
 }
 
-/** The text a history line shows: the text, else the caption, else a label for the media. */
-export function displayText(m: Pick<StoredMessage, 'kind' | 'text' | 'caption' | 'fileName'>): string {
-  if (m.text) return m.text;
-  if (m.caption) return m.caption;
-  switch (m.kind) {
-    case 'image':
-      return '[Image]';
-    case 'video':
-      return '[Video]';
-    case 'audio':
-      return '[Audio]';
-    case 'voice':
-      return '[Voice note]';
-    case 'document':
-    case 'pdf':
-      return m.fileName ? `[Document] ${m.fileName}` : '[Document]';
-    case 'sticker':
-      return '[Sticker]';
-    case 'location':
-      return '[Location]';
-    case 'contact':
-      return '[Contact]';
-    default:
-      return `[${m.kind}]`;
-  }
-}
+/** The text a history line shows: the text, else the caption, else the stream's label for the media. */
+export { messageLabel as displayText } from '../stream/payload.ts';
