@@ -87,6 +87,9 @@ export class SessionManagerStack extends Stack {
       grantCommon(webhooks);
       tbl.auth.grantReadData(webhooks);
       media.grantRead(webhooks);
+      // Retries are new delayed messages on the same queue; the last failure is parked on its DLQ.
+      queue(queues.webhooks.id).grantSendMessages(webhooks);
+      q.get(queues.webhooks.id)!.deadLetterQueue.grantSendMessages(webhooks);
       webhooks.addEventSource(
         new SqsEventSource(queue(queues.webhooks.id), { batchSize: 10, reportBatchItemFailures: true }),
       );

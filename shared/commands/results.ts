@@ -21,7 +21,10 @@ export async function recordCommand(r: Omit<CommandRecord, 'status' | 'createdAt
   return record;
 }
 
-/** The first result wins; a redelivered result event changes nothing. */
+/**
+ * The first result wins; a redelivered result event changes nothing. Answers the finished record
+ * (also on a repeat, so a retried event can still hand it on).
+ */
 export async function recordCommandResult(
   tenantId: string,
   commandId: string,
@@ -29,8 +32,8 @@ export async function recordCommandResult(
   result: Record<string, unknown> | undefined,
   error: string | undefined,
   at: number,
-): Promise<void> {
-  await dataTable.update(
+): Promise<CommandRecord | undefined> {
+  const updated = await dataTable.update<CommandRecord>(
     key(tenantId, commandId),
     { status: ok ? 'succeeded' : 'failed', result, error, completedAt: new Date(at).toISOString() },
     {
@@ -39,6 +42,7 @@ export async function recordCommandResult(
       values: { ':pending': 'pending' },
     },
   );
+  return updated ?? (await getCommand(tenantId, commandId));
 }
 
 export async function getCommand(tenantId: string, commandId: string): Promise<CommandRecord | undefined> {

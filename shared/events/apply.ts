@@ -3,7 +3,12 @@ import { saveContacts, saveGroup, saveLidMapping } from '../contacts/repository.
 import { logger } from '../log/logger.ts';
 import { advanceStatus, saveMessage } from '../messages/repository.ts';
 import { addAlias, applySessionState } from '../sessions/repository.ts';
-import { inboundMessageWebhook, messageStatusWebhook, sessionStatusWebhook } from '../webhooks/events.ts';
+import {
+  commandResultWebhook,
+  inboundMessageWebhook,
+  messageStatusWebhook,
+  sessionStatusWebhook,
+} from '../webhooks/events.ts';
 import type { HostEvent } from './types.ts';
 
 /**
@@ -75,8 +80,10 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
     case 'lid.mapping':
       await saveLidMapping(e.tenantId, e.sessionId, e.lid, e.phone);
       return;
-    case 'command.result':
-      await recordCommandResult(e.tenantId, e.commandId, e.ok, e.result, e.error, e.at);
+    case 'command.result': {
+      const done = await recordCommandResult(e.tenantId, e.commandId, e.ok, e.result, e.error, e.at);
+      if (done) await commandResultWebhook(done);
       return;
+    }
   }
 }

@@ -15,7 +15,8 @@ export class PoisonMessageError extends Error {}
 export type RecordHandler<T> = (body: T, meta: { messageId: string; receiveCount: number }) => Promise<void>;
 
 /**
- * Parses each record with `schema` and runs `handle`; failures are reported per record
+ * Parses each record with `schema` and runs `handle`, records side by side (ordering, where it
+ * matters, is the caller's: see the connection host); failures are reported per record
  * (`reportBatchItemFailures`), so SQS retries only those and moves them to the DLQ after maxReceiveCount.
  * A record that does not parse is reported failed at once: it ends in the DLQ where it can be inspected.
  */
@@ -24,41 +25,45 @@ export async function processRecords<T>(
   schema: z.ZodType<T>,
   handle: RecordHandler<T>,
 ): Promise<SQSBatchResponse> {
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const record of records) {
-    const meta = {
-      messageId: record.messageId,
-      receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? '1'),
-    };
-    let body: unknown;
-    try {
-      body = JSON.parse(record.body);
-    } catch {
-      logger.warn({ messageId: record.messageId }, 'record body is not JSON');
-      batchItemFailures.push({ itemIdentifier: record.messageId });
-      continue;
-    }
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) {
-      logger.warn(
-        { messageId: record.messageId, issues: parsed.error.issues.slice(0, 3) },
-        'record rejected',
-      );
-      batchItemFailures.push({ itemIdentifier: record.messageId });
-      continue;
-    }
-    try {
-      await handle(parsed.data, meta);
-    } catch (err) {
-      if (err instanceof PoisonMessageError) {
-        logger.warn({ messageId: record.messageId, err }, 'poison record dropped');
-        continue;
-      }
-      logger.error({ messageId: record.messageId, err }, 'record failed; SQS will retry it');
-      batchItemFailures.push({ itemIdentifier: record.messageId });
-    }
+  const outcomes = await Promise.all(records.map((record) => processOne(record, schema, handle)));
+  return {
+    batchItemFailures: records.filter((_, i) => !outcomes[i]).map((r) => ({ itemIdentifier: r.messageId })),
+  };
+}
+
+/** One record; answers false when SQS should deliver it again. */
+async function processOne<T>(
+  record: SQSRecord,
+  schema: z.ZodType<T>,
+  handle: RecordHandler<T>,
+): Promise<boolean> {
+  const meta = {
+    messageId: record.messageId,
+    receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? '1'),
+  };
+  let body: unknown;
+  try {
+    body = JSON.parse(record.body);
+  } catch {
+    logger.warn({ messageId: record.messageId }, 'record body is not JSON');
+    return false;
   }
-  return { batchItemFailures };
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    logger.warn({ messageId: record.messageId, issues: parsed.error.issues.slice(0, 3) }, 'record rejected');
+    return false;
+  }
+  try {
+    await handle(parsed.data, meta);
+    return true;
+  } catch (err) {
+    if (err instanceof PoisonMessageError) {
+      logger.warn({ messageId: record.messageId, err }, 'poison record dropped');
+      return true;
+    }
+    logger.error({ messageId: record.messageId, err }, 'record failed; SQS will retry it');
+    return false;
+  }
 }
 
 export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;

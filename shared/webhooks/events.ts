@@ -1,3 +1,4 @@
+import type { CommandRecord } from '../commands/results.ts';
 import type { MessageStatus } from '../events/types.ts';
 import type { InboundMessage } from '../messages/content.ts';
 import type { StoredMessage } from '../messages/message.ts';
@@ -6,7 +7,12 @@ import type { Session } from '../sessions/session.ts';
 import { dataTable } from '../store/tables.ts';
 import { enqueueBuilt } from './enqueue.ts';
 import { mediaLink } from './media-link.ts';
-import { inboundWebhookPayload, messageStatusPayload, sessionStatusPayload } from './payload.ts';
+import {
+  commandResultPayload,
+  inboundWebhookPayload,
+  messageStatusPayload,
+  sessionStatusPayload,
+} from './payload.ts';
 import { resolveSender } from './sender.ts';
 
 /**
@@ -91,5 +97,28 @@ export function sessionStatusWebhook(s: Session) {
       });
     },
     { dedupKey: `${s.sessionId}:${s.status}:${s.stateAt}` },
+  );
+}
+
+export function commandResultWebhook(c: CommandRecord) {
+  return enqueueBuilt(
+    c.tenantId,
+    c.sessionId,
+    'command.result',
+    async () => {
+      if (c.status === 'pending') return undefined;
+      const session = await getSession(c.tenantId, c.sessionId);
+      return commandResultPayload({
+        sessionId: c.sessionId,
+        mobid: session?.mobid,
+        commandId: c.commandId,
+        kind: c.kind,
+        status: c.status,
+        result: c.result,
+        error: c.error,
+        at: c.completedAt ? Date.parse(c.completedAt) : Date.now(),
+      });
+    },
+    { dedupKey: `cmd:${c.commandId}` },
   );
 }

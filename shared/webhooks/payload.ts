@@ -109,3 +109,27 @@ export function sessionStatusPayload(p: {
     timestamp: seconds(p.at),
   };
 }
+
+/** `command.result`: a session action (reaction, pin, status story, group action) finished. */
+export function commandResultPayload(p: {
+  sessionId: string;
+  mobid?: string;
+  commandId: string;
+  kind: string;
+  status: 'succeeded' | 'failed';
+  result?: Record<string, unknown>;
+  error?: string;
+  at: number;
+}) {
+  return {
+    event: 'command.result' as const,
+    session_id: p.sessionId,
+    mobid: p.mobid ?? null,
+    command_id: p.commandId,
+    kind: p.kind,
+    status: p.status,
+    result: p.result ?? null,
+    error: p.error ?? null,
+    timestamp: seconds(p.at),
+  };
+}

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { api, newTenant, readySession, waitFor } from '../support/client.ts';
 
@@ -127,5 +129,52 @@ describe('session actions', () => {
         .status,
     ).toBe(404);
     expect((await a.api.get('/api/commands/cmd_nope')).status).toBe(404);
+  });
+});
+
+describe('session action results on the webhook', () => {
+  it('posts command.result with the final status', async () => {
+    const received: Array<Record<string, unknown>> = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        received.push(JSON.parse(body));
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    try {
+      const t = await newTenant();
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      const cfg = await t.api.post('/api/webhook/config', {
+        webhookUrl: url,
+        approvedDomains: '127.0.0.1',
+        enabled: true,
+      });
+      expect(cfg.status).toBe(200);
+      const s = await readySession(t.api);
+      const pin = await t.api.post('/api/sessions/pin', {
+        sessionId: s.sessionId,
+        chatId: '919800000001',
+        pin: true,
+      });
+      const hook = await waitFor(
+        async () => received.find((e) => e.event === 'command.result'),
+        15_000,
+        'command.result webhook',
+      );
+      expect(hook).toMatchObject({
+        event: 'command.result',
+        session_id: s.sessionId,
+        mobid: s.mobid,
+        command_id: pin.body.commandId,
+        kind: 'pin',
+        status: 'succeeded',
+        error: null,
+      });
+    } finally {
+      server.close();
+    }
   });
 });
