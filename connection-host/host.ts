@@ -49,7 +49,7 @@ export async function startConnectionHost(
       let rt = runtimes.get(ref.sessionId);
       if (rt || !create) return rt;
       const session = await getSession(ref.tenantId, ref.sessionId);
-      if (!session || session.dbStatus !== 'active') return undefined;
+      if (session?.dbStatus !== 'active') return undefined;
       rt = new SessionRuntime(
         {
           tenantId: session.tenantId,
