@@ -10,11 +10,14 @@ export interface SseEvent {
  * Reads the tenant stream with fetch. `connected` resolves at the server's `: connected` comment,
  * after which every message committed is guaranteed to reach this client.
  */
-export async function openStream(portalId: string, opt: { lastEventId?: string; query?: string } = {}) {
+export async function openStream(
+  portalId: string,
+  opt: { lastEventId?: string; query?: string; base?: string } = {},
+) {
   const ac = new AbortController();
   const headers: Record<string, string> = { accept: 'text/event-stream', 'cache-control': 'no-cache' };
   if (opt.lastEventId) headers['last-event-id'] = opt.lastEventId;
-  const res = await fetch(`${baseUrl()}/api/public/portal/${portalId}/stream${opt.query ?? ''}`, {
+  const res = await fetch(`${opt.base ?? baseUrl()}/api/public/portal/${portalId}/stream${opt.query ?? ''}`, {
     headers,
     signal: ac.signal,
   });
