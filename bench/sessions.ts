@@ -72,7 +72,9 @@ async function failoverTime() {
     await new Promise((r) => setTimeout(r, 3000));
     const shard = shardOf(s.sessionId, 2);
     if ((await cluster.leaseOwner(shard)) !== 'host-a') throw new Error('host A should hold the session');
+    const exited = new Promise((r) => hosts['host-a'].once('exit', r));
     hosts['host-a'].kill('SIGKILL');
+    await exited;
     const killed = Date.now();
     const commandId = `cmd_${randomUUID()}`;
     await sendJson(
@@ -95,8 +97,13 @@ async function failoverTime() {
       'delivered',
     );
     const ms = Date.now() - killed;
-    if ((await cluster.leaseOwner(shard)) !== 'host-b' || b.exitCode !== null)
-      throw new Error('host B should hold it now');
+    const owner = await cluster.leaseOwner(shard);
+    if (owner !== 'host-b' || b.exitCode !== null) {
+      const o = (await cluster.call('GET', `/_sim/outbox?sessionId=${s.sessionId}`)).messages[0];
+      throw new Error(
+        `host B should hold it now (owner ${owner}, host A ${hosts['host-a'].signalCode}, sent ${o.at - killed} ms after the kill)`,
+      );
+    }
     return ms;
   } finally {
     await cluster.stop();

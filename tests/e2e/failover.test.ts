@@ -100,7 +100,9 @@ describe('failover between connection hosts', () => {
       'first 3 sent by host A',
     );
 
+    const hostAGone = new Promise((r) => hostA.once('exit', r));
     hostA.kill('SIGKILL');
+    await hostAGone;
     const killedAt = Date.now();
     for (let i = 3; i < 8; i++) await send(i);
 

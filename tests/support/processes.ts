@@ -2,8 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { inject } from 'vitest';
 
-const TSX = 'node_modules/.bin/tsx';
-
 /** Starts a project script as its own process, sharing the running service's AWS endpoints. */
 export function spawnScript(script: string, env: Record<string, string>): ChildProcess {
   const merged: Record<string, string | undefined> = {
@@ -14,7 +12,8 @@ export function spawnScript(script: string, env: Record<string, string>): ChildP
   };
   // An empty value means "not set" for the child (e.g. let it serve its own simulator).
   for (const [k, v] of Object.entries(merged)) if (v === '') delete merged[k];
-  return spawn(TSX, [script], {
+  // `node --import tsx`, not the tsx launcher: signals (SIGKILL above all) must reach the real process.
+  return spawn(process.execPath, ['--import', 'tsx', script], {
     env: merged,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
