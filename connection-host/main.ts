@@ -1,11 +1,20 @@
+import { serve } from '@hono/node-server';
 import { env } from '#shared/config/env';
+import { loadSecrets } from '#shared/config/load-secrets';
+import { createApp } from '#shared/http/app';
 import { logger } from '#shared/log/logger';
 import { startConnectionHost } from './host.ts';
 
-/** The connection host as its own process (ECS task; also used by the failover test). */
+/**
+ * The connection host as its own process (the ECS task; also the failover test's hosts). With
+ * HOST_HTTP_PORT set it also serves the app, for the long-lived SSE streams a load balancer sends here.
+ */
+await loadSecrets();
 const host = await startConnectionHost();
+const port = env().HOST_HTTP_PORT;
+const server = port === undefined ? undefined : serve({ fetch: createApp().fetch, port });
 logger.info(
-  { hostId: host.hostId, driver: env().MESSAGING_DRIVER, shards: host.ownedShards() },
+  { hostId: host.hostId, driver: env().MESSAGING_DRIVER, shards: host.ownedShards(), httpPort: port ?? null },
   'connection host up',
 );
 
@@ -14,6 +23,7 @@ for (const sig of ['SIGTERM', 'SIGINT'] as const) {
   process.on(sig, async () => {
     if (stopping) return;
     stopping = true;
+    server?.close();
     await host.stop();
     process.exit(0);
   });

@@ -1,7 +1,7 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
-import type { SessionStatus } from '#shared/events/types';
+import type { HostEvent, SessionStatus } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
 import { backoffDelay } from './backoff.ts';
 import type { DriverEvents, DriverLink, LinkEnd, LinkRequest, NetworkDriver } from './drivers/driver.ts';
@@ -198,21 +198,33 @@ export class SessionRuntime {
     await this.emit({ kind: 'session.status', status, ...extra });
   }
 
-  /** Host events carry the session and a time; a failure to enqueue is logged, never thrown into the driver. */
-  async emit(
-    e: DistributiveOmit<Parameters<typeof emitEvent>[0], 'tenantId' | 'sessionId' | 'at'>,
-  ): Promise<void> {
-    try {
-      await emitEvent({
-        ...e,
-        tenantId: this.request.tenantId,
-        sessionId: this.sessionId,
-        at: Date.now(),
-      } as Parameters<typeof emitEvent>[0]);
-    } catch (err) {
-      this.log.error({ err, kind: e.kind }, 'event could not be enqueued');
+  /**
+   * Host events carry the session and a time. Enqueueing is retried with backoff (the network will
+   * not hand us the message again); a final failure is logged, never thrown into the driver.
+   */
+  async emit(e: HostEventBody): Promise<void> {
+    const event = {
+      ...e,
+      tenantId: this.request.tenantId,
+      sessionId: this.sessionId,
+      at: Date.now(),
+    } as HostEvent;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await emitEvent(event);
+      } catch (err) {
+        if (attempt >= EMIT_ATTEMPTS) {
+          this.log.error({ err, kind: e.kind }, 'event could not be enqueued');
+          return;
+        }
+        this.log.warn({ err, kind: e.kind, attempt }, 'event not enqueued yet; retrying');
+        await new Promise((r) => setTimeout(r, backoffDelay(attempt - 1, 200, 5000)));
+      }
     }
   }
 }
 
+const EMIT_ATTEMPTS = 6;
+
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+type HostEventBody = DistributiveOmit<HostEvent, 'tenantId' | 'sessionId' | 'at'>;

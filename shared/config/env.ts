@@ -27,6 +27,8 @@ const EnvSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   SIM_NETWORK_URL: z.string().url().optional(),
   HOST_ID: z.string().optional(),
+  /** The connection host serves HTTP (SSE streams, health) on this port when set. */
+  HOST_HTTP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   LEASE_TTL_MS: z.coerce.number().int().min(1000).default(15_000),
   SEND_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
   ZOMBIE_IDLE_MS: z.coerce.number().int().min(1000).default(90_000),
