@@ -32,10 +32,12 @@ export async function startCluster(opts: { prefix: string; shards: number; env?:
   } as Record<string, string>;
   const procs: ChildProcess[] = [];
   const spawnTs = (script: string, env: Record<string, string> = {}) => {
-    const p = spawn('node_modules/.bin/tsx', [script], {
+    // `node --import tsx`, not the tsx launcher: the pid must be the real process (memory, SIGKILL).
+    const p = spawn(process.execPath, ['--import', 'tsx', script], {
       env: { ...base, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
+    p.stdout?.resume();
     procs.push(p);
     return p;
   };

@@ -13,10 +13,13 @@ export function spawnScript(script: string, env: Record<string, string>): ChildP
   // An empty value means "not set" for the child (e.g. let it serve its own simulator).
   for (const [k, v] of Object.entries(merged)) if (v === '') delete merged[k];
   // `node --import tsx`, not the tsx launcher: signals (SIGKILL above all) must reach the real process.
-  return spawn(process.execPath, ['--import', 'tsx', script], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
     env: merged,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // Unread, a full pipe would block the child's logging; its warnings belong in the test output.
+  proc.stdout?.pipe(process.stderr);
+  return proc;
 }
 
 /** Starts the HTTP app + consumers in a child process and answers its base URL. */
