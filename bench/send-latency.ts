@@ -4,6 +4,7 @@ import type { InitializeMiddleware } from '@smithy/types';
 import { dynamoClient, sqsClient } from '#shared/aws/clients';
 import { createApp } from '#shared/http/app';
 import { startService } from '../scripts/local/service.ts';
+import { jsonCaller } from '../tests/support/http.ts';
 
 /**
  * Native send (`POST /api/messages/send`) on one machine: accept latency p50/p99 over HTTP, sustained
@@ -49,17 +50,7 @@ async function main() {
     env: { LOG_LEVEL: 'warn', SEND_INTERVAL_MS: '60000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
   });
   try {
-    const call = async (method: string, path: string, token?: string, body?: unknown) => {
-      const r = await fetch(`${service.baseUrl}${path}`, {
-        method,
-        headers: {
-          'content-type': 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: r.status, body: (await r.json()) as any };
-    };
+    const call = jsonCaller(service.baseUrl);
     const admin = (await call('POST', '/api/auth/token', undefined, { apiKey: service.adminApiKey })).body
       .token;
     const tenant = (await call('POST', '/api/admin/tenants', admin, { name: 'bench' })).body;

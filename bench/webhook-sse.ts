@@ -5,6 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { feedStats } from '#shared/stream/feed';
 import { startService } from '../scripts/local/service.ts';
+import { jsonCaller } from '../tests/support/http.ts';
 
 /**
  * Inbound → webhook and inbound → SSE latency (p50/p99), and server memory per SSE connection,
@@ -41,14 +42,8 @@ async function main() {
     env: { LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
   });
   const base = service.baseUrl;
-  const call = async (method: string, path: string, token?: string, body?: unknown) => {
-    const r = await fetch(`${base}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await r.json()) as any;
-  };
+  const call = async (method: string, path: string, token?: string, body?: unknown) =>
+    (await jsonCaller(base)(method, path, token, body)).body;
   const children: ChildProcess[] = [];
   try {
     const admin = (await call('POST', '/api/auth/token', undefined, { apiKey: service.adminApiKey })).token;

@@ -5,6 +5,7 @@ import { bootstrapResources } from '#shared/aws/bootstrap';
 import { Table } from '#shared/store/db';
 import { startLocalAws } from '../../scripts/local/local-aws.ts';
 import { localSecrets } from '../../scripts/local/secrets.ts';
+import { jsonCaller } from '../../tests/support/http.ts';
 
 let aws: Awaited<ReturnType<typeof startLocalAws>> | undefined;
 
@@ -49,14 +50,8 @@ export async function startCluster(opts: { prefix: string; shards: number; env?:
     );
     api.once('exit', (c) => reject(new Error(`api exited ${c}`)));
   });
-  const call = async (method: string, path: string, token?: string, body?: unknown) => {
-    const r = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await r.json()) as any;
-  };
+  const call = async (method: string, path: string, token?: string, body?: unknown) =>
+    (await jsonCaller(baseUrl)(method, path, token, body)).body;
   const token = (await call('POST', '/api/auth/token', undefined, { apiKey: secrets.ADMIN_API_KEY }))
     .token as string;
   const data = new Table(() => `${opts.prefix}-data`);

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { jsonClient } from '../support/http.ts';
 import { spawnApi, spawnScript, stopProcess } from '../support/processes.ts';
 
 /** The real driver with the network unreachable: a documented error state, a clear reason, no crash loop. */
@@ -31,29 +32,20 @@ describe('Baileys driver with the network unreachable', () => {
     procs.push(api.proc);
     const host = spawnScript('connection-host/main.ts', common);
     procs.push(host);
-    const call = async (method: string, path: string, token?: string, body?: unknown) => {
-      const r = await fetch(`${api.baseUrl}${path}`, {
-        method,
-        headers: {
-          'content-type': 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return (await r.json()) as any;
-    };
-    const token = (await call('POST', '/api/auth/token', undefined, { apiKey: process.env.ADMIN_API_KEY }))
-      .token;
+    const token = (
+      await jsonClient(api.baseUrl).post('/api/auth/token', { apiKey: process.env.ADMIN_API_KEY })
+    ).body.token;
+    const adminApi = jsonClient(api.baseUrl, token);
     // The simulator is off in this process pair: its paths do not exist.
     expect((await fetch(`${api.baseUrl}/_sim/outbox?sessionId=x`)).status).toBe(404);
 
-    const created = await call('POST', '/api/sessions', token, { name: 'offline' });
-    const id = created.session.sessionId;
+    const created = await adminApi.post('/api/sessions', { name: 'offline' });
+    const id = created.body.session.sessionId;
     const seen: Array<{ status: string; reason: string | null }> = [];
     const deadline = Date.now() + 45_000;
     let last: { status: string; reason: string | null } | undefined;
     while (Date.now() < deadline) {
-      last = (await call('GET', `/api/sessions/${id}`, token)).session;
+      last = (await adminApi.get(`/api/sessions/${id}`)).body.session;
       if (last && seen.at(-1)?.status !== last.status)
         seen.push({ status: last.status, reason: last.reason });
       if (last?.status === 'FAILED') break;
@@ -65,6 +57,6 @@ describe('Baileys driver with the network unreachable', () => {
     // No crash loop: the host process is alive and the state stays FAILED.
     await new Promise((r) => setTimeout(r, 1500));
     expect(host.exitCode).toBeNull();
-    expect((await call('GET', `/api/sessions/${id}`, token)).session.status).toBe('FAILED');
+    expect((await adminApi.get(`/api/sessions/${id}`)).body.session.status).toBe('FAILED');
   }, 90_000);
 });

@@ -4,6 +4,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { commandQueue, queueName } from '#shared/aws/resources';
 import { sendJson } from '#shared/queue/send';
 import { shardOf } from '#shared/sessions/shard';
+import { waitFor } from '../support/client.ts';
+import { jsonClient } from '../support/http.ts';
 import { spawnApi, spawnScript, stopProcess } from '../support/processes.ts';
 
 const SHARDS = 2;
@@ -26,44 +28,25 @@ describe('failover between connection hosts', () => {
     const api = await spawnApi({ ...common, SIM_NETWORK_URL: '', PUBLIC_BASE_URL: '' });
     procs.push(api.proc);
     const hostEnv = { ...common, SIM_NETWORK_URL: api.baseUrl };
-    const call = async (method: string, path: string, token?: string, body?: unknown) => {
-      const r = await fetch(`${api.baseUrl}${path}`, {
-        method,
-        headers: {
-          'content-type': 'application/json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: r.status, body: (await r.json()) as any };
-    };
-    const until = async <T>(fn: () => Promise<T | undefined>, ms: number, what: string): Promise<T> => {
-      const deadline = Date.now() + ms;
-      for (;;) {
-        const v = await fn().catch(() => undefined);
-        if (v) return v;
-        if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
 
     const hostA = spawnScript('connection-host/main.ts', { ...hostEnv, HOST_ID: 'host-a' });
     procs.push(hostA);
-    const admin = (await call('POST', '/api/auth/token', undefined, { apiKey: process.env.ADMIN_API_KEY }))
-      .body.token;
+    const anon = jsonClient(api.baseUrl);
+    const admin = (await anon.post('/api/auth/token', { apiKey: process.env.ADMIN_API_KEY })).body.token;
+    const adminApi = jsonClient(api.baseUrl, admin);
     // Host A takes every shard first; host B then waits for leases to fall free.
-    const created = await until(
+    const created = await waitFor(
       async () => {
-        const r = await call('POST', '/api/sessions', admin, { name: 'failover' });
+        const r = await adminApi.post('/api/sessions', { name: 'failover' });
         return r.status === 201 ? r.body.session : undefined;
       },
       20_000,
       'session created',
     );
     const sessionId: string = created.sessionId;
-    const ready = await until(
+    const ready = await waitFor(
       async () => {
-        const r = await call('GET', `/api/sessions/${sessionId}`, admin);
+        const r = await adminApi.get(`/api/sessions/${sessionId}`);
         return r.body.session?.status === 'READY' ? r.body.session : undefined;
       },
       20_000,
@@ -91,10 +74,10 @@ describe('failover between connection hosts', () => {
       );
     };
     const outbox = async () =>
-      (await call('GET', `/_sim/outbox?sessionId=${sessionId}`)).body.messages as Array<{ text: string }>;
+      (await anon.get(`/_sim/outbox?sessionId=${sessionId}`)).body.messages as Array<{ text: string }>;
 
     for (let i = 0; i < 3; i++) await send(i);
-    await until(
+    await waitFor(
       async () => ((await outbox()).length === 3 ? true : undefined),
       15_000,
       'first 3 sent by host A',
@@ -106,7 +89,7 @@ describe('failover between connection hosts', () => {
     const killedAt = Date.now();
     for (let i = 3; i < 8; i++) await send(i);
 
-    const texts = await until(
+    const texts = await waitFor(
       async () => {
         const o = await outbox();
         return o.length >= 8 ? o.map((m) => m.text) : undefined;
@@ -122,7 +105,7 @@ describe('failover between connection hosts', () => {
     expect(failoverMs).toBeLessThan(60_000);
 
     // Auth state survived: the session came back READY on host B without a new QR.
-    const after = await call('GET', `/api/sessions/${sessionId}`, admin);
+    const after = await adminApi.get(`/api/sessions/${sessionId}`);
     expect(after.body.session.status).toBe('READY');
     expect(after.body.session.mobile_number).toBe(ready.mobile_number);
   }, 120_000);

@@ -1,44 +1,13 @@
 import { inject } from 'vitest';
+import { jsonClient } from './http.ts';
+
+export type { ApiResponse } from './http.ts';
 
 export const baseUrl = () => inject('baseUrl');
 
-export interface ApiResponse<T = any> {
-  status: number;
-  body: T;
-  headers: Headers;
-}
-
 /** A small JSON client for the running service. */
 export function api(token?: string) {
-  const call = async <T = any>(
-    method: string,
-    path: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ) => {
-    const res = await fetch(`${baseUrl()}${path}`, {
-      method,
-      headers: {
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...headers,
-      },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {}
-    return { status: res.status, body: parsed as T, headers: res.headers } satisfies ApiResponse<T>;
-  };
-  return {
-    get: <T = any>(path: string, headers?: Record<string, string>) =>
-      call<T>('GET', path, undefined, headers),
-    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
-      call<T>('POST', path, body, headers),
-    delete: <T = any>(path: string) => call<T>('DELETE', path),
-  };
+  return jsonClient(baseUrl(), token);
 }
 
 export async function adminToken(): Promise<string> {

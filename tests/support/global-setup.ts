@@ -8,9 +8,14 @@ import { startService } from '../../scripts/local/service.ts';
 export default async function setup(project: TestProject) {
   const service = await startService({
     driver: 'simulator',
+    port: 0,
     env: {
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      // Pacing stays on, faster than production's one message a second per session.
+      SEND_INTERVAL_MS: '50',
+      // Zombie probing within seconds, so the health tests need not wait 90 s.
+      ZOMBIE_IDLE_MS: '2000',
       // Webhook retries in seconds rather than the production hour.
       WEBHOOK_RETRY_BASE_MS: '200',
       WEBHOOK_RETRY_MAX_DELAY_MS: '1000',

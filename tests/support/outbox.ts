@@ -1,17 +1,7 @@
+import type { OutboxEntry } from '#shared/simulator/network';
 import { api, waitFor } from './client.ts';
 
-export interface OutboxEntry {
-  id: string;
-  to: string;
-  type: string;
-  text?: string;
-  caption?: string;
-  fileName?: string;
-  mimetype?: string;
-  sha256?: string;
-  durationMs?: number;
-  at: number;
-}
+export type { OutboxEntry };
 
 /** What the session has sent into the simulated network, oldest first. */
 export async function outbox(sessionId: string): Promise<OutboxEntry[]> {
