@@ -1,7 +1,16 @@
 import { z } from 'zod';
 
 /** What we ask the network to deliver: our own shape, converted to the network's at the driver. */
-export const OutboundKind = z.enum(['text', 'image', 'pdf', 'document', 'audio', 'video', 'voice', 'buttons']);
+export const OutboundKind = z.enum([
+  'text',
+  'image',
+  'pdf',
+  'document',
+  'audio',
+  'video',
+  'voice',
+  'buttons',
+]);
 export type OutboundKind = z.infer<typeof OutboundKind>;
 
 export const OutboundContent = z.object({
