@@ -42,6 +42,7 @@ export async function startConnectionHost(
       },
     }));
   const shards = new Map<number, { stop(): Promise<void> }>();
+  const fences = new Map<number, number>();
   const ttl = cfg.LEASE_TTL_MS;
 
   const ctx: CommandContext = {
@@ -63,6 +64,7 @@ export async function startConnectionHost(
           zombieIdleMs: cfg.ZOMBIE_IDLE_MS,
           sendIntervalMs: cfg.SEND_INTERVAL_MS,
           reconnectBaseMs: cfg.RECONNECT_BASE_MS,
+          fence: () => fences.get(session.shard),
         },
       );
       runtimes.set(ref.sessionId, rt);
@@ -121,6 +123,7 @@ export async function startConnectionHost(
   async function dropShard(shard: number) {
     await shards.get(shard)?.stop();
     shards.delete(shard);
+    fences.delete(shard);
     for (const [id, rt] of runtimes) {
       const session = await getSession(rt.request.tenantId, id);
       if (session?.shard === shard) {
@@ -136,7 +139,10 @@ export async function startConnectionHost(
       try {
         if (shards.has(shard)) {
           if (!(await renew(shard, hostId, ttl))) await dropShard(shard);
-        } else if (await tryAcquire(shard, hostId, ttl)) {
+        } else {
+          const lease = await tryAcquire(shard, hostId, ttl);
+          if (!lease) continue;
+          fences.set(shard, lease.fence);
           await takeShard(shard);
         }
       } catch (err) {

@@ -13,6 +13,8 @@ export interface RuntimeOptions {
   zombieIdleMs: number;
   sendIntervalMs: number;
   reconnectBaseMs: number;
+  /** The fence of the shard lease under which this runtime runs. */
+  fence: () => number | undefined;
 }
 
 /**
@@ -195,7 +197,7 @@ export class SessionRuntime {
     extra: { reason?: string; qr?: string; pairingCode?: string; mobile?: string },
   ) {
     this.status = status;
-    await this.emit({ kind: 'session.status', status, ...extra });
+    await this.emit({ kind: 'session.status', status, ...extra, fence: this.opts.fence() });
   }
 
   /**

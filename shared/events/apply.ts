@@ -18,13 +18,19 @@ import type { HostEvent } from './types.ts';
 export async function applyHostEvent(e: HostEvent): Promise<void> {
   switch (e.kind) {
     case 'session.status': {
-      const updated = await applySessionState(e.tenantId, e.sessionId, e.at, {
-        status: e.status,
-        reason: e.reason,
-        qr: e.qr,
-        pairingCode: e.pairingCode,
-        mobile_number: e.mobile,
-      });
+      const updated = await applySessionState(
+        e.tenantId,
+        e.sessionId,
+        e.at,
+        {
+          status: e.status,
+          reason: e.reason,
+          qr: e.qr,
+          pairingCode: e.pairingCode,
+          mobile_number: e.mobile,
+        },
+        e.fence,
+      );
       if (updated && e.mobile) await addAlias(e.tenantId, e.mobile, e.sessionId);
       if (updated) await sessionStatusWebhook(updated);
       logger.info({ sessionId: e.sessionId, status: e.status, applied: Boolean(updated) }, 'session status');

@@ -28,6 +28,8 @@ export const HostEvent = z.discriminatedUnion('kind', [
     qr: z.string().optional(),
     pairingCode: z.string().optional(),
     mobile: z.string().optional(),
+    /** The writer's shard lease fence; a lower fence than the stored one is a stale host. */
+    fence: z.number().int().optional(),
   }),
   z.object({ ...base, kind: z.literal('message.inbound'), message: InboundMessage }),
   z.object({

@@ -75,17 +75,26 @@ export async function listShardSessions(
   return dataTable.query<Session>({ index: 'gsi1', pk: `SHARD#${shard}`, ascending: true });
 }
 
-/** Applies a state change only if it is newer than what is stored. Returns the updated session. */
+/**
+ * Applies a state change only if it is newer than what is stored and, when the writer names its
+ * shard lease `fence`, only if no later lease holder has written already (a host that lost its
+ * shard cannot overwrite the new holder's state). Returns the updated session.
+ */
 export async function applySessionState(
   tenantId: string,
   sessionId: string,
   at: number,
-  fields: Partial<Omit<Session, 'tenantId' | 'sessionId' | 'stateAt'>>,
+  fields: Partial<Omit<Session, 'tenantId' | 'sessionId' | 'stateAt' | 'fence'>>,
+  fence?: number,
 ): Promise<Session | undefined> {
+  const fenced = fence !== undefined;
   return dataTable.update<Session>(
     sessionKey(tenantId, sessionId),
-    { ...fields, stateAt: at, updatedAt: new Date().toISOString() },
-    { condition: 'attribute_exists(pk) AND stateAt <= :at', values: { ':at': at } },
+    { ...fields, stateAt: at, fence, updatedAt: new Date().toISOString() },
+    {
+      condition: `attribute_exists(pk) AND stateAt <= :at${fenced ? ' AND (attribute_not_exists(fence) OR fence <= :fence)' : ''}`,
+      values: fenced ? { ':at': at, ':fence': fence } : { ':at': at },
+    },
   );
 }
 

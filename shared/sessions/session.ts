@@ -18,6 +18,8 @@ export interface Session {
   updatedAt: string;
   /** Highest host event time applied, so a late event never rolls the state back. */
   stateAt: number;
+  /** Shard lease fence of the last host that wrote the state. */
+  fence?: number;
 }
 
 /** What the API shows of a session. */

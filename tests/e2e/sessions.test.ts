@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { names } from '#shared/aws/names';
+import { sendJson } from '#shared/queue/send';
 import { api, newTenant, readySession, waitFor } from '../support/client.ts';
 
 describe('sessions with the simulator', () => {
@@ -143,5 +145,31 @@ describe('connection health', () => {
       text: 'still there?',
     });
     expect(sent.status).toBe(200);
+  });
+});
+
+describe('fencing', () => {
+  it('refuses a state write from a host whose shard lease is older than the last writer', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    const stale = {
+      kind: 'session.status',
+      tenantId: t.id,
+      sessionId: s.sessionId,
+      at: Date.now() + 1000,
+      status: 'DISCONNECTED',
+      reason: 'written by a host that lost the shard',
+      fence: 0,
+    };
+    await sendJson(names.eventsQueue(), stale);
+    // A later write that every consumer would apply if the fence were not checked.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await t.api.get(`/api/sessions/${s.sessionId}`)).body.session.status).toBe('READY');
+
+    // The same event under a newer lease is applied (control).
+    await sendJson(names.eventsQueue(), { ...stale, fence: 1_000_000, at: Date.now() + 2000 });
+    await waitFor(
+      async () => (await t.api.get(`/api/sessions/${s.sessionId}`)).body.session.status === 'DISCONNECTED',
+    );
   });
 });
