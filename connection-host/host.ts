@@ -15,6 +15,8 @@ import { SessionRuntime } from './session-runtime.ts';
 
 /** Short, and extended while a command runs: commands held by a dead host return within this time. */
 const COMMAND_VISIBILITY_SECONDS = 10;
+/** Renew well inside the TTL, and look for released shards often (a clean stop frees them at once). */
+const TICK_MS = (ttl: number) => Math.max(500, Math.min(2000, Math.floor(ttl / 3)));
 
 export interface ConnectionHost {
   hostId: string;
@@ -153,12 +155,9 @@ export async function startConnectionHost(
 
   await tick();
   let ticking = Promise.resolve();
-  const timer = setInterval(
-    () => {
-      ticking = ticking.then(tick);
-    },
-    Math.max(500, Math.floor(ttl / 3)),
-  );
+  const timer = setInterval(() => {
+    ticking = ticking.then(tick);
+  }, TICK_MS(ttl));
 
   return {
     hostId,

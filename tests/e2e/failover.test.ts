@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { commandQueue, queueName } from '#shared/aws/resources';
 import { sendJson } from '#shared/queue/send';
 import { shardOf } from '#shared/sessions/shard';
@@ -9,104 +9,112 @@ import { jsonClient } from '../support/http.ts';
 import { spawnApi, spawnScript, stopProcess } from '../support/processes.ts';
 
 const SHARDS = 2;
+const procs: ChildProcess[] = [];
 
-/** Two connection hosts on one machine; the one holding the session is SIGKILLed mid-stream. */
+/**
+ * An API process (with the simulated network), host A holding a READY session, and host B started
+ * after it, all on their own resource prefix.
+ */
+async function twoHosts(leaseTtlMs: number) {
+  const prefix = `fo${Date.now() % 1_000_000}`;
+  const common = {
+    RESOURCE_PREFIX: prefix,
+    SHARD_COUNT: String(SHARDS),
+    LEASE_TTL_MS: String(leaseTtlMs),
+    SEND_INTERVAL_MS: '0',
+  };
+  const api = await spawnApi({ ...common, SIM_NETWORK_URL: '', PUBLIC_BASE_URL: '' });
+  procs.push(api.proc);
+  const spawnHost = (id: string) => {
+    const p = spawnScript('connection-host/main.ts', {
+      ...common,
+      SIM_NETWORK_URL: api.baseUrl,
+      HOST_ID: id,
+    });
+    procs.push(p);
+    return p;
+  };
+  const hostA = spawnHost('host-a');
+  const anon = jsonClient(api.baseUrl);
+  const admin = (await anon.post('/api/auth/token', { apiKey: process.env.ADMIN_API_KEY })).body.token;
+  const adminApi = jsonClient(api.baseUrl, admin);
+  const sessionId: string = (await adminApi.post('/api/sessions', { name: 'failover' })).body.session
+    .sessionId;
+  const session = async () => (await adminApi.get(`/api/sessions/${sessionId}`)).body.session;
+  const ready = await waitFor(
+    async () => ((await session())?.status === 'READY' ? session() : undefined),
+    20_000,
+    'READY on A',
+  );
+  // Host B starts once A holds the session's shard, so A is the one to lose it.
+  const hostB = spawnHost('host-b');
+
+  const queue = queueName(prefix, commandQueue(shardOf(sessionId, SHARDS)));
+  const send = async (text: string) => {
+    const commandId = `cmd_${randomUUID()}`;
+    const command = {
+      kind: 'send',
+      commandId,
+      tenantId: 'admin',
+      sessionId,
+      issuedAt: Date.now(),
+      messageId: `FO${randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase()}`,
+      to: '919800000001',
+      content: { kind: 'text', text },
+    };
+    await sendJson(queue, command, { groupId: sessionId, dedupId: commandId });
+  };
+  const outbox = async () =>
+    ((await anon.get(`/_sim/outbox?sessionId=${sessionId}`)).body.messages ?? []) as Array<{ text: string }>;
+  const stop = async (p: ChildProcess, signal: NodeJS.Signals) => {
+    const gone = new Promise((r) => p.once('exit', r));
+    p.kill(signal);
+    await gone;
+  };
+  return { hostA, hostB, ready, session, send, outbox, stop };
+}
+
 describe('failover between connection hosts', () => {
-  const procs: ChildProcess[] = [];
-  afterAll(async () => {
-    for (const p of procs) await stopProcess(p);
+  afterEach(async () => {
+    for (const p of procs.splice(0)) await stopProcess(p);
   });
 
-  it('delivers commands sent before and during the outage exactly once, in order, after takeover', async () => {
-    const prefix = `fo${Date.now() % 1_000_000}`;
-    const common = {
-      RESOURCE_PREFIX: prefix,
-      SHARD_COUNT: String(SHARDS),
-      LEASE_TTL_MS: '3000',
-      SEND_INTERVAL_MS: '0',
-    };
-    const api = await spawnApi({ ...common, SIM_NETWORK_URL: '', PUBLIC_BASE_URL: '' });
-    procs.push(api.proc);
-    const hostEnv = { ...common, SIM_NETWORK_URL: api.baseUrl };
+  it('after SIGKILL, delivers commands sent before and during the outage exactly once, in order', async () => {
+    const c = await twoHosts(3000);
+    for (let i = 0; i < 3; i++) await c.send(`message ${i}`);
+    await waitFor(async () => (await c.outbox()).length === 3, 15_000, 'first 3 sent by host A');
 
-    const hostA = spawnScript('connection-host/main.ts', { ...hostEnv, HOST_ID: 'host-a' });
-    procs.push(hostA);
-    const anon = jsonClient(api.baseUrl);
-    const admin = (await anon.post('/api/auth/token', { apiKey: process.env.ADMIN_API_KEY })).body.token;
-    const adminApi = jsonClient(api.baseUrl, admin);
-    // Host A takes every shard first; host B then waits for leases to fall free.
-    const created = await waitFor(
-      async () => {
-        const r = await adminApi.post('/api/sessions', { name: 'failover' });
-        return r.status === 201 ? r.body.session : undefined;
-      },
-      20_000,
-      'session created',
-    );
-    const sessionId: string = created.sessionId;
-    const ready = await waitFor(
-      async () => {
-        const r = await adminApi.get(`/api/sessions/${sessionId}`);
-        return r.body.session?.status === 'READY' ? r.body.session : undefined;
-      },
-      20_000,
-      'READY on host A',
-    );
-    const hostB = spawnScript('connection-host/main.ts', { ...hostEnv, HOST_ID: 'host-b' });
-    procs.push(hostB);
-
-    const queue = queueName(prefix, commandQueue(shardOf(sessionId, SHARDS)));
-    const send = async (i: number) => {
-      const commandId = `cmd_${randomUUID()}`;
-      await sendJson(
-        queue,
-        {
-          kind: 'send',
-          commandId,
-          tenantId: 'admin',
-          sessionId,
-          issuedAt: Date.now(),
-          messageId: `FO${i.toString().padStart(3, '0')}${randomUUID().slice(0, 6)}`,
-          to: '919800000001',
-          content: { kind: 'text', text: `message ${i}` },
-        },
-        { groupId: sessionId, dedupId: commandId },
-      );
-    };
-    const outbox = async () =>
-      (await anon.get(`/_sim/outbox?sessionId=${sessionId}`)).body.messages as Array<{ text: string }>;
-
-    for (let i = 0; i < 3; i++) await send(i);
-    await waitFor(
-      async () => ((await outbox()).length === 3 ? true : undefined),
-      15_000,
-      'first 3 sent by host A',
-    );
-
-    const hostAGone = new Promise((r) => hostA.once('exit', r));
-    hostA.kill('SIGKILL');
-    await hostAGone;
+    await c.stop(c.hostA, 'SIGKILL');
     const killedAt = Date.now();
-    for (let i = 3; i < 8; i++) await send(i);
+    for (let i = 3; i < 8; i++) await c.send(`message ${i}`);
 
     const texts = await waitFor(
       async () => {
-        const o = await outbox();
+        const o = await c.outbox();
         return o.length >= 8 ? o.map((m) => m.text) : undefined;
       },
       60_000,
       'all 8 delivered after takeover',
     );
-    const failoverMs = Date.now() - killedAt;
     expect(texts).toEqual(Array.from({ length: 8 }, (_, i) => `message ${i}`));
-    // No late duplicates either.
+    expect(Date.now() - killedAt).toBeLessThan(60_000);
     await new Promise((r) => setTimeout(r, 1500));
-    expect((await outbox()).length).toBe(8);
-    expect(failoverMs).toBeLessThan(60_000);
+    expect((await c.outbox()).length).toBe(8);
 
-    // Auth state survived: the session came back READY on host B without a new QR.
-    const after = await adminApi.get(`/api/sessions/${sessionId}`);
-    expect(after.body.session.status).toBe('READY');
-    expect(after.body.session.mobile_number).toBe(ready.mobile_number);
+    // Auth state survived: READY again on host B with the same number, no new QR.
+    const after = await c.session();
+    expect(after.status).toBe('READY');
+    expect(after.mobile_number).toBe(c.ready.mobile_number);
   }, 120_000);
+
+  it('after SIGTERM, the leases are released at once: host B takes over long before they would expire', async () => {
+    const ttl = 30_000;
+    const c = await twoHosts(ttl);
+    await c.stop(c.hostA, 'SIGTERM');
+    const stoppedAt = Date.now();
+    await c.send('after a clean stop');
+    await waitFor(async () => (await c.outbox()).length === 1, 20_000, 'delivered by host B');
+    expect(Date.now() - stoppedAt).toBeLessThan(8000);
+    expect(c.hostB.exitCode).toBeNull();
+  }, 90_000);
 });
