@@ -90,3 +90,42 @@ export async function phoneOfLid(
   });
   return item?.phone;
 }
+
+export interface StoredChat {
+  chatId: string;
+  name?: string;
+  lastMsgAt: number;
+  inboundCount: number;
+}
+
+/**
+ * A chat (contact or group) of a session: the last inbound message time and how many arrived, for
+ * exports and lead lists. Call once per newly stored message.
+ */
+export async function recordChatActivity(
+  tenantId: string,
+  sessionId: string,
+  chatId: string,
+  at: number,
+  name?: string,
+): Promise<void> {
+  const key = { pk: sessionPk(tenantId, sessionId), sk: `C#${chatId}` };
+  await dataTable.update(
+    key,
+    { type: 'chat', tenantId, sessionId, chatId, name },
+    { add: { inboundCount: 1 } },
+  );
+  await dataTable.update(
+    key,
+    { lastMsgAt: at },
+    { condition: 'attribute_not_exists(lastMsgAt) OR lastMsgAt < :t', values: { ':t': at } },
+  );
+}
+
+export async function listChats(tenantId: string, sessionId: string): Promise<StoredChat[]> {
+  return dataTable.query<StoredChat>({
+    pk: sessionPk(tenantId, sessionId),
+    skBeginsWith: 'C#',
+    ascending: true,
+  });
+}

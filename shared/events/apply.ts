@@ -1,5 +1,5 @@
 import { recordCommandResult } from '../commands/results.ts';
-import { saveContacts, saveGroup, saveLidMapping } from '../contacts/repository.ts';
+import { recordChatActivity, saveContacts, saveGroup, saveLidMapping } from '../contacts/repository.ts';
 import { logger } from '../log/logger.ts';
 import { advanceStatus, saveMessage } from '../messages/repository.ts';
 import { addAlias, applySessionState } from '../sessions/repository.ts';
@@ -38,7 +38,7 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
     }
     case 'message.inbound': {
       const m = e.message;
-      await saveMessage({
+      const isNew = await saveMessage({
         tenantId: e.tenantId,
         sessionId: e.sessionId,
         messageId: m.id,
@@ -58,6 +58,10 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
         timestampMs: m.timestampMs,
         statusAt: e.at,
       });
+      if (isNew) {
+        const chatName = m.groupId ? undefined : m.senderName;
+        await recordChatActivity(e.tenantId, e.sessionId, m.chatId, m.timestampMs, chatName);
+      }
       if (m.senderPhone) {
         await saveContacts(
           e.tenantId,

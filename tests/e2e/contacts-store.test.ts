@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { listChats, listContacts, listGroups, phoneOfLid } from '#shared/contacts/repository';
+import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+
+const sim = api();
+
+/** What the network reveals about contacts, chats, groups and LIDs is stored as it arrives. */
+describe('contacts, chats, groups and LID mappings', () => {
+  it('persists them per session from inbound traffic', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    await sim.post('/_sim/inbound', {
+      sessionId: s.sessionId,
+      from: '919811100001',
+      name: 'Asha',
+      text: 'hi',
+    });
+    await sim.post('/_sim/inbound', {
+      sessionId: s.sessionId,
+      from: '919811100001',
+      name: 'Asha',
+      text: 'again',
+    });
+    await sim.post('/_sim/inbound', {
+      sessionId: s.sessionId,
+      from: '919811100002',
+      name: 'Ravi',
+      text: 'hidden',
+      lid: true,
+    });
+    const group = await sim.post('/_sim/groups', {
+      sessionId: s.mobid,
+      subject: 'Clinic staff',
+      participants: [{ phone: '919811100003', name: 'Meera' }, { phone: '919811100004' }],
+    });
+    expect(group.status).toBe(200);
+
+    const chats = await waitFor(async () => {
+      const c = await listChats(t.id, s.sessionId);
+      return c.length === 2 ? c : undefined;
+    });
+    const asha = chats.find((c) => c.chatId === '919811100001');
+    expect(asha).toMatchObject({ name: 'Asha', inboundCount: 2 });
+    expect(asha?.lastMsgAt).toBeGreaterThan(Date.now() - 60_000);
+    expect(chats.find((c) => c.chatId.endsWith('@lid'))?.inboundCount).toBe(1);
+
+    const contacts = await listContacts(t.id, s.sessionId);
+    expect(contacts.map((c) => [c.phone, c.name])).toContainEqual(['919811100001', 'Asha']);
+
+    const lid = chats.find((c) => c.chatId.endsWith('@lid'))!.chatId.replace('@lid', '');
+    expect(await waitFor(() => phoneOfLid(t.id, s.sessionId, lid))).toBe('919811100002');
+
+    const groups = await waitFor(async () => {
+      const g = await listGroups(t.id, s.sessionId);
+      return g.length ? g : undefined;
+    });
+    expect(groups[0]).toMatchObject({ groupId: `${group.body.groupId}@g.us`, subject: 'Clinic staff' });
+    expect(groups[0]?.participants).toEqual([
+      { phone: '919811100003', name: 'Meera' },
+      { phone: '919811100004' },
+    ]);
+
+    // Another tenant's view of the same session id is empty.
+    const other = await newTenant();
+    expect(await listChats(other.id, s.sessionId)).toEqual([]);
+  });
+});
