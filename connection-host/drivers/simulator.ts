@@ -155,6 +155,7 @@ export function simulatorDriver(): NetworkDriver {
               fileName: content.fileName,
               mimetype: media?.mimetype ?? content.mimetype,
               durationMs: content.durationSeconds !== undefined ? content.durationSeconds * 1000 : undefined,
+              quotedId: content.quotedId,
               mediaBase64: media ? Buffer.from(media.bytes).toString('base64') : undefined,
             });
           },

@@ -47,6 +47,8 @@ export interface OutboxEntry {
   mimetype?: string;
   sha256?: string;
   durationMs?: number;
+  /** The message this one replies to. */
+  quotedId?: string;
   presence: Array<{ type: 'composing' | 'recording' | 'paused'; at: number }>;
   at: number;
 }

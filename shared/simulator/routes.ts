@@ -34,6 +34,7 @@ const DeviceSend = z.object({
   fileName: z.string().optional(),
   mimetype: z.string().optional(),
   durationMs: z.number().optional(),
+  quotedId: z.string().optional(),
   mediaBase64: z.string().optional(),
 });
 
