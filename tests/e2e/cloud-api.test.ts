@@ -115,7 +115,11 @@ describe('Cloud-API-compatible send', () => {
 
     const out = await outboxWith(s.sessionId, 3);
     expect(out[0]).toMatchObject({ type: 'buttons', text: 'Shall we book?' });
-    expect(out[1]).toMatchObject({ type: 'text', text: 'Booked.', quotedId: firstId.replace(/^wamid\./, '') });
+    expect(out[1]).toMatchObject({
+      type: 'text',
+      text: 'Booked.',
+      quotedId: firstId.replace(/^wamid\./, ''),
+    });
     expect(out[2]).toMatchObject({ type: 'reaction', text: '👍' });
   });
 

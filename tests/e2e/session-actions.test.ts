@@ -1,7 +1,6 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
 
 async function finished(client: ReturnType<typeof api>, commandId: string) {
   return waitFor(
@@ -134,21 +133,11 @@ describe('session actions', () => {
 
 describe('session action results on the webhook', () => {
   it('posts command.result with the final status', async () => {
-    const received: Array<Record<string, unknown>> = [];
-    const server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        received.push(JSON.parse(body));
-        res.end('ok');
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const hook = await startReceiver();
     try {
       const t = await newTenant();
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
       const cfg = await t.api.post('/api/webhook/config', {
-        webhookUrl: url,
+        webhookUrl: hook.url,
         approvedDomains: '127.0.0.1',
         enabled: true,
       });
@@ -159,12 +148,12 @@ describe('session action results on the webhook', () => {
         chatId: '919800000001',
         pin: true,
       });
-      const hook = await waitFor(
-        async () => received.find((e) => e.event === 'command.result'),
+      const result = await waitFor(
+        async () => hook.of('command.result')[0]?.json,
         15_000,
         'command.result webhook',
       );
-      expect(hook).toMatchObject({
+      expect(result).toMatchObject({
         event: 'command.result',
         session_id: s.sessionId,
         mobid: s.mobid,
@@ -174,7 +163,7 @@ describe('session action results on the webhook', () => {
         error: null,
       });
     } finally {
-      server.close();
+      await hook.close();
     }
   });
 });

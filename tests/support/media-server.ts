@@ -50,6 +50,29 @@ function png(side: number): Buffer {
   ]);
 }
 
+/** A real PCM WAV (mono, 16 kHz, 16-bit) of a 440 Hz tone: audio ffmpeg can really convert. */
+function wavTone(seconds: number): Buffer {
+  const rate = 16_000;
+  const samples = Math.floor(rate * seconds);
+  const data = Buffer.alloc(samples * 2);
+  for (let i = 0; i < samples; i++)
+    data.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / rate)), i * 2);
+  const h = Buffer.alloc(44);
+  h.write('RIFF', 0, 'latin1');
+  h.writeUInt32LE(36 + data.length, 4);
+  h.write('WAVEfmt ', 8, 'latin1');
+  h.writeUInt32LE(16, 16);
+  h.writeUInt16LE(1, 20);
+  h.writeUInt16LE(1, 22);
+  h.writeUInt32LE(rate, 24);
+  h.writeUInt32LE(rate * 2, 28);
+  h.writeUInt16LE(2, 32);
+  h.writeUInt16LE(16, 34);
+  h.write('data', 36, 'latin1');
+  h.writeUInt32LE(data.length, 40);
+  return Buffer.concat([h, data]);
+}
+
 /** Media whose type is recognisable from its first bytes, and random after, so each hash is unique. */
 export const fixtures = {
   png: (side = 24) => file(png(side), 'image/png'),
@@ -63,6 +86,7 @@ export const fixtures = {
   mp3: (size = 2048) =>
     file(Buffer.concat([Buffer.from('fffb9064', 'hex'), randomBytes(size)]), 'audio/mpeg'),
   ogg: (size = 2048) => file(oggOpus(size), 'audio/ogg'),
+  wav: (seconds = 1) => file(wavTone(seconds), 'audio/wav'),
   mp4: (size = 2048) =>
     file(
       Buffer.concat([

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { fixtures, mediaServer } from '../support/media-server.ts';
+import { outboxWith } from '../support/outbox.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
+
+const sim = api();
+
+describe('outbound delivery', () => {
+  it('moves a message queued → sent → delivered → read, in history and on the webhook', async () => {
+    const t = await newTenant();
+    const hook = await startReceiver();
+    try {
+      await t.api.post('/api/webhook/config', {
+        webhookUrl: hook.url,
+        approvedDomains: ['127.0.0.1'],
+        enabled: true,
+      });
+      const s = await readySession(t.api);
+      const sent = await t.api.post('/api/messages/send', {
+        sessionId: s.sessionId,
+        to: '919822200001',
+        text: 'Your slot is 10:30',
+      });
+      expect(sent.status).toBe(202);
+      const id = sent.body.messageId;
+      await outboxWith(s.sessionId, 1);
+      const status = async () => {
+        const r = await t.api.get(`/api/v1/formatted?mobid=${s.mobid}&chatId=919822200001`);
+        return r.body.messages.find((m: { id: string }) => m.id === id)?.status;
+      };
+      await waitFor(async () => (await status()) === 'sent', 10_000, 'sent');
+      expect(
+        (await sim.post('/_sim/receipt', { sessionId: s.sessionId, messageId: id, status: 'delivered' }))
+          .status,
+      ).toBe(200);
+      await waitFor(async () => (await status()) === 'delivered', 10_000, 'delivered');
+      await sim.post('/_sim/receipt', { sessionId: s.sessionId, messageId: id, status: 'read' });
+      await waitFor(async () => (await status()) === 'read', 10_000, 'read');
+      // A late "delivered" after "read" changes nothing.
+      await sim.post('/_sim/receipt', { sessionId: s.sessionId, messageId: id, status: 'delivered' });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await status()).toBe('read');
+
+      const events = await waitFor(async () => {
+        const e = hook.of('message.status', id).map((r) => r.json.status);
+        return e.length >= 3 ? e : undefined;
+      });
+      expect(events).toEqual(['sent', 'delivered', 'read']);
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it('fails a message whose media cannot be fetched, with the reason on the webhook', async () => {
+    const t = await newTenant();
+    const media = await mediaServer({});
+    const hook = await startReceiver();
+    try {
+      await t.api.post('/api/webhook/config', {
+        webhookUrl: hook.url,
+        approvedDomains: '127.0.0.1',
+        enabled: true,
+      });
+      const s = await readySession(t.api);
+      const sent = await t.api.post('/api/messages/send', {
+        sessionId: s.sessionId,
+        to: '919822200002',
+        type: 'image',
+        url: media.url('missing.png'),
+      });
+      expect(sent.status).toBe(202);
+      const failed = await waitFor(async () => hook.of('message.status', sent.body.messageId)[0]?.json);
+      expect(failed).toMatchObject({ status: 'failed', reason: expect.stringContaining('404') });
+      const r = await t.api.get(`/api/v1/formatted?mobid=${s.mobid}&chatId=919822200002`);
+      expect(r.body.messages.find((x: { id: string }) => x.id === sent.body.messageId)?.status).toBe(
+        'failed',
+      );
+      expect((await sim.get(`/_sim/outbox?sessionId=${s.sessionId}`)).body.messages).toEqual([]);
+    } finally {
+      await media.close();
+      await hook.close();
+    }
+  });
+
+  it('converts a voice note to OGG/Opus with ffmpeg before sending', async () => {
+    const t = await newTenant();
+    const wav = fixtures.wav(1);
+    const media = await mediaServer({ 'note.wav': wav });
+    try {
+      const s = await readySession(t.api);
+      const sent = await t.api.post('/api/messages/send', {
+        sessionId: s.sessionId,
+        to: '919822200003',
+        type: 'voice',
+        url: media.url('note.wav'),
+        duration: 1,
+      });
+      expect(sent.status).toBe(202);
+      const [voice] = await outboxWith(s.sessionId, 1);
+      expect(voice).toMatchObject({ type: 'voice', mimetype: 'audio/ogg; codecs=opus', durationMs: 1000 });
+      expect(voice?.sha256).not.toBe(wav.sha256);
+    } finally {
+      await media.close();
+    }
+  });
+
+  it('paces a burst from one session instead of refusing it', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    const replies = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        t.api.post('/api/messages/send', { sessionId: s.sessionId, to: '919822200004', text: `burst ${i}` }),
+      ),
+    );
+    expect(replies.map((r) => r.status)).toEqual([202, 202, 202, 202, 202]);
+    const out = await outboxWith(s.sessionId, 5);
+    const gaps = out.slice(1).map((m, i) => m.at - out[i]!.at);
+    // SEND_INTERVAL_MS is 50 in tests, with ±20 % jitter.
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(35);
+  });
+});
