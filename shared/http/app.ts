@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { swaggerUI } from '@hono/swagger-ui';
 import type { Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { authRoutes } from '../auth/routes.ts';
 import { logger } from '../log/logger.ts';
 import { type AppEnv, router } from './context.ts';
+import { docsRoutes } from './docs.ts';
 import { domainRouters } from './domain-routes.ts';
 import { errorBody, ServiceError, statusOf } from './errors.ts';
 import { healthRoutes } from './health.ts';
@@ -90,7 +90,7 @@ export function createApp(parts: AppParts = {}) {
         'Multi-session manager for the messaging network. Errors: `{success:false,error:{code,message}}`.',
     },
   });
-  app.get('/docs', swaggerUI({ url: '/openapi.json' }));
+  app.route('/', docsRoutes());
   return app;
 }
 

@@ -138,6 +138,13 @@ describe('meta', () => {
     );
     const docs = await fetch(`${inject('baseUrl')}/docs`);
     expect(docs.status).toBe(200);
-    expect(await docs.text()).toContain('openapi.json');
+    const html = await docs.text();
+    expect(html).toContain('/openapi.json');
+    // Served from the installed package: the page works with no internet.
+    expect(html).toContain('src="/docs/assets/swagger-ui-bundle.js"');
+    const js = await fetch(`${inject('baseUrl')}/docs/assets/swagger-ui-bundle.js`);
+    expect(js.status).toBe(200);
+    expect((await js.text()).length).toBeGreaterThan(100_000);
+    expect((await fetch(`${inject('baseUrl')}/docs/assets/..%2Fpackage.json`)).status).toBe(404);
   });
 });
