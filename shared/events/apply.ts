@@ -3,6 +3,7 @@ import { recordChatActivity, saveContacts, saveGroup, saveLidMapping } from '../
 import { logger } from '../log/logger.ts';
 import { advanceStatus, saveMessage } from '../messages/repository.ts';
 import { addAlias, applySessionState } from '../sessions/repository.ts';
+import { nudgeTenantFeed } from '../stream/feed.ts';
 import {
   commandResultWebhook,
   inboundMessageWebhook,
@@ -59,6 +60,7 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
         statusAt: e.at,
       });
       if (isNew) {
+        nudgeTenantFeed(e.tenantId);
         const chatName = m.groupId ? undefined : m.senderName;
         await recordChatActivity(e.tenantId, e.sessionId, m.chatId, m.timestampMs, chatName);
       }

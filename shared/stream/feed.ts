@@ -49,12 +49,41 @@ class TenantPoller {
   private newestTs = Date.now();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private polling = false;
+  private again = false;
   private failures = 0;
   /** Resolves once the current window is known, so that only later messages count as live. */
   readonly ready: Promise<void>;
 
   constructor(readonly tenantId: string) {
-    this.ready = this.poll(false).finally(() => this.schedule());
+    this.polling = true;
+    this.ready = this.poll(false).finally(() => this.settle());
+  }
+
+  /** Polls now instead of at the next tick (a message was just stored in this process). */
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.polling) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.run();
+  }
+
+  private run(): void {
+    this.polling = true;
+    void this.poll(true).finally(() => this.settle());
+  }
+
+  private settle(): void {
+    this.polling = false;
+    if (this.again && !this.stopped) {
+      this.again = false;
+      this.run();
+      return;
+    }
+    this.schedule();
   }
 
   stop(): void {
@@ -64,7 +93,8 @@ class TenantPoller {
 
   private schedule(): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => void this.poll(true).finally(() => this.schedule()), POLL_INTERVAL_MS);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.run(), POLL_INTERVAL_MS);
   }
 
   private async poll(emit: boolean): Promise<void> {
@@ -156,6 +186,14 @@ export async function openFeed(
   held = undefined;
   forward(pending);
   return close;
+}
+
+/**
+ * A message of this tenant was just stored by this process: its local clients need not wait for the
+ * next poll. Other processes still find it by polling, so this only shortens the wait.
+ */
+export function nudgeTenantFeed(tenantId: string): void {
+  pollers.get(tenantId)?.nudge();
 }
 
 /** For benchmarks and health: tenants polled and clients listening in this process. */
