@@ -1,8 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { cpus } from 'node:os';
+import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import type { InitializeMiddleware } from '@smithy/types';
 import { dynamoClient, sqsClient } from '#shared/aws/clients';
+import { names } from '#shared/aws/names';
+import { queueUrl } from '#shared/aws/queue-url';
+import { queues } from '#shared/aws/resources';
 import { createApp } from '#shared/http/app';
+import { sendJson } from '#shared/queue/send';
+import { dataTable } from '#shared/store/tables';
 import { startService } from '../scripts/local/service.ts';
 import { jsonCaller } from '../tests/support/http.ts';
 
@@ -124,6 +130,22 @@ async function main() {
     const writes =
       (perMessage['dynamodb:UpdateItemCommand'] ?? 0) + (perMessage['dynamodb:PutItemCommand'] ?? 0);
 
+    // The floor under the accept path: one round trip to each local emulator.
+    const floor = async (fn: () => Promise<unknown>) => {
+      const t: number[] = [];
+      for (let i = 0; i < 200; i++) {
+        const t0 = performance.now();
+        await fn();
+        t.push(performance.now() - t0);
+      }
+      return t.sort((a, b) => a - b);
+    };
+    const getItem = await floor(() => dataTable.get({ pk: 'BENCH#floor', sk: 'x' }, true));
+    // Sent to a dead-letter queue, which nothing consumes, then purged.
+    const floorQueue = names.deadLetterQueue(queues.events);
+    const sqsSend = await floor(() => sendJson(floorQueue, { kind: 'bench-floor' }));
+    await sqsClient().send(new PurgeQueueCommand({ QueueUrl: await queueUrl(floorQueue) }));
+
     const fmt = (x: number) => x.toFixed(1);
     console.log(
       `\nNative send accept path (${process.version}, ${cpus().length} CPUs, DynamoDB Local + fauxqs)`,
@@ -134,6 +156,10 @@ async function main() {
     console.log(
       `sustained: ${CONCURRENCY} concurrent for ${SUSTAIN_S} s → ${accepted} accepted, ${fmt(perSecond)} sends/s ` +
         `(p50 ${fmt(pct(underLoad, 50))} ms, p99 ${fmt(pct(underLoad, 99))} ms under load)`,
+    );
+    console.log(
+      `emulator round trip: DynamoDB GetItem p50 ${fmt(pct(getItem, 50))} ms p99 ${fmt(pct(getItem, 99))} ms; ` +
+        `SQS SendMessage p50 ${fmt(pct(sqsSend, 50))} ms p99 ${fmt(pct(sqsSend, 99))} ms`,
     );
     console.log(`requests per accepted message: ${JSON.stringify(perMessage)} (DynamoDB writes: ${writes})`);
     console.log(`reproduce: npx tsx bench/send-latency.ts ${SEQUENTIAL} ${SUSTAIN_S} ${CONCURRENCY}`);

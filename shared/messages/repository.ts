@@ -35,6 +35,11 @@ export async function saveMessage(m: StoredMessage): Promise<boolean> {
   );
 }
 
+/** Removes a message that was stored but then refused (quota); only for that undo. */
+export async function deleteMessage(tenantId: string, sessionId: string, messageId: string): Promise<void> {
+  await dataTable.delete(messageKey(tenantId, sessionId, messageId));
+}
+
 export async function getMessage(tenantId: string, sessionId: string, messageId: string) {
   return dataTable.get<StoredMessage>(messageKey(tenantId, sessionId, messageId));
 }

@@ -6,7 +6,7 @@ import { consumeQuota, limitOf, refundQuota } from '../quota/repository.ts';
 import type { Session } from '../sessions/session.ts';
 import type { OutboundContent } from './content.ts';
 import { newMessageId } from './message-id.ts';
-import { advanceStatus, saveMessage } from './repository.ts';
+import { advanceStatus, deleteMessage, saveMessage } from './repository.ts';
 
 export interface AcceptedSend {
   messageId: string;
@@ -20,8 +20,8 @@ export interface AcceptedSend {
  * as `queued` and hands a `send` command to the session's host. The host reports `sent`, `delivered`,
  * `read` or `failed` under the same id.
  *
- * Requests per accepted message: 1 conditional UpdateItem (quota), 1 PutItem (message), 1 SQS
- * SendMessage. Kept as two writes rather than one TransactWriteItems on purpose: concurrent
+ * Requests per accepted message: 1 conditional UpdateItem (quota) and 1 PutItem (message), in
+ * parallel, then 1 SQS SendMessage. Kept as two writes rather than one TransactWriteItems on purpose: concurrent
  * transactions on the same usage item cancel each other (TransactionConflict), while a conditional
  * ADD on one item is serialised by DynamoDB and never conflicts.
  */
@@ -37,18 +37,13 @@ export async function acceptSend(input: {
   const now = new Date();
   const period = periodOf(now);
   const limit = limitOf(session);
-  const usage = await consumeQuota(tenantId, sessionId, period, limit);
-  if (usage === undefined) {
-    throw new QuotaExceededError(
-      `session ${sessionId} has used its ${limit} messages for ${period}; the quota resets at the start of next month (UTC)`,
-      secondsToPeriodEnd(now),
-    );
-  }
-
   const messageId = input.messageId ?? newMessageId();
   const timestampMs = now.getTime();
-  try {
-    await saveMessage({
+  // Quota and message are independent writes, made side by side (one round trip, not two); each
+  // is undone when the other fails, so a refused send leaves neither usage nor history behind.
+  const [quota, saved] = await Promise.allSettled([
+    consumeQuota(tenantId, sessionId, period, limit),
+    saveMessage({
       tenantId,
       sessionId,
       messageId,
@@ -66,10 +61,20 @@ export async function acceptSend(input: {
       status: 'queued',
       timestampMs,
       statusAt: timestampMs,
-    });
-  } catch (err) {
+    }),
+  ]);
+  const usage = quota.status === 'fulfilled' ? quota.value : undefined;
+  if (usage === undefined) {
+    if (saved.status === 'fulfilled') await deleteMessage(tenantId, sessionId, messageId).catch(() => {});
+    if (quota.status === 'rejected') throw quota.reason;
+    throw new QuotaExceededError(
+      `session ${sessionId} has used its ${limit} messages for ${period}; the quota resets at the start of next month (UTC)`,
+      secondsToPeriodEnd(now),
+    );
+  }
+  if (saved.status === 'rejected') {
     await refundQuota(tenantId, sessionId, period).catch(() => {});
-    throw err;
+    throw saved.reason;
   }
 
   try {

@@ -47,13 +47,32 @@ export async function getSession(tenantId: string, sessionId: string): Promise<S
   return dataTable.get<Session>(sessionKey(tenantId, sessionId), true);
 }
 
+/**
+ * Alias → session id, remembered briefly: an alias names one session for good (a mobile number can
+ * move to a new session when relinked, which this short memory delays by seconds at most).
+ */
+const aliasMemory = new Map<string, { sessionId: string; until: number }>();
+const ALIAS_MEMORY_MS = 10_000;
+const ALIAS_MEMORY_MAX = 10_000;
+
+async function sessionIdOfAlias(tenantId: string, alias: string): Promise<string | undefined> {
+  const k = `${tenantId}\u0000${alias}`;
+  const known = aliasMemory.get(k);
+  if (known && known.until > Date.now()) return known.sessionId;
+  const hit = await dataTable.get<{ sessionId: string }>(aliasKey(tenantId, alias));
+  if (!hit) return undefined;
+  if (aliasMemory.size >= ALIAS_MEMORY_MAX) aliasMemory.clear();
+  aliasMemory.set(k, { sessionId: hit.sessionId, until: Date.now() + ALIAS_MEMORY_MS });
+  return hit.sessionId;
+}
+
 /** A session id, mobid or mobile number (with or without `+`, spaces) → the tenant's session. */
 export async function findSession(tenantId: string, identifier: string): Promise<Session | undefined> {
   const id = identifier.trim();
   const candidates = [id, id.replace(/[^\d]/g, '')].filter((x, i, a) => x && a.indexOf(x) === i);
   for (const alias of candidates) {
-    const hit = await dataTable.get<{ sessionId: string }>(aliasKey(tenantId, alias));
-    if (hit) return getSession(tenantId, hit.sessionId);
+    const sessionId = await sessionIdOfAlias(tenantId, alias);
+    if (sessionId) return getSession(tenantId, sessionId);
   }
   return undefined;
 }
