@@ -1,3 +1,4 @@
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import { tenantOfPortal } from '../auth/tenants.ts';
@@ -6,10 +7,11 @@ import { NotFoundError, ValidationError } from '../http/errors.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { logger } from '../log/logger.ts';
 import { type FeedEvent, openFeed } from './feed.ts';
+import { nodeResponse, nodeSink, type SseSink, webSink } from './sink.ts';
 
 export const HEARTBEAT_MS = 15_000;
-/** A client this far behind is disconnected; it resumes with Last-Event-ID. */
-const MAX_PENDING_WRITES = 1_000;
+/** A client this far behind (bytes not yet sent) is disconnected; it resumes with Last-Event-ID. */
+const MAX_BACKLOG_BYTES = 1024 * 1024;
 const RECONNECT_MS = 3_000;
 
 const EVENT_ID = /^\d{13}#[^\s]{1,200}$/;
@@ -61,41 +63,44 @@ export function streamRoutes() {
     }
     const tenantId = await tenantOfPortal(portal_id);
     if (!tenantId) throw new NotFoundError('portal not found');
-    c.header('Access-Control-Allow-Origin', '*');
-    c.header('X-Accel-Buffering', 'no');
-
-    return streamSSE(c, async (stream) => {
-      const closed = new Promise<void>((resolve) => stream.onAbort(resolve));
-      let pending = 0;
-      let chain = Promise.resolve();
-      const write = (fn: () => Promise<unknown>) => {
-        if (stream.aborted || stream.closed) return;
-        if (++pending > MAX_PENDING_WRITES) {
-          logger.warn({ tenantId }, 'SSE client too slow; disconnected');
-          stream.abort();
-          return;
-        }
-        chain = chain.then(fn).then(
-          () => void pending--,
-          () => void pending--,
-        );
-      };
-      const send = (e: FeedEvent) => write(() => stream.write(e.frame));
-
-      let close: (() => void) | undefined;
-      try {
-        close = await openFeed(tenantId, lastEventId, send);
-      } catch (err) {
-        logger.error({ err, tenantId }, 'SSE feed could not open');
-        return;
-      }
-      // Tells the client it is subscribed: everything committed from here on will reach it.
-      write(() => stream.write(`retry: ${RECONNECT_MS}\n: connected\n\n`));
-      const heartbeat = setInterval(() => write(() => stream.write(': ping\n\n')), HEARTBEAT_MS);
-      if (!stream.aborted) await closed;
-      clearInterval(heartbeat);
-      close();
-    });
+    const headers = {
+      'access-control-allow-origin': '*',
+      'x-accel-buffering': 'no',
+      'x-request-id': c.get('requestId'),
+    };
+    const outgoing = nodeResponse(c);
+    if (outgoing) {
+      void serveClient(nodeSink(outgoing, headers), tenantId, lastEventId);
+      return RESPONSE_ALREADY_SENT;
+    }
+    for (const [k, v] of Object.entries(headers)) c.header(k, v);
+    return streamSSE(c, (stream) => serveClient(webSink(stream), tenantId, lastEventId));
   });
   return r;
+}
+
+/** One client: replay and live events, heartbeats, and a cut-off for clients that stop reading. */
+async function serveClient(sink: SseSink, tenantId: string, lastEventId: string | undefined): Promise<void> {
+  const write = (chunk: Uint8Array | string) => {
+    if (sink.backlog() > MAX_BACKLOG_BYTES) {
+      logger.warn({ tenantId }, 'SSE client too slow; disconnected');
+      sink.end();
+      return;
+    }
+    sink.write(chunk);
+  };
+  let close: (() => void) | undefined;
+  try {
+    close = await openFeed(tenantId, lastEventId, (e: FeedEvent) => write(e.frame));
+  } catch (err) {
+    logger.error({ err, tenantId }, 'SSE feed could not open');
+    sink.end();
+    return;
+  }
+  // Tells the client it is subscribed: everything committed from here on will reach it.
+  write(`retry: ${RECONNECT_MS}\n: connected\n\n`);
+  const heartbeat = setInterval(() => write(': ping\n\n'), HEARTBEAT_MS);
+  await sink.gone;
+  clearInterval(heartbeat);
+  close();
 }
