@@ -29,7 +29,10 @@ export function docsRoutes() {
   const cache = new Map<Asset, Promise<string | undefined>>();
   const asset = (name: Asset) => {
     let p = cache.get(name);
-    if (!p) cache.set(name, (p = packaged(name)));
+    if (!p) {
+      p = packaged(name);
+      cache.set(name, p);
+    }
     return p;
   };
 

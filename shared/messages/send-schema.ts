@@ -1,20 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { Button, HttpUrl } from '../templates/template.ts';
-import type { OutboundContent } from './content.ts';
+import { type OutboundContent, OutboundKind } from './content.ts';
 import { fileNameFromUrl, mimetypeOfFileName } from './media-names.ts';
 import { Recipient } from './recipient.ts';
 
-export const SendType = z.enum([
-  'text',
-  'image',
-  'pdf',
-  'document',
-  'audio',
-  'video',
-  'voice',
-  'template',
-  'buttons',
-]);
+/** Every native send type: what the network carries, plus stored templates (resolved before sending). */
+export const SendType = z.enum([...OutboundKind.options, 'template']);
 export type SendType = z.infer<typeof SendType>;
 
 const MEDIA_TYPES: ReadonlySet<SendType> = new Set(['image', 'pdf', 'document', 'audio', 'video', 'voice']);

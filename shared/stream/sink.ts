@@ -53,10 +53,10 @@ export function webSink(stream: SSEStreamingApi): SseSink {
       if (stream.aborted || stream.closed) return;
       const size = typeof chunk === 'string' ? chunk.length : chunk.byteLength;
       pendingBytes += size;
-      chain = chain.then(
-        () => stream.write(chunk).then(() => void (pendingBytes -= size)),
-        () => void (pendingBytes -= size),
-      );
+      const settled = () => {
+        pendingBytes -= size;
+      };
+      chain = chain.then(() => stream.write(chunk)).then(settled, settled);
     },
     backlog: () => pendingBytes,
     gone,
