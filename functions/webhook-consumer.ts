@@ -3,4 +3,5 @@ import { processWebhookJob } from '#shared/webhooks/deliver';
 import { WebhookJob } from '#shared/webhooks/job';
 
 /** SQS (webhooks queue) → one signed POST per job, retried by re-queueing with a delay. */
-export const handler = sqsHandler(WebhookJob, (job) => processWebhookJob(job));
+// Deliveries are independent: one slow receiver must not hold up the rest of the batch.
+export const handler = sqsHandler(WebhookJob, (job) => processWebhookJob(job), { concurrent: true });

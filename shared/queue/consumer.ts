@@ -14,9 +14,16 @@ export class PoisonMessageError extends Error {}
 
 export type RecordHandler<T> = (body: T, meta: { messageId: string; receiveCount: number }) => Promise<void>;
 
+export interface ProcessOptions {
+  /**
+   * Run the batch's records side by side. Off by default: in order, a record can rely on the ones
+   * before it (a LID mapping before the message from that LID).
+   */
+  concurrent?: boolean;
+}
+
 /**
- * Parses each record with `schema` and runs `handle`, records side by side (ordering, where it
- * matters, is the caller's: see the connection host); failures are reported per record
+ * Parses each record with `schema` and runs `handle`; failures are reported per record
  * (`reportBatchItemFailures`), so SQS retries only those and moves them to the DLQ after maxReceiveCount.
  * A record that does not parse is reported failed at once: it ends in the DLQ where it can be inspected.
  */
@@ -24,8 +31,14 @@ export async function processRecords<T>(
   records: SQSRecord[],
   schema: z.ZodType<T>,
   handle: RecordHandler<T>,
+  opts: ProcessOptions = {},
 ): Promise<SQSBatchResponse> {
-  const outcomes = await Promise.all(records.map((record) => processOne(record, schema, handle)));
+  const outcomes: boolean[] = [];
+  if (opts.concurrent) {
+    outcomes.push(...(await Promise.all(records.map((record) => processOne(record, schema, handle)))));
+  } else {
+    for (const record of records) outcomes.push(await processOne(record, schema, handle));
+  }
   return {
     batchItemFailures: records.filter((_, i) => !outcomes[i]).map((r) => ({ itemIdentifier: r.messageId })),
   };
@@ -68,8 +81,12 @@ async function processOne<T>(
 
 export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 
-export function sqsHandler<T>(schema: z.ZodType<T>, handle: RecordHandler<T>): SqsHandler {
-  return (event) => processRecords(event.Records, schema, handle);
+export function sqsHandler<T>(
+  schema: z.ZodType<T>,
+  handle: RecordHandler<T>,
+  opts: ProcessOptions = {},
+): SqsHandler {
+  return (event) => processRecords(event.Records, schema, handle, opts);
 }
 
 /**

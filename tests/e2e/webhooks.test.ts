@@ -284,3 +284,26 @@ describe('webhooks', () => {
     expect((await other.api.post(`/api/webhook/deliveries/${failed.id}/redeliver`)).status).toBe(404);
   }, 90_000);
 });
+
+describe('webhooks for a sender known only by a LID', () => {
+  it('shows the phone number the network revealed, never the LID as a number', async () => {
+    const t = await newTenant();
+    const rx = await receiver();
+    await t.api.post('/api/webhook/config', {
+      webhookUrl: rx.url,
+      approvedDomains: '127.0.0.1',
+      enabled: true,
+    });
+    const s = await readySession(t.api);
+    const r = await sim.post('/_sim/inbound', {
+      sessionId: s.sessionId,
+      from: '919833300001',
+      text: 'via lid',
+      lid: true,
+    });
+    expect(r.status).toBe(200);
+    const hook = await waitFor(async () => rx.of('message.inbound', r.body.messageId)[0]?.json);
+    expect(hook.sender).toBe('919833300001');
+    expect(hook.content.text).toBe('via lid');
+  });
+});
