@@ -30,6 +30,11 @@ export class SessionRuntime {
   private reconnectTimer?: NodeJS.Timeout;
   private zombieTimer?: NodeJS.Timeout;
   private readyWaiters: Array<() => void> = [];
+  /**
+   * LID → phone as the network revealed them on this link: a message from a LID carries the phone
+   * itself, so consumers need not rely on the mapping event being applied first.
+   */
+  private readonly lids = new Map<string, string>();
   readonly pacer: Pacer;
   private readonly log;
 
@@ -106,7 +111,10 @@ export class SessionRuntime {
       onReceipt: (messageId, status) => void this.emit({ kind: 'message.status', messageId, status }),
       onContacts: (contacts) => void this.emit({ kind: 'contacts', contacts }),
       onGroup: (g) => void this.emit({ kind: 'group', ...g }),
-      onLidMapping: (lid, phone) => void this.emit({ kind: 'lid.mapping', lid, phone }),
+      onLidMapping: (lid, phone) => {
+        this.lids.set(lid, phone);
+        void this.emit({ kind: 'lid.mapping', lid, phone });
+      },
       onActivity: () => {
         this.lastActivity = Date.now();
       },
@@ -170,9 +178,12 @@ export class SessionRuntime {
   }
 
   private async onInbound(
-    message: Parameters<DriverEvents['onInbound']>[0],
+    received: Parameters<DriverEvents['onInbound']>[0],
     media?: { bytes: Uint8Array; mimetype: string },
   ): Promise<void> {
+    const revealed =
+      !received.senderPhone && received.senderLid ? this.lids.get(received.senderLid) : undefined;
+    const message = revealed ? { ...received, senderPhone: revealed } : received;
     try {
       let mediaKey: string | undefined;
       if (media) {
