@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Duration, RemovalPolicy } from 'aws-cdk-lib';
@@ -8,11 +7,6 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
-
-/** `functions/<name>.ts` exists in this checkout (files another change may not have added yet). */
-export function entryExists(name: string): boolean {
-  return existsSync(entryPath(name));
-}
 
 function entryPath(name: string): string {
   return join(projectRoot, 'functions', `${name}.ts`);

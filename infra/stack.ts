@@ -6,9 +6,9 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { allQueues, buckets, commandQueue, queues, tables } from '../shared/aws/resources.ts';
+import { allQueues, buckets, commandQueue, type QueueDef, queues, tables } from '../shared/aws/resources.ts';
 import type { DeploymentSettings } from './context.ts';
-import { entryExists, nodeFunction } from './functions.ts';
+import { nodeFunction } from './functions.ts';
 import { type QueueWithDlq, queueFrom } from './queues.ts';
 import { bucketFrom, tableFrom } from './storage.ts';
 
@@ -66,34 +66,26 @@ export class SessionManagerStack extends Stack {
       defaultIntegration: new HttpLambdaIntegration('ApiIntegration', api),
     });
 
-    const events = nodeFunction(this, 'EventsConsumer', 'events-consumer', {
-      environment,
-      timeout: Duration.seconds(queues.events.visibilityTimeoutSeconds / 2),
-    });
-    grantCommon(events);
-    tbl.auth.grantReadData(events);
-    media.grantRead(events);
-    queue(queues.webhooks.id).grantSendMessages(events);
-    events.addEventSource(
-      new SqsEventSource(queue(queues.events.id), { batchSize: 10, reportBatchItemFailures: true }),
-    );
-
-    // Written in a parallel change: synth must not fail while the file is missing.
-    if (entryExists('webhook-consumer')) {
-      const webhooks = nodeFunction(this, 'WebhookConsumer', 'webhook-consumer', {
+    /** An SQS-triggered handler: reads the store and media, reports partial batch failures. */
+    const consumer = (id: string, entry: string, def: QueueDef) => {
+      const fn = nodeFunction(this, id, entry, {
         environment,
-        timeout: Duration.seconds(queues.webhooks.visibilityTimeoutSeconds / 2),
+        timeout: Duration.seconds(def.visibilityTimeoutSeconds / 2),
       });
-      grantCommon(webhooks);
-      tbl.auth.grantReadData(webhooks);
-      media.grantRead(webhooks);
-      // Retries are new delayed messages on the same queue; the last failure is parked on its DLQ.
-      queue(queues.webhooks.id).grantSendMessages(webhooks);
-      q.get(queues.webhooks.id)!.deadLetterQueue.grantSendMessages(webhooks);
-      webhooks.addEventSource(
-        new SqsEventSource(queue(queues.webhooks.id), { batchSize: 10, reportBatchItemFailures: true }),
-      );
-    }
+      grantCommon(fn);
+      tbl.auth.grantReadData(fn);
+      media.grantRead(fn);
+      fn.addEventSource(new SqsEventSource(queue(def.id), { batchSize: 10, reportBatchItemFailures: true }));
+      return fn;
+    };
+
+    const events = consumer('EventsConsumer', 'events-consumer', queues.events);
+    queue(queues.webhooks.id).grantSendMessages(events);
+
+    const webhooks = consumer('WebhookConsumer', 'webhook-consumer', queues.webhooks);
+    // Retries are new delayed messages on the same queue; the last failure is parked on its DLQ.
+    queue(queues.webhooks.id).grantSendMessages(webhooks);
+    q.get(queues.webhooks.id)!.deadLetterQueue.grantSendMessages(webhooks);
 
     new CfnOutput(this, 'ApiUrl', { value: httpApi.apiEndpoint });
     for (const [key, table] of Object.entries(tbl)) {

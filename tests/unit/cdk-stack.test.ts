@@ -5,7 +5,6 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { settingsFromContext } from '../../infra/context.ts';
-import { entryExists } from '../../infra/functions.ts';
 import { SessionManagerStack } from '../../infra/stack.ts';
 import {
   allQueues,
@@ -220,9 +219,9 @@ describe('media bucket', () => {
 });
 
 describe('functions', () => {
-  const consumers = entryExists('webhook-consumer') ? 2 : 1;
+  const consumers = 2;
 
-  it('API and consumers: Node 20 on ARM64, ESM bundle, shared environment', () => {
+  it('API and consumers: Node 22 on ARM64, ESM bundle, shared environment', () => {
     template.resourceCountIs('AWS::Lambda::Function', 1 + consumers);
     template.allResourcesProperties('AWS::Lambda::Function', {
       Runtime: 'nodejs22.x',
@@ -258,6 +257,26 @@ describe('functions', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
     template.resourceCountIs('AWS::Lambda::EventSourceMapping', consumers);
+  });
+
+  it('webhook consumer re-queues retries and parks final failures on the dead-letter queue', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId('test-webhooks'), 'Arn'] },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    const sendsTo = (queue: string) =>
+      Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
+        (
+          p.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>
+        ).some(
+          (st) =>
+            [st.Action].flat().includes('sqs:SendMessage') &&
+            JSON.stringify(st.Resource).includes(queueId(queue)),
+        ),
+      ).length;
+    // API and events consumer enqueue deliveries; the webhook consumer re-queues them.
+    expect(sendsTo('test-webhooks')).toBe(3);
+    expect(sendsTo('test-webhooks-dlq')).toBe(1);
   });
 
   it('HTTP API routes everything ($default) to the API function', () => {
