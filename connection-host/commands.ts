@@ -77,8 +77,11 @@ export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<v
         let result: Record<string, unknown> = {};
         if (cmd.kind === 'react') await link.react(cmd.to, cmd.messageId, cmd.emoji);
         else if (cmd.kind === 'pin') await link.pin(cmd.chatId, cmd.pin);
-        else if (cmd.kind === 'status') await link.postStatus(cmd);
-        else result = await link.groupAction(cmd);
+        else if (cmd.kind === 'status') {
+          const media =
+            cmd.type === 'text' ? undefined : await fetchMedia({ kind: cmd.type, mediaUrl: cmd.content });
+          await link.postStatus({ ...cmd, media });
+        } else result = await link.groupAction(cmd);
         await rt.emit({ kind: 'command.result', commandId: cmd.commandId, ok: true, result });
       } catch (err) {
         await rt.emit({

@@ -54,10 +54,12 @@ export interface DriverLink {
   presence(update: PresenceUpdate): Promise<void>;
   react(to: string, messageId: string, emoji: string): Promise<void>;
   pin(chatId: string, pin: boolean): Promise<void>;
+  /** A status story; image and video stories come with the media the host fetched (guarded). */
   postStatus(story: {
     type: 'text' | 'image' | 'video';
     content: string;
     backgroundColor?: string;
+    media?: OutboundMedia;
   }): Promise<void>;
   groupAction(action: {
     action: string;

@@ -173,8 +173,10 @@ export function simulatorDriver(): NetworkDriver {
               id: `S${Date.now()}`,
               to: 'status@broadcast',
               type: `status-${story.type}`,
-              text: story.content,
+              text: story.media ? undefined : story.content,
               caption: story.backgroundColor,
+              mimetype: story.media?.mimetype,
+              mediaBase64: story.media ? Buffer.from(story.media.bytes).toString('base64') : undefined,
             });
           },
           async groupAction(a) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { fixtures, mediaServer } from '../support/media-server.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 async function finished(client: ReturnType<typeof api>, commandId: string) {
@@ -164,6 +165,41 @@ describe('session action results on the webhook', () => {
       });
     } finally {
       await hook.close();
+    }
+  });
+});
+
+describe('status stories with media', () => {
+  it('fetches the image through the host (guarded) and posts its bytes; a missing image fails the command', async () => {
+    const png = fixtures.png();
+    const media = await mediaServer({ 'story.png': png });
+    try {
+      const t = await newTenant();
+      const s = await readySession(t.api);
+      const ok = await t.api.post('/api/sessions/status', {
+        sessionId: s.sessionId,
+        type: 'image',
+        content: media.url('story.png'),
+      });
+      expect((await finished(t.api, ok.body.commandId)).status).toBe('succeeded');
+      const [story] = await outbox(s.sessionId);
+      expect(story).toMatchObject({
+        type: 'status-image',
+        to: 'status@broadcast',
+        sha256: png.sha256,
+        mimetype: 'image/png',
+      });
+
+      const missing = await t.api.post('/api/sessions/status', {
+        sessionId: s.sessionId,
+        type: 'image',
+        content: media.url('gone.png'),
+      });
+      const failed = await finished(t.api, missing.body.commandId);
+      expect(failed.status).toBe('failed');
+      expect(failed.error).toContain('404');
+    } finally {
+      await media.close();
     }
   });
 });

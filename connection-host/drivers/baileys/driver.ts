@@ -199,12 +199,15 @@ async function connect(
       const extra = opts.statusAudience ? await opts.statusAudience(sessionId).catch(() => []) : [];
       const own = sock.user?.id ? [phoneOfJid(sock.user.id)] : [];
       const audience = [...new Set([...contacts, ...extra, ...own])].filter((p): p is string => !!p);
+      // Media comes fetched by the host through the private-address guard; never hand Baileys a URL.
+      if (story.type !== 'text' && !story.media) throw new Error(`a ${story.type} story needs its media`);
+      const bytes = story.media ? Buffer.from(story.media.bytes) : undefined;
       const content =
-        story.type === 'text'
+        story.type === 'text' || !bytes
           ? { text: story.content }
           : story.type === 'image'
-            ? { image: { url: story.content } }
-            : { video: { url: story.content } };
+            ? { image: bytes, mimetype: story.media?.mimetype }
+            : { video: bytes, mimetype: story.media?.mimetype };
       await sock.sendMessage('status@broadcast', content, {
         statusJidList: audience.map((p) => `${p}@s.whatsapp.net`),
         ...(story.backgroundColor ? { backgroundColor: story.backgroundColor } : {}),
