@@ -47,31 +47,43 @@ export async function startConnectionHost(
   const fences = new Map<number, number>();
   const ttl = cfg.LEASE_TTL_MS;
 
+  /** Runtimes being created: a resume and a command for the same session must share one. */
+  const creating = new Map<string, Promise<SessionRuntime | undefined>>();
+
+  async function createRuntime(ref: { tenantId: string; sessionId: string }) {
+    const session = await getSession(ref.tenantId, ref.sessionId);
+    if (session?.dbStatus !== 'active') return undefined;
+    const rt = new SessionRuntime(
+      {
+        tenantId: session.tenantId,
+        sessionId: session.sessionId,
+        method: session.method,
+        phoneNumber: session.phoneNumber,
+      },
+      driver,
+      {
+        maxFailures: cfg.RECONNECT_MAX_FAILURES,
+        zombieIdleMs: cfg.ZOMBIE_IDLE_MS,
+        sendIntervalMs: cfg.SEND_INTERVAL_MS,
+        reconnectBaseMs: cfg.RECONNECT_BASE_MS,
+        fence: () => fences.get(session.shard),
+      },
+    );
+    runtimes.set(ref.sessionId, rt);
+    await rt.start();
+    return rt;
+  }
+
   const ctx: CommandContext = {
-    async runtimeFor(ref, create) {
-      let rt = runtimes.get(ref.sessionId);
-      if (rt || !create) return rt;
-      const session = await getSession(ref.tenantId, ref.sessionId);
-      if (session?.dbStatus !== 'active') return undefined;
-      rt = new SessionRuntime(
-        {
-          tenantId: session.tenantId,
-          sessionId: session.sessionId,
-          method: session.method,
-          phoneNumber: session.phoneNumber,
-        },
-        driver,
-        {
-          maxFailures: cfg.RECONNECT_MAX_FAILURES,
-          zombieIdleMs: cfg.ZOMBIE_IDLE_MS,
-          sendIntervalMs: cfg.SEND_INTERVAL_MS,
-          reconnectBaseMs: cfg.RECONNECT_BASE_MS,
-          fence: () => fences.get(session.shard),
-        },
-      );
-      runtimes.set(ref.sessionId, rt);
-      await rt.start();
-      return rt;
+    runtimeFor(ref, create) {
+      const existing = runtimes.get(ref.sessionId);
+      if (existing || !create) return Promise.resolve(existing);
+      let pending = creating.get(ref.sessionId);
+      if (!pending) {
+        pending = createRuntime(ref).finally(() => creating.delete(ref.sessionId));
+        creating.set(ref.sessionId, pending);
+      }
+      return pending;
     },
     forget(sessionId) {
       runtimes.delete(sessionId);
