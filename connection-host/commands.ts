@@ -19,6 +19,8 @@ export interface CommandContext {
     create: boolean,
   ): Promise<SessionRuntime | undefined>;
   forget(sessionId: string): void;
+  /** Logs out a session that has no live link here: removes its auth state and reports LOGGED_OUT. */
+  logoutUnlinked(ref: { tenantId: string; sessionId: string }): Promise<void>;
 }
 
 /**
@@ -37,8 +39,10 @@ export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<v
       break;
     }
     case 'logout': {
-      const rt = await ctx.runtimeFor(cmd, true);
-      await rt?.logout();
+      // The session is already inactive, so no runtime is created just to log it out.
+      const rt = await ctx.runtimeFor(cmd, false);
+      if (rt) await rt.logout();
+      else await ctx.logoutUnlinked(cmd);
       ctx.forget(cmd.sessionId);
       break;
     }

@@ -7,9 +7,11 @@ import { logger } from '#shared/log/logger';
 import { getMessage } from '#shared/messages/repository';
 import { pollQueue, processRecords } from '#shared/queue/consumer';
 import { getSession, listShardSessions } from '#shared/sessions/repository';
+import { shardOf } from '#shared/sessions/shard';
 import { applyCommand, type CommandContext } from './commands.ts';
 import type { NetworkDriver } from './drivers/driver.ts';
 import { createDriver } from './drivers/index.ts';
+import { emitEvent } from './emit.ts';
 import { release, renew, tryAcquire } from './leases.ts';
 import { SessionRuntime } from './session-runtime.ts';
 
@@ -87,6 +89,18 @@ export async function startConnectionHost(
     },
     forget(sessionId) {
       runtimes.delete(sessionId);
+    },
+    async logoutUnlinked(ref) {
+      await driver.clearAuth(ref.sessionId);
+      await emitEvent({
+        kind: 'session.status',
+        tenantId: ref.tenantId,
+        sessionId: ref.sessionId,
+        at: Date.now(),
+        status: 'LOGGED_OUT',
+        reason: 'logged out by request (no live link: auth state removed here only)',
+        fence: fences.get(shardOf(ref.sessionId, cfg.SHARD_COUNT)),
+      });
     },
   };
 
