@@ -37,6 +37,11 @@ const EnvSchema = z.object({
   BAILEYS_WS_URL: z.string().url().optional(),
   RECONNECT_BASE_MS: z.coerce.number().int().min(10).default(1000),
   VOICE_FFMPEG_PATH: z.string().default('ffmpeg'),
+  /** Messages per session per month unless the session has its own limit. */
+  DEFAULT_MESSAGE_QUOTA: z.coerce.number().int().min(0).max(100_000_000).default(1000),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** SQS caps DelaySeconds at 15 minutes. */
+  WEBHOOK_RETRY_MAX_DELAY_MS: z.coerce.number().int().min(0).max(900_000).default(900_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -1,3 +1,4 @@
+import { env } from '../config/env.ts';
 /** Up to this many POSTs per delivery (the first one included). */
 export const MAX_ATTEMPTS = 10;
 /** SQS caps DelaySeconds at 15 minutes. */
@@ -9,13 +10,10 @@ export interface BackoffConfig {
 }
 
 export function backoffConfig(): BackoffConfig {
-  const num = (v: string | undefined, fallback: number) => {
-    const n = Number(v);
-    return v && Number.isFinite(n) && n >= 0 ? n : fallback;
-  };
+  const cfg = env();
   return {
-    baseMs: num(process.env.WEBHOOK_RETRY_BASE_MS, 10_000),
-    maxDelayMs: Math.min(MAX_DELAY_MS, num(process.env.WEBHOOK_RETRY_MAX_DELAY_MS, MAX_DELAY_MS)),
+    baseMs: cfg.WEBHOOK_RETRY_BASE_MS,
+    maxDelayMs: Math.min(MAX_DELAY_MS, cfg.WEBHOOK_RETRY_MAX_DELAY_MS),
   };
 }
 
