@@ -12,7 +12,7 @@ import { applyCommand, type CommandContext } from './commands.ts';
 import type { NetworkDriver } from './drivers/driver.ts';
 import { createDriver } from './drivers/index.ts';
 import { emitEvent } from './emit.ts';
-import { release, renew, tryAcquire } from './leases.ts';
+import { type LeaseGuard, release, renew, tryAcquire } from './leases.ts';
 import { SessionRuntime } from './session-runtime.ts';
 
 /** Short, and extended while a command runs: commands held by a dead host return within this time. */
@@ -49,6 +49,11 @@ export async function startConnectionHost(
   const fences = new Map<number, number>();
   const ttl = cfg.LEASE_TTL_MS;
 
+  const leaseOf = (shard: number): LeaseGuard | undefined => {
+    const fence = fences.get(shard);
+    return fence === undefined ? undefined : { shard, owner: hostId, fence };
+  };
+
   /** Runtimes being created: a resume and a command for the same session must share one. */
   const creating = new Map<string, Promise<SessionRuntime | undefined>>();
 
@@ -61,6 +66,7 @@ export async function startConnectionHost(
         sessionId: session.sessionId,
         method: session.method,
         phoneNumber: session.phoneNumber,
+        lease: leaseOf(session.shard),
       },
       driver,
       {

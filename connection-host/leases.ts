@@ -1,3 +1,5 @@
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { toAttr } from '#shared/store/db';
 import { dataTable } from '#shared/store/tables';
 
 /**
@@ -44,4 +46,36 @@ export async function release(shard: number, owner: string): Promise<void> {
     { expiresAtMs: 0 },
     { condition: '#o = :me', names: { '#o': 'owner' }, values: { ':me': owner } },
   );
+}
+
+/** The lease a link runs under: its writes are fenced on it. */
+export interface LeaseGuard {
+  shard: number;
+  owner: string;
+  fence: number;
+}
+
+/** A transaction item that fails unless the lease is still this owner's, under this fence. */
+export function leaseCheck(g: LeaseGuard): TransactWriteItem {
+  return {
+    ConditionCheck: {
+      TableName: dataTable.name(),
+      Key: toAttr(key(g.shard)),
+      ConditionExpression: '#o = :owner AND fence = :fence',
+      ExpressionAttributeNames: { '#o': 'owner' },
+      ExpressionAttributeValues: toAttr({ ':owner': g.owner, ':fence': g.fence }),
+    },
+  };
+}
+
+export async function stillHeld(g: LeaseGuard): Promise<boolean> {
+  const lease = await dataTable.get<Lease>(key(g.shard), true);
+  return lease?.owner === g.owner && lease.fence === g.fence;
+}
+
+/** A write refused because another host holds the session's shard now. */
+export class FencedOutError extends Error {
+  constructor(g: LeaseGuard) {
+    super(`shard ${g.shard} is no longer held by ${g.owner} under fence ${g.fence}; write refused`);
+  }
 }

@@ -1,4 +1,5 @@
 import type { InboundMessage, OutboundContent } from '#shared/messages/content';
+import type { LeaseGuard } from '../leases.ts';
 
 /**
  * The one boundary with the messaging network. Everything network-shaped (JIDs, LIDs, protobuf,
@@ -81,6 +82,8 @@ export interface LinkRequest {
   sessionId: string;
   method: 'qr' | 'phone';
   phoneNumber?: string;
+  /** The shard lease the host holds; auth-state writes are refused once it has moved on. */
+  lease?: LeaseGuard;
 }
 
 export interface NetworkDriver {

@@ -1,6 +1,7 @@
 import { env } from '#shared/config/env';
 import type { Frame } from '#shared/simulator/network';
 import { authTable } from '#shared/store/tables';
+import { FencedOutError, leaseCheck } from '../leases.ts';
 import type { DriverEvents, DriverLink, LinkEnd, LinkRequest, NetworkDriver } from './driver.ts';
 import { readSseData } from './sse-reader.ts';
 
@@ -84,10 +85,19 @@ export function simulatorDriver(): NetworkDriver {
             return events.onQr(f.qr);
           case 'pairing-code':
             return events.onPairingCode(f.code);
-          case 'linked':
+          case 'linked': {
             creds = { token: f.token, mobile: f.mobile };
-            await authTable.put({ ...credsKey(sessionId), ...creds });
+            const put = authTable.putOp({ ...credsKey(sessionId), ...creds });
+            const lease = request.lease;
+            // Fenced like every auth write: a host that lost the shard must not store credentials.
+            if (!(await authTable.transact(lease ? [put, leaseCheck(lease)] : [put]))) {
+              end({
+                kind: 'fatal',
+                reason: lease ? new FencedOutError(lease).message : 'credentials not stored',
+              });
+            }
             return;
+          }
           case 'open':
             return events.onOpen({ mobile: f.mobile });
           case 'close':

@@ -4,6 +4,7 @@ import { BufferJSON } from '@whiskeysockets/baileys';
 import { dynamoClient } from '#shared/aws/clients';
 import { fromAttr, type Item, toAttr } from '#shared/store/db';
 import { authTable } from '#shared/store/tables';
+import { FencedOutError, type LeaseGuard, leaseCheck, stillHeld } from '../../leases.ts';
 
 /**
  * Item layout of one auth-state value (`pk = AUTH#<sessionId>`, `sk = creds | <type>#<id>`):
@@ -94,13 +95,19 @@ export const itemBytes = (it: Stored) =>
   it.sk.length + it.pk.length + (it.v?.length ?? 0) + (it.z?.length ?? 0) + 64;
 
 /** Runs the writes as TransactWriteItems of at most 100 items (and ~3.5 MB), one logical value never split. */
-export async function transactGroups(groups: TransactWriteItem[][], sizes: number[]): Promise<void> {
+export async function transactGroups(
+  groups: TransactWriteItem[][],
+  sizes: number[],
+  lease?: LeaseGuard,
+): Promise<void> {
+  // With a lease, every transaction also checks it: a host that lost the shard writes nothing.
+  const maxItems = lease ? TX_MAX_ITEMS - 1 : TX_MAX_ITEMS;
   const batches: TransactWriteItem[][] = [];
   let cur: TransactWriteItem[] = [];
   let bytes = 0;
   groups.forEach((g, i) => {
     const size = sizes[i] ?? 0;
-    if (cur.length && (cur.length + g.length > TX_MAX_ITEMS || bytes + size > TX_MAX_BYTES)) {
+    if (cur.length && (cur.length + g.length > maxItems || bytes + size > TX_MAX_BYTES)) {
       batches.push(cur);
       cur = [];
       bytes = 0;
@@ -111,7 +118,8 @@ export async function transactGroups(groups: TransactWriteItem[][], sizes: numbe
   if (cur.length) batches.push(cur);
   for (const batch of batches) {
     for (let attempt = 0; ; attempt++) {
-      if (await authTable.transact(batch)) break;
+      if (await authTable.transact(lease ? [...batch, leaseCheck(lease)] : batch)) break;
+      if (lease && !(await stillHeld(lease))) throw new FencedOutError(lease);
       // Cancelled without conditions means a conflicting concurrent write: back off and retry.
       if (attempt >= 5) throw new Error('auth state write: transaction kept being cancelled');
       await sleep(100 * 2 ** attempt);

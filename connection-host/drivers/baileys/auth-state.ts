@@ -4,6 +4,7 @@ import {
   type QueryCommandOutput,
   type TransactWriteItem,
 } from '@aws-sdk/client-dynamodb';
+
 import {
   type AuthenticationCreds,
   type AuthenticationState,
@@ -15,6 +16,7 @@ import {
 import { dynamoClient } from '#shared/aws/clients';
 import { toAttr } from '#shared/store/db';
 import { authTable } from '#shared/store/tables';
+import type { LeaseGuard } from '../../leases.ts';
 import { encode, itemBytes, partSk, readValues, sleep, transactGroups } from './auth-items.ts';
 
 /**
@@ -38,7 +40,7 @@ export interface DynamoAuthState {
 }
 
 /** Loads (or initialises) the session's auth state. Nothing is written until Baileys asks. */
-export async function loadAuthState(sessionId: string): Promise<DynamoAuthState> {
+export async function loadAuthState(sessionId: string, lease?: LeaseGuard): Promise<DynamoAuthState> {
   const pk = authPk(sessionId);
   const cache = new Map<string, unknown>(); // sk -> value, or null when known absent
   const knownParts = new Map<string, number>();
@@ -83,7 +85,7 @@ export async function loadAuthState(sessionId: string): Promise<DynamoAuthState>
       newParts.set(sk, n);
     }
     try {
-      await transactGroups(groups, sizes);
+      await transactGroups(groups, sizes, lease);
     } catch (err) {
       // Some batches may have landed: forget what we believed, keep the widest part count to clean up.
       for (const [sk, n] of newParts) {

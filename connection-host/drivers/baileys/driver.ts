@@ -85,7 +85,7 @@ async function connect(
   const phone = request.phoneNumber?.replace(/\D/g, '');
   if (request.method === 'phone' && !phone) throw new Error('linking by phone needs a phone number');
 
-  const auth = await loadAuthState(sessionId);
+  const auth = await loadAuthState(sessionId, request.lease);
   // A pairing-code request stores `me` before the phone confirms; without `account` the link never
   // completed, and Baileys would try to log in with it. Start linking afresh instead.
   if (auth.state.creds.me && !auth.state.creds.account) {
