@@ -159,11 +159,9 @@ export async function startConnectionHost(
     shards.delete(shard);
     fences.delete(shard);
     for (const [id, rt] of runtimes) {
-      const session = await getSession(rt.request.tenantId, id);
-      if (session?.shard === shard) {
-        await rt.stop();
-        runtimes.delete(id);
-      }
+      if (shardOf(id, cfg.SHARD_COUNT) !== shard) continue;
+      await rt.stop();
+      runtimes.delete(id);
     }
     log.warn({ shard }, 'shard lost');
   }

@@ -9,9 +9,6 @@ import { sqsClient } from '../aws/clients.ts';
 import { queueUrl } from '../aws/queue-url.ts';
 import { logger } from '../log/logger.ts';
 
-/** Thrown by a handler when a record can never succeed: it is acknowledged and left to the logs. */
-export class PoisonMessageError extends Error {}
-
 export type RecordHandler<T> = (body: T, meta: { messageId: string; receiveCount: number }) => Promise<void>;
 
 export interface ProcessOptions {
@@ -70,10 +67,6 @@ async function processOne<T>(
     await handle(parsed.data, meta);
     return true;
   } catch (err) {
-    if (err instanceof PoisonMessageError) {
-      logger.warn({ messageId: record.messageId, err }, 'poison record dropped');
-      return true;
-    }
     logger.error({ messageId: record.messageId, err }, 'record failed; SQS will retry it');
     return false;
   }

@@ -23,7 +23,7 @@ export async function sendJson(
  * JSON with every non-ASCII character written as a `\\uXXXX` escape: the same value once parsed, and
  * safe for any SQS implementation (some local ones refuse characters outside the BMP, such as emoji).
  */
-export function asciiJson(value: unknown): string {
+function asciiJson(value: unknown): string {
   return JSON.stringify(value).replace(
     /[\u007f-\uffff]/g,
     (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,

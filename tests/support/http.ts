@@ -40,8 +40,6 @@ export function jsonClient(base: string, token?: string) {
   };
 }
 
-export type JsonClient = ReturnType<typeof jsonClient>;
-
 /** For scripts that pass the token per call: `(method, path, token?, body?)` → the response. */
 export function jsonCaller(base: string) {
   return <T = any>(method: string, path: string, token?: string, body?: unknown) =>
