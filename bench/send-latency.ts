@@ -6,9 +6,9 @@ import { dynamoClient, sqsClient } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import { queueUrl } from '#shared/aws/queue-url';
 import { queues } from '#shared/aws/resources';
-import { createApp } from '#shared/http/app';
 import { sendJson } from '#shared/queue/send';
 import { dataTable } from '#shared/store/tables';
+import { createApp } from '../functions/api/app.ts';
 import { startService } from '../scripts/local/service.ts';
 import { jsonCaller } from '../tests/support/http.ts';
 

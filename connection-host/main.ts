@@ -1,18 +1,18 @@
 import { serve } from '@hono/node-server';
 import { env } from '#shared/config/env';
 import { loadSecrets } from '#shared/config/load-secrets';
-import { createApp } from '#shared/http/app';
 import { logger } from '#shared/log/logger';
 import { startConnectionHost } from './host.ts';
+import { hostApp } from './http.ts';
 
 /**
  * The connection host as its own process (the ECS task; also the failover test's hosts). With
- * HOST_HTTP_PORT set it also serves the app, for the long-lived SSE streams a load balancer sends here.
+ * HOST_HTTP_PORT set it also serves health and the long-lived SSE streams a load balancer sends here.
  */
 await loadSecrets();
 const host = await startConnectionHost();
 const port = env().HOST_HTTP_PORT;
-const server = port === undefined ? undefined : serve({ fetch: createApp().fetch, port });
+const server = port === undefined ? undefined : serve({ fetch: hostApp().fetch, port });
 logger.info(
   { hostId: host.hostId, driver: env().MESSAGING_DRIVER, shards: host.ownedShards(), httpPort: port ?? null },
   'connection host up',

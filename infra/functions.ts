@@ -9,7 +9,7 @@ import type { Construct } from 'constructs';
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 function entryPath(name: string): string {
-  return join(projectRoot, 'functions', `${name}.ts`);
+  return join(projectRoot, 'functions', name, 'handler.ts');
 }
 
 // ESM bundles have no `require`; CommonJS dependencies that call it dynamically need one.
@@ -24,7 +24,7 @@ export interface FunctionOptions {
   memorySize?: number;
 }
 
-/** `functions/<name>.ts` (export `handler`), bundled locally with esbuild into one ESM file. */
+/** `functions/<name>/handler.ts` (export `handler`), bundled locally with esbuild into one ESM file. */
 export function nodeFunction(
   scope: Construct,
   id: string,

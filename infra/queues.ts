@@ -2,7 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { deadLetterQueueName, type QueueDef, queueName } from '../shared/aws/resources.ts';
+import { deadLetterQueueName, type QueueDef, queueName } from '#shared/aws/resources';
 
 export interface QueueWithDlq {
   queue: sqs.Queue;

@@ -6,7 +6,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { allQueues, buckets, commandQueue, type QueueDef, queues, tables } from '../shared/aws/resources.ts';
+import { allQueues, buckets, commandQueue, type QueueDef, queues, tables } from '#shared/aws/resources';
 import type { DeploymentSettings } from './context.ts';
 import { nodeFunction } from './functions.ts';
 import { type QueueWithDlq, queueFrom } from './queues.ts';
@@ -79,10 +79,10 @@ export class SessionManagerStack extends Stack {
       return fn;
     };
 
-    const events = consumer('EventsConsumer', 'events-consumer', queues.events);
+    const events = consumer('EventsConsumer', 'events', queues.events);
     queue(queues.webhooks.id).grantSendMessages(events);
 
-    const webhooks = consumer('WebhookConsumer', 'webhook-consumer', queues.webhooks);
+    const webhooks = consumer('WebhookConsumer', 'webhooks', queues.webhooks);
     // Retries are new delayed messages on the same queue; the last failure is parked on its DLQ.
     queue(queues.webhooks.id).grantSendMessages(webhooks);
     q.get(queues.webhooks.id)!.deadLetterQueue.grantSendMessages(webhooks);

@@ -2,13 +2,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
-import {
-  type BucketDef,
-  bucketName,
-  type KeyDef,
-  type TableDef,
-  tableName,
-} from '../shared/aws/resources.ts';
+import { type BucketDef, bucketName, type KeyDef, type TableDef, tableName } from '#shared/aws/resources';
 
 function attribute(key: KeyDef): dynamodb.Attribute {
   return {

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { bootstrapResources } from '#shared/aws/bootstrap';
 import { Table } from '#shared/store/db';
+import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
 import { startLocalAws } from '../../scripts/local/local-aws.ts';
 import { localSecrets } from '../../scripts/local/secrets.ts';
 import { jsonCaller } from '../../tests/support/http.ts';

@@ -1,6 +1,6 @@
 import { env } from '#shared/config/env';
-import type { Frame } from '#shared/simulator/network';
 import { authTable } from '#shared/store/tables';
+import type { Frame } from '../../simulator/network.ts';
 import { FencedOutError, leaseCheck } from '../leases.ts';
 import type { DriverEvents, DriverLink, LinkEnd, LinkRequest, NetworkDriver } from './driver.ts';
 import { readSseData } from './sse-reader.ts';

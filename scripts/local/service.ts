@@ -1,14 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { bootstrapResources } from '#shared/aws/bootstrap';
 import { names } from '#shared/aws/names';
 import { env, resetEnvCache } from '#shared/config/env';
-import { createApp } from '#shared/http/app';
 import { pollQueue } from '#shared/queue/consumer';
-import { simulatorRoutes } from '#shared/simulator/routes';
 import { startConnectionHost } from '../../connection-host/host.ts';
-import { handler as eventsHandler } from '../../functions/events-consumer.ts';
-import { handler as webhooksHandler } from '../../functions/webhook-consumer.ts';
+import { createApp } from '../../functions/api/app.ts';
+import { handler as eventsHandler } from '../../functions/events/handler.ts';
+import { handler as webhooksHandler } from '../../functions/webhooks/handler.ts';
+import { simulatorRoutes } from '../../simulator/routes.ts';
+import { bootstrapResources } from './bootstrap.ts';
 import { startLocalAws } from './local-aws.ts';
 import { localSecrets } from './secrets.ts';
 
@@ -63,12 +63,13 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   await bootstrapResources(cfg.RESOURCE_PREFIX, cfg.SHARD_COUNT);
 
   const stops: Array<() => Promise<void>> = [];
-  const extra = cfg.MESSAGING_DRIVER === 'simulator' ? [simulatorRoutes()] : [];
-  const app = createApp({ extra });
+  const app = createApp();
+  // The simulated network shares the port but not the app: the API knows nothing of it.
+  const sim = cfg.MESSAGING_DRIVER === 'simulator' ? simulatorRoutes() : undefined;
+  const fetch = (req: Request) =>
+    sim && new URL(req.url).pathname.startsWith('/_sim/') ? sim.fetch(req) : app.fetch(req);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: opts.port ?? cfg.PORT, hostname: '127.0.0.1' }, () =>
-      resolve(s),
-    );
+    const s = serve({ fetch, port: opts.port ?? cfg.PORT, hostname: '127.0.0.1' }, () => resolve(s));
   });
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;

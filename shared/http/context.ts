@@ -1,5 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { TokenClaims } from '../auth/tokens.ts';
+import type { TokenClaims } from '../auth/claims.ts';
 import { ValidationError } from './errors.ts';
 
 export interface AppEnv {

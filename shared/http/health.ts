@@ -30,7 +30,7 @@ async function check(fn: () => Promise<unknown>): Promise<z.infer<typeof Check>>
 
 const route = createRoute({
   method: 'get',
-  path: '/health',
+  path: '/',
   summary: 'Liveness and each dependency (no auth)',
   tags: ['meta'],
   responses: { 200: json(Health), 503: json(Health, 'A dependency is down') },

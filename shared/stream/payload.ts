@@ -1,5 +1,5 @@
+import type { MessageAnalysis } from '../messages/analysis.ts';
 import type { StoredMessage } from '../messages/message.ts';
-import type { MessageAnalysis } from '../webhooks/payload.ts';
 
 /** The tenant SSE stream payload of the interface specification. */
 export interface StreamPayload {

@@ -18,7 +18,7 @@ const EVENT_ID = /^\d{13}#[^\s]{1,200}$/;
 
 const route = createRoute({
   method: 'get',
-  path: '/api/public/portal/{portal_id}/stream',
+  path: '/{portal_id}/stream',
   tags: ['stream'],
   summary: "Server-Sent Events: the tenant's inbound messages, live, resumable with Last-Event-ID",
   description:

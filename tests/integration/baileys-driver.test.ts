@@ -10,7 +10,6 @@ import {
   type WASocket,
 } from '@whiskeysockets/baileys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrapResources } from '#shared/aws/bootstrap';
 import { resetEnvCache } from '#shared/config/env';
 import { logger } from '#shared/log/logger';
 import { authTable } from '#shared/store/tables';
@@ -31,6 +30,7 @@ import {
 } from '../../connection-host/drivers/baileys/outbound.ts';
 import { wireEvents } from '../../connection-host/drivers/baileys/wire.ts';
 import type { DriverEvents, LinkEnd } from '../../connection-host/drivers/driver.ts';
+import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
 import { freePort } from '../../scripts/local/free-port.ts';
 import { type LocalAws, startLocalAws } from '../../scripts/local/local-aws.ts';
 

@@ -1,9 +1,9 @@
 import { DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, GetQueueUrlCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import { bootstrapResources } from '#shared/aws/bootstrap';
 import { dynamoClient, sqsClient } from '#shared/aws/clients';
 import { deadLetterQueueName, queueName, queues, tableName, tables } from '#shared/aws/resources';
+import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
 
 describe('resource bootstrap', () => {
   it('creates tables, TTL and queues with DLQ redrive, and running it again changes nothing', async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { dispatchCommand, newCommandId } from '#shared/commands/dispatch';
 import { env } from '#shared/config/env';
 import { insertSession, markInactive } from '#shared/sessions/repository';
 import { shardOf } from '#shared/sessions/shard';
 import { authTable } from '#shared/store/tables';
+import { dispatchCommand, newCommandId } from '../../functions/api/commands/dispatch.ts';
 import { newTenant, waitFor } from '../support/client.ts';
 
 /**

@@ -4,8 +4,6 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
-import { settingsFromContext } from '../../infra/context.ts';
-import { SessionManagerStack } from '../../infra/stack.ts';
 import {
   allQueues,
   bucketName,
@@ -16,7 +14,9 @@ import {
   type TableDef,
   tableName,
   tables,
-} from '../../shared/aws/resources.ts';
+} from '#shared/aws/resources';
+import { settingsFromContext } from '../../infra/context.ts';
+import { SessionManagerStack } from '../../infra/stack.ts';
 
 const prefix = 'test';
 const shardCount = 3;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { delaySeconds, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs } from '#shared/webhooks/backoff';
 import { effectiveConfig, isApprovedHost, maskSecret, normaliseDomain } from '#shared/webhooks/config';
-import { deliveryHeaders, signature, verifySignature } from '#shared/webhooks/sign';
+import { deliveryHeaders, signature, verifySignature } from '../../functions/webhooks/sign.ts';
 
 describe('approved domains', () => {
   it('matches the host and its subdomains, never a look-alike', () => {

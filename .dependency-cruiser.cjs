@@ -1,0 +1,59 @@
+/**
+ * The layout rule: a file's path says where it runs. Checked by `npm run deps` (part of `npm test`);
+ * tests/unit/layout.test.ts shows a violation failing it.
+ * - shared/ is used by two or more deployables, so it depends on none of them;
+ * - the connection host (ECS) and each Lambda (functions/<name>/) never pull in one another's code;
+ * - the simulated network is test and demo infrastructure: no deployable imports it.
+ */
+const NOT_TESTS = '\\.test\\.ts$';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'shared-depends-on-no-deployable',
+      severity: 'error',
+      comment: 'shared/ holds only what two or more deployables use; it imports none of them.',
+      from: { path: '^shared/', pathNot: NOT_TESTS },
+      to: { path: '^(functions|connection-host|simulator|scripts|tests|bench|infra)/' },
+    },
+    {
+      name: 'host-imports-no-lambda-code',
+      severity: 'error',
+      comment: 'The connection host runs on ECS; code that runs only in the Lambdas stays out of it.',
+      from: { path: '^connection-host/', pathNot: NOT_TESTS },
+      to: { path: '^(functions|scripts|tests|bench|infra)/' },
+    },
+    {
+      name: 'lambda-imports-no-host-or-simulator',
+      severity: 'error',
+      comment: 'A Lambda bundle holds its own folder and shared/ only: no host, simulator or test code.',
+      from: { path: '^functions/', pathNot: NOT_TESTS },
+      to: { path: '^(connection-host|simulator|scripts|tests|bench|infra)/' },
+    },
+    {
+      name: 'lambdas-stay-apart',
+      severity: 'error',
+      comment: 'Each Lambda (functions/<name>/) is its own bundle; what two of them need belongs in shared/.',
+      from: { path: '^functions/([^/]+)/', pathNot: NOT_TESTS },
+      to: { path: '^functions/', pathNot: '^functions/$1/' },
+    },
+    {
+      name: 'no-unresolvable-imports',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|cdk\\.out|\\.data)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json', '.d.ts'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+  },
+};

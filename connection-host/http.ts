@@ -1,0 +1,11 @@
+import { healthRoutes } from '#shared/http/health';
+import { serviceApp } from '#shared/http/service-app';
+import { streamRoutes } from '#shared/stream/routes';
+
+/** What a connection host serves over HTTP (behind the load balancer): health and the live streams. */
+export function hostApp() {
+  const app = serviceApp();
+  app.route('/health', healthRoutes());
+  app.route('/api/public/portal', streamRoutes());
+  return app;
+}

@@ -1,0 +1,123 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { router } from '#shared/http/context';
+import { errorResponses, json } from '#shared/http/schemas';
+import type { StoredMessage } from '#shared/messages/message';
+import { queryMessages } from '#shared/messages/repository';
+import { listSessions, requireSession } from '#shared/sessions/repository';
+import { requireAuthOrQueryKey } from '../auth/middleware.ts';
+import { chatsOfNumber, queryChats } from './chats.ts';
+import { Limit, PhoneDigits } from './query.ts';
+import { displayText, LidResolver, partyJid } from './readable.ts';
+
+const LiveMessage = z
+  .object({
+    id: z.string(),
+    from: z
+      .string()
+      .openapi({ description: '`<digits>@s.whatsapp.net`, or `<lid>@lid` when the phone is unknown' }),
+    chat: z.string().openapi({ description: 'The conversation: the contact, or `<id>@g.us` for a group' }),
+    senderName: z.string(),
+    text: z.string(),
+    timestamp: z.number().int().openapi({ description: 'Epoch seconds' }),
+    fromMe: z.boolean(),
+    direction: z.enum(['inbound', 'outbound']),
+    sessionId: z.string(),
+    type: z.string(),
+    status: z.string(),
+  })
+  .openapi('LiveMessage');
+
+const ViewQuery = z.object({
+  key: z.string().optional().openapi({ description: 'API key or token (instead of a Bearer header)' }),
+  apiKey: z.string().optional(),
+  phone: PhoneDigits.optional().openapi({ description: 'Contact number, with or without country code' }),
+  number: PhoneDigits.optional().openapi({ description: 'Alias of `phone`' }),
+  sessionId: z.string().trim().min(1).max(100).optional(),
+  type: z.enum(['inbound', 'outbound', 'all']).default('all'),
+  limit: Limit(50),
+});
+
+const route = createRoute({
+  method: 'get',
+  path: '/messages/v1',
+  tags: ['history'],
+  security: [{ bearerAuth: [] }],
+  summary: 'Raw live view of inbound and outbound messages, newest first',
+  request: { query: ViewQuery },
+  responses: {
+    200: json(
+      z.object({
+        success: z.literal(true),
+        timestamp: z.string(),
+        filter: z.object({
+          sessionId: z.string(),
+          phone: z.string().nullable(),
+          jid: z.string().nullable(),
+          type: z.string(),
+        }),
+        count: z.number().int(),
+        messages: z.array(LiveMessage),
+      }),
+    ),
+    ...errorResponses,
+  },
+});
+
+async function liveMessage(m: StoredMessage, resolver: LidResolver): Promise<z.infer<typeof LiveMessage>> {
+  const outbound = m.direction === 'outbound';
+  const [sender, chat] = await Promise.all([resolver.sender(m), resolver.chat(m.sessionId, m.chatId)]);
+  return {
+    id: m.messageId,
+    from: sender ? partyJid(sender) : outbound ? 'me' : '',
+    chat: partyJid(chat),
+    senderName: m.senderName ?? '',
+    text: displayText(m),
+    timestamp: Math.floor(m.timestampMs / 1000),
+    fromMe: outbound,
+    direction: m.direction,
+    sessionId: m.sessionId,
+    type: m.kind,
+    status: m.status,
+  };
+}
+
+export function viewRoutes() {
+  const r = router();
+  r.use('/messages/v1', requireAuthOrQueryKey);
+  r.openapi(route, async (c) => {
+    const tenantId = c.get('auth').tenant;
+    const q = c.req.valid('query');
+    const phone = q.phone ?? q.number;
+    const session = q.sessionId ? await requireSession(tenantId, q.sessionId) : undefined;
+    const base = {
+      tenantId,
+      sessionId: session?.sessionId,
+      direction: q.type === 'all' ? undefined : q.type,
+    };
+    let messages: StoredMessage[];
+    let jid: string | null = null;
+    if (phone) {
+      const sessions = session ? [session] : await listSessions(tenantId);
+      const { phones, chatIds } = await chatsOfNumber(tenantId, phone, sessions);
+      messages = await queryChats(base, chatIds, q.limit);
+      const shown =
+        messages.find((m) => phones.includes(m.chatId))?.chatId ?? phones[phones.length - 1] ?? phone;
+      jid = `${shown}@s.whatsapp.net`;
+    } else {
+      messages = await queryMessages(base, q.limit);
+    }
+    const resolver = new LidResolver(tenantId);
+    const out = await Promise.all(messages.map((m) => liveMessage(m, resolver)));
+    return c.json(
+      {
+        success: true as const,
+        timestamp: new Date().toISOString(),
+        filter: { sessionId: q.sessionId ?? 'all', phone: phone ?? null, jid, type: q.type },
+        count: out.length,
+        messages: out,
+      },
+      200,
+    );
+  });
+  return r;
+}

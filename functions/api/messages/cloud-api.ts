@@ -1,0 +1,200 @@
+import { z } from '@hono/zod-openapi';
+import { type ErrorCode, statusOf, ValidationError } from '#shared/http/errors';
+import { toServiceError } from '#shared/http/service-app';
+import { Button, HttpUrl } from '../templates/template.ts';
+import { Recipient } from './recipient.ts';
+
+/**
+ * The Cloud-API-compatible request: the subset of the Cloud API message object this service can
+ * deliver through a linked session. Unknown keys (recipient_type, biz_opaque_callback_data…) are ignored.
+ */
+const Link = HttpUrl.openapi({
+  description: 'Public http(s) URL of the media (media ids are not supported)',
+});
+
+const MediaId = { id: z.string().optional() };
+
+const TextParameter = z.object({
+  type: z.string(),
+  text: z.string().max(1024).optional(),
+  currency: z.object({ fallback_value: z.string() }).optional(),
+  date_time: z.object({ fallback_value: z.string() }).optional(),
+  image: z.object({ link: Link.optional(), ...MediaId }).optional(),
+  document: z.object({ link: Link.optional(), filename: z.string().optional(), ...MediaId }).optional(),
+  video: z.object({ link: Link.optional(), ...MediaId }).optional(),
+});
+
+export const CloudMessageBody = z
+  .object({
+    messaging_product: z
+      .enum(['network', 'whatsapp'])
+      .openapi({ description: '`network` (or `whatsapp`), echoed back' }),
+    recipient_type: z.string().optional(),
+    to: Recipient,
+    type: z
+      .enum(['text', 'image', 'document', 'audio', 'video', 'template', 'interactive', 'reaction'])
+      .default('text'),
+    context: z.object({ message_id: z.string().min(1).max(200) }).optional(),
+    text: z.object({ body: z.string().min(1).max(4096), preview_url: z.boolean().optional() }).optional(),
+    image: z
+      .object({ link: Link.optional(), caption: z.string().max(1024).optional(), ...MediaId })
+      .optional(),
+    document: z
+      .object({
+        link: Link.optional(),
+        caption: z.string().max(1024).optional(),
+        filename: z.string().max(255).optional(),
+        ...MediaId,
+      })
+      .optional(),
+    audio: z.object({ link: Link.optional(), voice: z.boolean().optional(), ...MediaId }).optional(),
+    video: z
+      .object({ link: Link.optional(), caption: z.string().max(1024).optional(), ...MediaId })
+      .optional(),
+    template: z
+      .object({
+        name: z.string().min(1).max(100),
+        language: z.object({ code: z.string().optional(), policy: z.string().optional() }).optional(),
+        components: z
+          .array(
+            z.object({
+              type: z.string(),
+              sub_type: z.string().optional(),
+              parameters: z.array(TextParameter).optional(),
+            }),
+          )
+          .optional(),
+      })
+      .optional(),
+    interactive: z
+      .object({
+        type: z.string(),
+        header: z
+          .object({
+            type: z.string(),
+            text: z.string().optional(),
+            image: z.object({ link: Link.optional() }).optional(),
+            document: z.object({ link: Link.optional(), filename: z.string().optional() }).optional(),
+            video: z.object({ link: Link.optional() }).optional(),
+          })
+          .optional(),
+        body: z.object({ text: z.string().min(1).max(1024) }),
+        footer: z.object({ text: z.string().max(60) }).optional(),
+        action: z.object({
+          buttons: z
+            .array(z.object({ type: z.literal('reply'), reply: Button }))
+            .min(1)
+            .max(3)
+            .optional(),
+        }),
+      })
+      .optional(),
+    reaction: z.object({ message_id: z.string().min(1).max(200), emoji: z.string().max(16) }).optional(),
+  })
+  .superRefine((b, ctx) => {
+    const part = b[b.type];
+    if (!part) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [b.type],
+        message: `${b.type} object is required for type ${b.type}`,
+      });
+      return;
+    }
+    if (b.type === 'interactive' && (b.interactive?.type !== 'button' || !b.interactive.action.buttons)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['interactive', 'type'],
+        message: 'only interactive type button with action.buttons is supported',
+      });
+    }
+    const media = b.type === 'image' || b.type === 'document' || b.type === 'audio' || b.type === 'video';
+    if (media && !(part as { link?: string }).link) {
+      const usedId = Boolean((part as { id?: string }).id);
+      ctx.addIssue({
+        code: 'custom',
+        path: [b.type, 'link'],
+        message: usedId ? 'media ids are not supported; send a link' : `${b.type}.link is required`,
+      });
+    }
+  })
+  .openapi('CloudMessage');
+export type CloudMessageBody = z.infer<typeof CloudMessageBody>;
+
+export const CloudMessageResponse = z
+  .object({
+    messaging_product: z.string(),
+    contacts: z.array(z.object({ input: z.string(), wa_id: z.string() })),
+    messages: z.array(z.object({ id: z.string().openapi({ example: 'wamid.3EB0A1B2C3D4E5F60718' }) })),
+  })
+  .openapi('CloudMessageResponse');
+
+export const CloudError = z
+  .object({
+    error: z.object({
+      message: z.string(),
+      type: z.string(),
+      code: z.number().int(),
+      error_subcode: z.number().int().optional(),
+      error_data: z.object({ messaging_product: z.string(), details: z.string() }).optional(),
+      fbtrace_id: z.string(),
+    }),
+  })
+  .openapi('CloudError');
+
+/**
+ * Our error codes in Cloud API terms (documented in docs/messaging.md). HTTP statuses stay ours, so a
+ * plain HTTP client still sees 404/422/429; Cloud API clients read `error.code`.
+ */
+const CLOUD_CODES: Record<ErrorCode, { code: number; title: string; subcode?: number }> = {
+  VALIDATION_FAILED: { code: 100, title: 'Invalid parameter' },
+  MALFORMED_JSON: { code: 100, title: 'Invalid parameter' },
+  UNAUTHORIZED: { code: 190, title: 'Invalid OAuth access token' },
+  FORBIDDEN: { code: 200, title: 'Permissions error' },
+  DOMAIN_NOT_APPROVED: { code: 200, title: 'Permissions error' },
+  NOT_FOUND: { code: 100, title: 'Invalid parameter' },
+  SESSION_NOT_FOUND: {
+    code: 100,
+    subcode: 33,
+    title: 'Unsupported post request: phone number id does not exist',
+  },
+  TEMPLATE_NOT_FOUND: { code: 132001, title: 'Template name does not exist in the translation' },
+  CONFLICT: { code: 100, title: 'Invalid parameter' },
+  PAYLOAD_TOO_LARGE: { code: 131053, title: 'Media upload error' },
+  SESSION_NOT_READY: { code: 133010, title: 'Phone number not registered (session not connected)' },
+  PAYMENT_NOT_CONFIGURED: { code: 131000, title: 'Something went wrong' },
+  NOT_AVAILABLE: { code: 131000, title: 'Something went wrong' },
+  QUOTA_EXCEEDED: { code: 131056, title: 'Message quota for this phone number reached' },
+  RATE_LIMITED: { code: 130429, title: 'Rate limit hit' },
+  UPSTREAM_FAILED: { code: 131000, title: 'Something went wrong' },
+  UPSTREAM_UNAVAILABLE: { code: 131016, title: 'Service unavailable' },
+  INTERNAL: { code: 131000, title: 'Something went wrong' },
+};
+
+/** Template parameter count problems have their own Cloud API code. */
+const TEMPLATE_PARAMS_CODE = 132000;
+
+export function cloudError(err: unknown, traceId: string, product = 'whatsapp') {
+  const svc = toServiceError(err, traceId);
+  const mapped = CLOUD_CODES[svc.code];
+  const templateParams =
+    svc instanceof ValidationError && svc.details?.field?.startsWith('template.components');
+  const code = templateParams ? TEMPLATE_PARAMS_CODE : mapped.code;
+  const title = templateParams
+    ? 'Number of parameters does not match the expected number of params'
+    : mapped.title;
+  return {
+    status: statusOf(svc.code),
+    retryAfterSeconds: svc.details?.retryAfterSeconds,
+    body: {
+      error: {
+        message: `(#${code}) ${title}`,
+        type: 'OAuthException',
+        code,
+        ...(mapped.subcode ? { error_subcode: mapped.subcode } : {}),
+        error_data: { messaging_product: product, details: svc.message },
+        fbtrace_id: traceId,
+      },
+    },
+  };
+}

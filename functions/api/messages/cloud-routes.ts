@@ -1,0 +1,155 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { router } from '#shared/http/context';
+import { bearer, json } from '#shared/http/schemas';
+import type { OutboundContent } from '#shared/messages/content';
+import { requireAuth } from '../auth/middleware.ts';
+import { acceptCommand } from '../commands/accept.ts';
+import { requireReadySession } from '../sessions/service.ts';
+import { renderStoredTemplate } from '../templates/render.ts';
+import {
+  CloudMessageBody as Body,
+  CloudError,
+  type CloudMessageBody,
+  CloudMessageResponse,
+  cloudError,
+} from './cloud-api.ts';
+import { fileNameFromUrl, mimetypeOfFileName } from './media-names.ts';
+import { fromWamid, toWamid } from './message-id.ts';
+import { acceptSend } from './send-service.ts';
+
+const PATH = '/{phoneNumberId}/messages';
+
+const route = createRoute({
+  method: 'post',
+  path: PATH,
+  tags: ['messages'],
+  security: bearer,
+  summary: 'Cloud-API-compatible send; the sender (mobid, mobile number or session id) is in the path',
+  request: {
+    params: z.object({
+      phoneNumberId: z
+        .string()
+        .min(1)
+        .max(100)
+        .openapi({
+          description: 'mobid (recommended), mobile number or session id',
+          param: { name: 'phoneNumberId', in: 'path' },
+        }),
+    }),
+    body: { content: { 'application/json': { schema: Body } } },
+  },
+  responses: {
+    200: json(CloudMessageResponse),
+    400: json(CloudError, 'Invalid parameter (code 100, or 132000 for template parameters)'),
+    401: json(CloudError, 'Invalid token (code 190)'),
+    404: json(CloudError, 'Unknown phone number id (code 100, subcode 33) or template (code 132001)'),
+    422: json(CloudError, 'Session not connected (code 133010)'),
+    429: json(CloudError, 'Monthly quota used up (code 131056)'),
+  },
+});
+
+async function contentOf(tenant: string, b: CloudMessageBody): Promise<OutboundContent> {
+  const quotedId = b.context ? fromWamid(b.context.message_id) : undefined;
+  return { ...(await baseContent(tenant, b)), ...(quotedId ? { quotedId } : {}) };
+}
+
+async function baseContent(tenant: string, b: CloudMessageBody): Promise<OutboundContent> {
+  switch (b.type) {
+    case 'text':
+      return { kind: 'text', text: b.text?.body };
+    case 'image':
+      return { kind: 'image', mediaUrl: b.image?.link, caption: b.image?.caption };
+    case 'video':
+      return { kind: 'video', mediaUrl: b.video?.link, caption: b.video?.caption };
+    case 'audio':
+      return b.audio?.voice
+        ? { kind: 'voice', mediaUrl: b.audio.link, durationSeconds: 5 }
+        : { kind: 'audio', mediaUrl: b.audio?.link };
+    case 'document': {
+      const link = b.document?.link ?? '';
+      const fileName = b.document?.filename ?? fileNameFromUrl(link) ?? 'document';
+      return {
+        kind: 'document',
+        mediaUrl: link,
+        caption: b.document?.caption,
+        fileName,
+        mimetype: mimetypeOfFileName(fileName),
+      };
+    }
+    case 'interactive': {
+      const i = b.interactive!;
+      const footer = i.footer?.text ? `\n\n${i.footer.text}` : '';
+      const header = i.header?.text ? `*${i.header.text}*\n\n` : '';
+      return {
+        kind: 'buttons',
+        text: `${header}${i.body.text}${footer}`,
+        buttons: i.action.buttons?.map((x) => x.reply),
+        mediaUrl: i.header?.image?.link ?? i.header?.document?.link ?? i.header?.video?.link,
+      };
+    }
+    case 'template': {
+      const t = b.template!;
+      const body = t.components?.find((x) => x.type.toLowerCase() === 'body');
+      const params = (body?.parameters ?? []).map(
+        (p) => p.text ?? p.currency?.fallback_value ?? p.date_time?.fallback_value ?? '',
+      );
+      const headerParam = t.components?.find((x) => x.type.toLowerCase() === 'header')?.parameters?.[0];
+      const headerUrl = headerParam?.image?.link ?? headerParam?.document?.link ?? headerParam?.video?.link;
+      return renderStoredTemplate(tenant, t.name, params, {
+        headerUrl,
+        paramsField: 'template.components.parameters',
+      });
+    }
+    case 'reaction':
+      throw new Error('reactions are not messages');
+  }
+}
+
+export function cloudRoutes() {
+  const r = router();
+  // Errors on this path, including auth and validation, use the Cloud API error shape.
+  r.use('/:phoneNumberId/messages', async (c, next) => {
+    await next();
+    if (!c.error) return;
+    const raw = (await c.req.json().catch(() => undefined)) as { messaging_product?: unknown } | undefined;
+    const product = raw?.messaging_product === 'network' ? 'network' : 'whatsapp';
+    const e = cloudError(c.error, c.get('requestId'), product);
+    c.res = undefined;
+    c.res = c.json(
+      e.body,
+      e.status,
+      e.retryAfterSeconds ? { 'Retry-After': String(e.retryAfterSeconds) } : {},
+    );
+  });
+  r.use('/:phoneNumberId/messages', requireAuth);
+
+  r.openapi(route, async (c) => {
+    const tenant = c.get('auth').tenant;
+    const { phoneNumberId } = c.req.valid('param');
+    const b = c.req.valid('json');
+    const session = await requireReadySession(tenant, phoneNumberId);
+    let messageId: string;
+    if (b.type === 'reaction') {
+      // A reaction is no message of its own: a `react` command outside the quota, recorded like every
+      // session action so its result reaches `/api/commands/{id}` and the `command.result` webhook.
+      ({ commandId: messageId } = await acceptCommand(session, {
+        kind: 'react',
+        to: b.to,
+        messageId: fromWamid(b.reaction!.message_id),
+        emoji: b.reaction!.emoji,
+      }));
+    } else {
+      const content = await contentOf(tenant, b);
+      ({ messageId } = await acceptSend({ session, to: b.to, content, requestId: c.get('requestId') }));
+    }
+    return c.json(
+      {
+        messaging_product: b.messaging_product,
+        contacts: [{ input: String(((await c.req.json()) as { to?: unknown }).to ?? b.to), wa_id: b.to }],
+        messages: [{ id: toWamid(messageId) }],
+      },
+      200,
+    );
+  });
+  return r;
+}

@@ -1,0 +1,38 @@
+import { z } from '@hono/zod-openapi';
+import { router } from '#shared/http/context';
+import { requireAuth } from '../auth/middleware.ts';
+import { acceptCommand } from '../commands/accept.ts';
+import { actionRoute, ChatRef, SessionRef } from '../commands/schemas.ts';
+import { requireReadySession } from '../sessions/service.ts';
+
+const ReactionBody = z.object({
+  sessionId: SessionRef,
+  to: ChatRef,
+  messageId: z.string().min(1).max(128),
+  emoji: z.string().max(16).openapi({ description: 'An emoji; an empty string removes the reaction' }),
+});
+
+const chatTarget = (id: string) => (id.endsWith('@g.us') ? id : id.replace(/\D/g, ''));
+
+/** `POST /reaction`, mounted inside `/api/messages`: a session action, not a message of its own. */
+export function reactionRoutes() {
+  const r = router();
+  r.use('/reaction', requireAuth);
+  r.openapi(
+    actionRoute('/reaction', 'Send or remove an emoji reaction on a message', ReactionBody),
+    async (c) => {
+      const b = c.req.valid('json');
+      const { commandId } = await acceptCommand(
+        await requireReadySession(c.get('auth').tenant, b.sessionId),
+        {
+          kind: 'react',
+          to: chatTarget(b.to),
+          messageId: b.messageId,
+          emoji: b.emoji,
+        },
+      );
+      return c.json({ success: true as const, commandId, status: 'pending' as const }, 202);
+    },
+  );
+  return r;
+}

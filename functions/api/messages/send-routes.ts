@@ -1,0 +1,59 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { router } from '#shared/http/context';
+import { bearer, ErrorSchema, errorResponses, json } from '#shared/http/schemas';
+import { requireAuth } from '../auth/middleware.ts';
+import { requireReadySession } from '../sessions/service.ts';
+import { renderStoredTemplate } from '../templates/render.ts';
+import { contentOf, SendBody } from './send-schema.ts';
+import { acceptSend } from './send-service.ts';
+
+export const Accepted = z
+  .object({
+    success: z.literal(true),
+    messageId: z.string(),
+    status: z.literal('queued'),
+    sessionId: z.string(),
+    to: z.string(),
+  })
+  .openapi('SendAccepted');
+
+export const sendErrorResponses = {
+  ...errorResponses,
+  413: json(ErrorSchema, 'Upload too large'),
+  422: json(ErrorSchema, 'Session not READY'),
+  429: json(ErrorSchema, 'Monthly quota used up (see Retry-After)'),
+  503: json(ErrorSchema, 'Could not be queued'),
+} as const;
+
+const sendRoute = createRoute({
+  method: 'post',
+  path: '/send',
+  tags: ['messages'],
+  security: bearer,
+  summary: 'Send a text, media, voice, template or buttons message (accepted asynchronously)',
+  request: { body: { content: { 'application/json': { schema: SendBody } } } },
+  responses: { 202: json(Accepted, 'Accepted and queued'), ...sendErrorResponses },
+});
+
+export function sendRoutes() {
+  const r = router();
+  r.use('/send', requireAuth);
+  r.openapi(sendRoute, async (c) => {
+    const tenant = c.get('auth').tenant;
+    const body = c.req.valid('json');
+    // Both lookups at once; a sender problem is reported before a template problem.
+    const [sender, rendered] = await Promise.allSettled([
+      requireReadySession(tenant, body.sessionId),
+      body.type === 'template'
+        ? renderStoredTemplate(tenant, (body.text ?? '').trim(), body.params ?? [])
+        : Promise.resolve(contentOf(body)),
+    ]);
+    if (sender.status === 'rejected') throw sender.reason;
+    if (rendered.status === 'rejected') throw rendered.reason;
+    const session = sender.value;
+    const content = rendered.value;
+    const accepted = await acceptSend({ session, to: body.to, content, requestId: c.get('requestId') });
+    return c.json({ success: true as const, ...accepted }, 202);
+  });
+  return r;
+}

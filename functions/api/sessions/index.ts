@@ -1,0 +1,18 @@
+import { router } from '#shared/http/context';
+import { requireAuth } from '../auth/middleware.ts';
+import { usageRoutes } from '../usage/routes.ts';
+import { sessionActionRoutes } from './action-routes.ts';
+import { sessionRoutes } from './routes.ts';
+
+/**
+ * Everything under `/api/sessions`. Fixed paths (`/usage`, `/pin`, …) are mounted before the
+ * `/{sessionId}` routes, here and only here: a fixed word is never taken for a session id.
+ */
+export function sessionsApi() {
+  const r = router();
+  r.use('*', requireAuth);
+  r.route('/usage', usageRoutes());
+  r.route('/', sessionActionRoutes());
+  r.route('/', sessionRoutes());
+  return r;
+}

@@ -1,0 +1,191 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import QRCode from 'qrcode';
+import { router } from '#shared/http/context';
+import { NotFoundError } from '#shared/http/errors';
+import { bearer, errorResponses, json } from '#shared/http/schemas';
+import { listSessions, requireSession } from '#shared/sessions/repository';
+import { publicSession } from '#shared/sessions/session';
+import { createSession, deleteSession } from './service.ts';
+
+const SessionSchema = z
+  .object({
+    sessionId: z.string(),
+    mobid: z.string(),
+    mobile_number: z.string().nullable(),
+    name: z.string().nullable(),
+    status: z.string(),
+    dbStatus: z.string(),
+    method: z.string(),
+    reason: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .openapi('Session');
+
+const SessionIdParam = z.object({
+  sessionId: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ description: 'Session id, mobid or mobile number', param: { name: 'sessionId', in: 'path' } }),
+});
+
+const CreateBody = z
+  .object({
+    name: z.string().trim().max(100).optional(),
+    method: z.enum(['qr', 'phone']).default('qr'),
+    phoneNumber: z
+      .string()
+      .transform((v) => v.replace(/[\s+\-()]/g, ''))
+      .pipe(z.string().regex(/^\d{7,15}$/, 'digits with country code'))
+      .optional(),
+  })
+  .refine((b) => b.method !== 'phone' || b.phoneNumber, {
+    message: 'phoneNumber is required when method is phone',
+    path: ['phoneNumber'],
+  });
+
+const tags = ['sessions'];
+
+export function sessionRoutes() {
+  const r = router();
+
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/',
+      tags,
+      security: bearer,
+      summary: 'List sessions',
+      responses: {
+        200: json(z.object({ success: z.literal(true), sessions: z.array(SessionSchema) })),
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const sessions = await listSessions(c.get('auth').tenant);
+      return c.json({ success: true as const, sessions: sessions.map(publicSession) }, 200);
+    },
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/',
+      tags,
+      security: bearer,
+      summary: 'Create a session and start linking (QR or pairing code)',
+      request: { body: { required: false, content: { 'application/json': { schema: CreateBody } } } },
+      responses: {
+        201: json(
+          z.object({
+            success: z.literal(true),
+            message: z.string(),
+            session: z.object({
+              sessionId: z.string(),
+              mobid: z.string(),
+              status: z.string(),
+              method: z.string(),
+            }),
+          }),
+        ),
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const hasBody = c.req.header('content-type')?.includes('json');
+      const body = hasBody ? c.req.valid('json') : CreateBody.parse({});
+      const s = await createSession(c.get('auth').tenant, body);
+      return c.json(
+        {
+          success: true as const,
+          message: 'session created; linking started',
+          session: { sessionId: s.sessionId, mobid: s.mobid, status: s.status, method: s.method },
+        },
+        201,
+      );
+    },
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/{sessionId}',
+      tags,
+      security: bearer,
+      summary: 'Session info',
+      request: { params: SessionIdParam },
+      responses: {
+        200: json(z.object({ success: z.literal(true), session: SessionSchema })),
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const s = await requireSession(c.get('auth').tenant, c.req.valid('param').sessionId);
+      return c.json({ success: true as const, session: publicSession(s) }, 200);
+    },
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/{sessionId}/qr',
+      tags,
+      security: bearer,
+      summary:
+        'The linking QR as PNG, or JSON {success, qr, pairingCode, status} with Accept: application/json',
+      request: { params: SessionIdParam },
+      responses: {
+        200: {
+          description: 'QR',
+          content: {
+            'image/png': { schema: z.string().openapi({ format: 'binary' }) },
+            'application/json': {
+              schema: z.object({
+                success: z.literal(true),
+                qr: z.string().nullable(),
+                pairingCode: z.string().nullable(),
+                status: z.string(),
+              }),
+            },
+          },
+        },
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const s = await requireSession(c.get('auth').tenant, c.req.valid('param').sessionId);
+      const live = s.status === 'QR_READY' || s.status === 'PAIRING';
+      const qr = live ? (s.qr ?? null) : null;
+      const pairingCode = live ? (s.pairingCode ?? null) : null;
+      if (c.req.header('accept')?.includes('application/json')) {
+        return c.json({ success: true as const, qr, pairingCode, status: s.status }, 200);
+      }
+      if (!qr) throw new NotFoundError(`session ${s.sessionId} has no QR to show (status ${s.status})`);
+      const png = await QRCode.toBuffer(qr, { type: 'png', margin: 2, width: 300 });
+      return c.body(new Uint8Array(png), 200, { 'content-type': 'image/png', 'cache-control': 'no-store' });
+    },
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'delete',
+      path: '/{sessionId}',
+      tags,
+      security: bearer,
+      summary: 'Log out, remove auth state, keep the record as inactive (idempotent)',
+      request: { params: SessionIdParam },
+      responses: {
+        200: json(z.object({ success: z.literal(true), message: z.string() })),
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const s = await deleteSession(c.get('auth').tenant, c.req.valid('param').sessionId);
+      return c.json(
+        { success: true as const, message: `session ${s.sessionId} logged out and deactivated` },
+        200,
+      );
+    },
+  );
+  return r;
+}

@@ -1,0 +1,54 @@
+import { NotFoundError, ValidationError } from '#shared/http/errors';
+import type { OutboundContent } from '#shared/messages/content';
+import { fileNameFromUrl, mimetypeOfFileName } from '../messages/media-names.ts';
+import { getTemplate } from './repository.ts';
+import { fillPlaceholders, type StoredTemplate } from './template.ts';
+
+/** What a template turns into: plain text, media with the text as caption, or text with buttons. */
+export function renderTemplate(
+  t: StoredTemplate,
+  params: ReadonlyArray<string | number>,
+  overrides: { headerUrl?: string; paramsField?: string } = {},
+): OutboundContent {
+  const field = overrides.paramsField ?? 'params';
+  const filled = fillPlaceholders(t.body, params);
+  if ('missing' in filled) {
+    throw new ValidationError(
+      `${field}: template "${t.name}" uses {{${filled.missing}}} but ${field}[${filled.missing - 1}] is missing (${params.length} given)`,
+      field,
+    );
+  }
+  const mediaUrl = overrides.headerUrl ?? t.header?.url;
+  if (t.buttons?.length) {
+    return {
+      kind: 'buttons',
+      text: filled.text,
+      buttons: t.buttons,
+      mediaUrl: t.header ? mediaUrl : undefined,
+    };
+  }
+  if (t.header && mediaUrl) {
+    if (t.header.type !== 'document') return { kind: t.header.type, mediaUrl, caption: filled.text };
+    const fileName = t.header.fileName ?? fileNameFromUrl(mediaUrl) ?? 'document';
+    return {
+      kind: 'document',
+      mediaUrl,
+      caption: filled.text,
+      fileName,
+      mimetype: mimetypeOfFileName(fileName),
+    };
+  }
+  return { kind: 'text', text: filled.text };
+}
+
+/** The tenant's template by name, rendered with `params`; 404 TEMPLATE_NOT_FOUND when there is none. */
+export async function renderStoredTemplate(
+  tenantId: string,
+  name: string,
+  params: ReadonlyArray<string | number>,
+  overrides: { headerUrl?: string; paramsField?: string } = {},
+): Promise<OutboundContent> {
+  const t = await getTemplate(tenantId, name);
+  if (!t) throw new NotFoundError(`template "${name}" not found`, 'TEMPLATE_NOT_FOUND');
+  return renderTemplate(t, params, overrides);
+}

@@ -1,6 +1,0 @@
-import { applyHostEvent } from '#shared/events/apply';
-import { HostEvent } from '#shared/events/types';
-import { sqsHandler } from '#shared/queue/consumer';
-
-/** SQS (events queue) → store, then webhooks and streams. */
-export const handler = sqsHandler(HostEvent, (event) => applyHostEvent(event));

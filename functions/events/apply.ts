@@ -1,0 +1,101 @@
+import { recordCommandResult } from '#shared/commands/results';
+import { recordChatActivity, saveContacts, saveGroup, saveLidMapping } from '#shared/contacts/repository';
+import type { HostEvent } from '#shared/events/types';
+import { logger } from '#shared/log/logger';
+import { advanceStatus, saveMessage } from '#shared/messages/repository';
+import { addAlias, applySessionState } from '#shared/sessions/repository';
+import { nudgeTenantFeed } from '#shared/stream/feed';
+import {
+  commandResultWebhook,
+  inboundMessageWebhook,
+  messageStatusWebhook,
+  sessionStatusWebhook,
+} from './webhooks/events.ts';
+
+/**
+ * Applies one host event to the store. Every branch is idempotent: the same SQS message twice
+ * (or a late one) leaves the store as it was.
+ */
+export async function applyHostEvent(e: HostEvent): Promise<void> {
+  switch (e.kind) {
+    case 'session.status': {
+      const updated = await applySessionState(
+        e.tenantId,
+        e.sessionId,
+        e.at,
+        {
+          status: e.status,
+          reason: e.reason,
+          qr: e.qr,
+          pairingCode: e.pairingCode,
+          mobile_number: e.mobile,
+        },
+        e.fence,
+      );
+      if (updated && e.mobile) await addAlias(e.tenantId, e.mobile, e.sessionId);
+      if (updated) await sessionStatusWebhook(updated);
+      logger.info({ sessionId: e.sessionId, status: e.status, applied: Boolean(updated) }, 'session status');
+      return;
+    }
+    case 'message.inbound': {
+      const m = e.message;
+      const isNew = await saveMessage({
+        tenantId: e.tenantId,
+        sessionId: e.sessionId,
+        messageId: m.id,
+        direction: 'inbound',
+        chatId: m.chatId,
+        senderPhone: m.senderPhone,
+        senderLid: m.senderLid,
+        senderName: m.senderName,
+        groupId: m.groupId,
+        kind: m.kind,
+        text: m.text,
+        caption: m.caption,
+        fileName: m.fileName,
+        mimetype: m.mimetype,
+        mediaKey: m.mediaKey,
+        status: 'delivered',
+        timestampMs: m.timestampMs,
+        statusAt: e.at,
+      });
+      if (isNew) {
+        nudgeTenantFeed(e.tenantId);
+        const chatName = m.groupId ? undefined : m.senderName;
+        await recordChatActivity(e.tenantId, e.sessionId, m.chatId, m.timestampMs, chatName);
+      }
+      if (m.senderPhone) {
+        await saveContacts(
+          e.tenantId,
+          e.sessionId,
+          [{ phone: m.senderPhone, name: m.senderName }],
+          m.timestampMs,
+        );
+      }
+      // Not only when saveMessage answers true: a retried event whose first run stored the message
+      // but failed before queueing must still queue it. The delivery id derives from the message id,
+      // so a repeat finds the existing delivery and never POSTs twice.
+      await inboundMessageWebhook(e.tenantId, e.sessionId, m);
+      return;
+    }
+    case 'message.status': {
+      const advanced = await advanceStatus(e.tenantId, e.sessionId, e.messageId, e.status, e.at, e.reason);
+      if (advanced) await messageStatusWebhook(advanced);
+      return;
+    }
+    case 'contacts':
+      await saveContacts(e.tenantId, e.sessionId, e.contacts);
+      return;
+    case 'group':
+      await saveGroup(e.tenantId, e.sessionId, e);
+      return;
+    case 'lid.mapping':
+      await saveLidMapping(e.tenantId, e.sessionId, e.lid, e.phone);
+      return;
+    case 'command.result': {
+      const done = await recordCommandResult(e.tenantId, e.commandId, e.ok, e.result, e.error, e.at);
+      if (done) await commandResultWebhook(done);
+      return;
+    }
+  }
+}

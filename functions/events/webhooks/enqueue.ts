@@ -1,0 +1,86 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { logger } from '#shared/log/logger';
+import { hostOf, isApprovedHost } from '#shared/webhooks/config';
+import { resolveConfig } from '#shared/webhooks/config-store';
+import { sendJob } from '#shared/webhooks/job';
+import { createDelivery, type Delivery, getDelivery } from '#shared/webhooks/repository';
+
+export interface EnqueueOptions {
+  /**
+   * Makes the delivery id a function of (tenant, event, dedupKey): enqueueing the same event again
+   * (an SQS redelivery of the host event) finds the same record and sends nothing new.
+   */
+  dedupKey?: string;
+}
+
+function deliveryId(tenantId: string, event: string, dedupKey?: string): string {
+  if (!dedupKey) return `dlv_${randomBytes(12).toString('hex')}`;
+  return `dlv_${createHash('sha256').update(`${tenantId}\0${event}\0${dedupKey}`).digest('hex').slice(0, 24)}`;
+}
+
+/**
+ * Queues `payload` for the webhook of the session (its override, else the tenant's). Nothing is
+ * queued when forwarding is off, no URL is set, or the URL's host is not approved. Answers the
+ * delivery id when one was queued.
+ */
+export function enqueueWebhook(
+  tenantId: string,
+  sessionId: string,
+  event: string,
+  payload: unknown,
+  opt: EnqueueOptions = {},
+): Promise<string | undefined> {
+  return enqueueBuilt(tenantId, sessionId, event, async () => payload, opt);
+}
+
+/**
+ * As `enqueueWebhook`, but the payload is built only when a webhook will be sent (building may
+ * read the store); a builder answering `undefined` sends nothing.
+ */
+export async function enqueueBuilt(
+  tenantId: string,
+  sessionId: string,
+  event: string,
+  build: () => Promise<unknown>,
+  opt: EnqueueOptions = {},
+): Promise<string | undefined> {
+  const cfg = await resolveConfig(tenantId, sessionId);
+  if (!cfg.enabled || !cfg.webhookUrl) return undefined;
+  if (!isApprovedHost(hostOf(cfg.webhookUrl), cfg.approvedDomains)) {
+    logger.warn(
+      { tenantId, sessionId, event, host: hostOf(cfg.webhookUrl) },
+      'webhook host not approved; not sent',
+    );
+    return undefined;
+  }
+  const payload = await build();
+  if (payload === undefined) return undefined;
+  const id = deliveryId(tenantId, event, opt.dedupKey);
+  const now = Date.now();
+  const iso = new Date(now).toISOString();
+  const record: Delivery = {
+    id,
+    tenantId,
+    sessionId,
+    event,
+    body: JSON.stringify(payload),
+    status: 'pending',
+    round: 0,
+    attempts: 0,
+    url: cfg.webhookUrl,
+    attemptLog: [],
+    createdAt: iso,
+    updatedAt: iso,
+  };
+  const created = await createDelivery(record, now);
+  if (!created) {
+    // Enqueued before; if the first try died before its SQS send, send again (the claim makes it safe).
+    const existing = await getDelivery(tenantId, id);
+    if (existing?.status !== 'pending' || existing.attempts !== 0) return id;
+    await sendJob({ tenantId, deliveryId: id, round: existing.round, attempt: 1 });
+    return id;
+  }
+  await sendJob({ tenantId, deliveryId: id, round: 0, attempt: 1 });
+  logger.debug({ tenantId, sessionId, event, deliveryId: id }, 'webhook queued');
+  return id;
+}

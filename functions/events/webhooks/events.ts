@@ -1,0 +1,124 @@
+import type { CommandRecord } from '#shared/commands/results';
+import type { MessageStatus } from '#shared/events/types';
+import type { InboundMessage } from '#shared/messages/content';
+import type { StoredMessage } from '#shared/messages/message';
+import { getSession } from '#shared/sessions/repository';
+import type { Session } from '#shared/sessions/session';
+import { dataTable } from '#shared/store/tables';
+import { mediaLink } from '#shared/webhooks/media-link';
+import { resolveSender } from '#shared/webhooks/sender';
+import { enqueueBuilt } from './enqueue.ts';
+import {
+  commandResultPayload,
+  inboundWebhookPayload,
+  messageStatusPayload,
+  sessionStatusPayload,
+} from './payload.ts';
+
+/**
+ * Host events → webhook deliveries. Delivery ids derive from the event, so applying the same host
+ * event twice queues one delivery.
+ */
+
+export function inboundMessageWebhook(tenantId: string, sessionId: string, m: InboundMessage) {
+  return enqueueBuilt(
+    tenantId,
+    sessionId,
+    'message.inbound',
+    async () => {
+      const [session, sender, mediaUrl] = await Promise.all([
+        getSession(tenantId, sessionId),
+        resolveSender(tenantId, sessionId, m),
+        mediaLink(m),
+      ]);
+      return inboundWebhookPayload({
+        sessionId,
+        mobid: session?.mobid,
+        recipient: session?.mobile_number,
+        sender,
+        message: m,
+        mediaUrl,
+      });
+    },
+    { dedupKey: `${sessionId}:${m.id}` },
+  );
+}
+
+export function messageStatusWebhook(m: StoredMessage & { status: MessageStatus }) {
+  return enqueueBuilt(
+    m.tenantId,
+    m.sessionId,
+    'message.status',
+    async () => {
+      const session = await getSession(m.tenantId, m.sessionId);
+      return messageStatusPayload({
+        sessionId: m.sessionId,
+        mobid: session?.mobid,
+        messageId: m.messageId,
+        chatId: m.chatId,
+        direction: m.direction,
+        status: m.status,
+        reason: m.statusReason,
+        at: m.statusAt,
+      });
+    },
+    { dedupKey: `${m.sessionId}:${m.messageId}:${m.status}` },
+  );
+}
+
+/**
+ * Only real changes of `status` are sent: a new QR code while linking also updates the session,
+ * but is not news to a webhook receiver.
+ */
+export function sessionStatusWebhook(s: Session) {
+  return enqueueBuilt(
+    s.tenantId,
+    s.sessionId,
+    'session.status',
+    async () => {
+      const changed = await dataTable.update(
+        { pk: `T#${s.tenantId}`, sk: `WHSS#${s.sessionId}` },
+        { type: 'webhook-session-status', status: s.status, at: s.stateAt },
+        {
+          // The same event again (same `at`) passes, so a retried host event still queues its delivery.
+          condition: 'attribute_not_exists(#st) OR #at = :at OR (#st <> :st AND #at < :at)',
+          names: { '#st': 'status', '#at': 'at' },
+          values: { ':st': s.status, ':at': s.stateAt },
+        },
+      );
+      if (!changed) return undefined;
+      return sessionStatusPayload({
+        sessionId: s.sessionId,
+        mobid: s.mobid,
+        mobile: s.mobile_number,
+        status: s.status,
+        reason: s.reason,
+        at: s.stateAt,
+      });
+    },
+    { dedupKey: `${s.sessionId}:${s.status}:${s.stateAt}` },
+  );
+}
+
+export function commandResultWebhook(c: CommandRecord) {
+  return enqueueBuilt(
+    c.tenantId,
+    c.sessionId,
+    'command.result',
+    async () => {
+      if (c.status === 'pending') return undefined;
+      const session = await getSession(c.tenantId, c.sessionId);
+      return commandResultPayload({
+        sessionId: c.sessionId,
+        mobid: session?.mobid,
+        commandId: c.commandId,
+        kind: c.kind,
+        status: c.status,
+        result: c.result,
+        error: c.error,
+        at: c.completedAt ? Date.parse(c.completedAt) : Date.now(),
+      });
+    },
+    { dedupKey: `cmd:${c.commandId}` },
+  );
+}

@@ -1,0 +1,126 @@
+import type { MessageStatus, SessionStatus } from '#shared/events/types';
+import type { MessageAnalysis } from '#shared/messages/analysis';
+
+export interface InboundWebhookPayload {
+  event: 'message.inbound';
+  session_id: string;
+  mobid: string | null;
+  sender: string | null;
+  recipient: string | null;
+  message_id: string;
+  timestamp: number;
+  content: {
+    text: string | null;
+    media_url: string | null;
+    mimetype: string | null;
+    image_description: string | null;
+    ocr_text: string | null;
+    document_explanation: string | null;
+    video_description: string | null;
+    transcription: string | null;
+    confidence: number | string | null;
+  };
+}
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** `message.inbound`, exactly the fields of the interface specification. */
+export function inboundWebhookPayload(p: {
+  sessionId: string;
+  mobid?: string;
+  recipient?: string;
+  sender: string | null;
+  message: { id: string; timestampMs: number; text?: string; caption?: string; mimetype?: string };
+  mediaUrl: string | null;
+  analysis?: MessageAnalysis;
+}): InboundWebhookPayload {
+  const a = p.analysis ?? {};
+  return {
+    event: 'message.inbound',
+    session_id: p.sessionId,
+    mobid: p.mobid ?? null,
+    sender: p.sender,
+    recipient: p.recipient ?? null,
+    message_id: p.message.id,
+    timestamp: seconds(p.message.timestampMs),
+    content: {
+      text: p.message.text ?? p.message.caption ?? null,
+      media_url: p.mediaUrl,
+      mimetype: p.message.mimetype ?? null,
+      image_description: a.imageDescription ?? null,
+      ocr_text: a.ocrText ?? null,
+      document_explanation: a.documentExplanation ?? null,
+      video_description: a.videoDescription ?? null,
+      transcription: a.transcription ?? null,
+      confidence: a.confidence ?? null,
+    },
+  };
+}
+
+/** `message.status`: an outbound (or inbound) message moved to a later status. */
+export function messageStatusPayload(p: {
+  sessionId: string;
+  mobid?: string;
+  messageId: string;
+  chatId: string;
+  direction: 'inbound' | 'outbound';
+  status: MessageStatus;
+  reason?: string;
+  at: number;
+}) {
+  return {
+    event: 'message.status' as const,
+    session_id: p.sessionId,
+    mobid: p.mobid ?? null,
+    message_id: p.messageId,
+    direction: p.direction,
+    chat_id: p.chatId,
+    status: p.status,
+    reason: p.reason ?? null,
+    timestamp: seconds(p.at),
+  };
+}
+
+/** `session.status`: the session's live state changed. */
+export function sessionStatusPayload(p: {
+  sessionId: string;
+  mobid?: string;
+  mobile?: string;
+  status: SessionStatus;
+  reason?: string;
+  at: number;
+}) {
+  return {
+    event: 'session.status' as const,
+    session_id: p.sessionId,
+    mobid: p.mobid ?? null,
+    mobile_number: p.mobile ?? null,
+    status: p.status,
+    reason: p.reason ?? null,
+    timestamp: seconds(p.at),
+  };
+}
+
+/** `command.result`: a session action (reaction, pin, status story, group action) finished. */
+export function commandResultPayload(p: {
+  sessionId: string;
+  mobid?: string;
+  commandId: string;
+  kind: string;
+  status: 'succeeded' | 'failed';
+  result?: Record<string, unknown>;
+  error?: string;
+  at: number;
+}) {
+  return {
+    event: 'command.result' as const,
+    session_id: p.sessionId,
+    mobid: p.mobid ?? null,
+    command_id: p.commandId,
+    kind: p.kind,
+    status: p.status,
+    result: p.result ?? null,
+    error: p.error ?? null,
+    timestamp: seconds(p.at),
+  };
+}

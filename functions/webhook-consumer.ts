@@ -1,7 +1,0 @@
-import { sqsHandler } from '#shared/queue/consumer';
-import { processWebhookJob } from '#shared/webhooks/deliver';
-import { WebhookJob } from '#shared/webhooks/job';
-
-/** SQS (webhooks queue) → one signed POST per job, retried by re-queueing with a delay. */
-// Deliveries are independent: one slow receiver must not hold up the rest of the batch.
-export const handler = sqsHandler(WebhookJob, (job) => processWebhookJob(job), { concurrent: true });

@@ -1,6 +1,0 @@
-import { env } from '../config/env.ts';
-
-/** Messages per session per month unless the session has its own limit (`DEFAULT_MESSAGE_QUOTA`). */
-export function defaultMessageQuota(): number {
-  return env().DEFAULT_MESSAGE_QUOTA;
-}

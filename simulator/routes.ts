@@ -1,0 +1,223 @@
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { z } from 'zod';
+import type { AppEnv } from '#shared/http/context';
+import { errorBody } from '#shared/http/errors';
+import { sessionOfMobid } from '#shared/sessions/repository';
+import { type Frame, type Link, simNetwork } from './network.ts';
+
+const digits = z
+  .string()
+  .transform((v) => v.replace(/\D/g, ''))
+  .pipe(z.string().min(5).max(20));
+
+const InboundBody = z.object({
+  sessionId: z.string().min(1),
+  from: digits,
+  name: z.string().max(200).optional(),
+  type: z.enum(['text', 'image', 'audio', 'voice', 'video', 'document', 'sticker']).default('text'),
+  text: z.string().max(65_536).optional(),
+  mediaUrl: z.string().url().optional(),
+  mimetype: z.string().max(200).optional(),
+  fileName: z.string().max(300).optional(),
+  groupId: z.string().max(100).optional(),
+  lid: z.boolean().optional(),
+});
+
+const DeviceSend = z.object({
+  token: z.string(),
+  id: z.string().min(1).max(100),
+  to: z.string().min(1).max(100),
+  type: z.string(),
+  text: z.string().optional(),
+  caption: z.string().optional(),
+  fileName: z.string().optional(),
+  mimetype: z.string().optional(),
+  durationMs: z.number().optional(),
+  quotedId: z.string().optional(),
+  mediaBase64: z.string().optional(),
+});
+
+/** mobid → session id via the store; session ids and mobile numbers are known to the network. */
+async function resolve(identifier: string): Promise<string> {
+  if (/^\d{15}$/.test(identifier)) {
+    const hit = await sessionOfMobid(identifier);
+    if (hit) return hit.sessionId;
+  }
+  return identifier;
+}
+
+function bad(message: string) {
+  return errorBody('VALIDATION_FAILED', message);
+}
+
+/** The simulator's HTTP face: test controls (routes.md) and the device protocol the driver speaks. */
+export function simulatorRoutes() {
+  const r = new Hono<AppEnv>();
+
+  r.post('/_sim/inbound', async (c) => {
+    const parsed = InboundBody.safeParse(await c.req.json().catch(() => undefined));
+    if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
+    const b = parsed.data;
+    const id = simNetwork.inbound(await resolve(b.sessionId), {
+      from: b.from,
+      name: b.name,
+      kind: b.type,
+      text: b.text,
+      mediaUrl: b.mediaUrl,
+      mimetype: b.mimetype,
+      fileName: b.fileName,
+      groupId: b.groupId,
+      lidMode: b.lid,
+    });
+    if (!id) return c.json(errorBody('SESSION_NOT_FOUND', `no linked account for ${b.sessionId}`), 404);
+    return c.json({ success: true, messageId: id });
+  });
+
+  r.post('/_sim/groups', async (c) => {
+    const parsed = z
+      .object({
+        sessionId: z.string(),
+        subject: z.string().min(1).max(200),
+        participants: z.array(z.object({ phone: digits, name: z.string().optional() })).max(1000),
+      })
+      .safeParse(await c.req.json().catch(() => undefined));
+    if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
+    const groupId = simNetwork.createGroup(
+      await resolve(parsed.data.sessionId),
+      parsed.data.subject,
+      parsed.data.participants,
+    );
+    if (!groupId) return c.json(errorBody('SESSION_NOT_FOUND', 'no such account'), 404);
+    return c.json({ success: true, groupId });
+  });
+
+  r.get('/_sim/outbox', async (c) => {
+    const messages = simNetwork.outbox(await resolve(c.req.query('sessionId') ?? ''));
+    if (!messages) return c.json(errorBody('SESSION_NOT_FOUND', 'no such account'), 404);
+    return c.json({ success: true, messages });
+  });
+
+  r.post('/_sim/receipt', async (c) => {
+    const parsed = z
+      .object({ sessionId: z.string(), messageId: z.string(), status: z.enum(['delivered', 'read']) })
+      .safeParse(await c.req.json().catch(() => undefined));
+    if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
+    const ok = simNetwork.receipt(
+      await resolve(parsed.data.sessionId),
+      parsed.data.messageId,
+      parsed.data.status,
+    );
+    if (!ok) return c.json(errorBody('NOT_FOUND', 'no such message in the outbox'), 404);
+    return c.json({ success: true });
+  });
+
+  r.post('/_sim/disconnect', async (c) => {
+    const body = await c.req.json().catch(() => ({}));
+    const ok = simNetwork.disconnect(await resolve(String(body?.sessionId ?? '')));
+    if (!ok) return c.json(errorBody('NOT_FOUND', 'session has no live connection'), 404);
+    return c.json({ success: true });
+  });
+
+  r.post('/_sim/freeze', async (c) => {
+    const body = await c.req.json().catch(() => ({}));
+    const ok = simNetwork.freeze(await resolve(String(body?.sessionId ?? '')));
+    if (!ok) return c.json(errorBody('NOT_FOUND', 'session has no live connection'), 404);
+    return c.json({ success: true });
+  });
+
+  // Device protocol: one SSE stream of frames per linked device, and POSTs for what it sends.
+  r.get('/_sim/device/:sessionId/link', (c) => {
+    const sessionId = c.req.param('sessionId');
+    const method = c.req.query('method') === 'phone' ? 'phone' : 'qr';
+    const token = c.req.header('x-sim-token') || undefined;
+    const phoneNumber = c.req.query('phoneNumber') || undefined;
+    return streamSSE(c, async (stream) => {
+      const queue: Frame[] = [];
+      let wake: (() => void) | undefined;
+      let ended = false;
+      const link: Link = {
+        id: simNetwork.newLinkId(),
+        push(frame) {
+          queue.push(frame);
+          wake?.();
+        },
+        end() {
+          ended = true;
+          wake?.();
+        },
+      };
+      stream.onAbort(() => {
+        ended = true;
+        simNetwork.detach(sessionId, link);
+        wake?.();
+      });
+      simNetwork.attach(sessionId, link, { token, method, phoneNumber });
+      while (!ended || queue.length) {
+        const frame = queue.shift();
+        if (frame) {
+          await stream.writeSSE({ data: JSON.stringify(frame) });
+          continue;
+        }
+        await new Promise<void>((res) => {
+          wake = res;
+          setTimeout(res, 10_000);
+        });
+        wake = undefined;
+        if (!ended && !queue.length) await stream.write(': ping\n\n');
+      }
+      simNetwork.detach(sessionId, link);
+    });
+  });
+
+  r.post('/_sim/device/:sessionId/send', async (c) => {
+    const parsed = DeviceSend.safeParse(await c.req.json().catch(() => undefined));
+    if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
+    const { token, mediaBase64, ...m } = parsed.data;
+    const ok = simNetwork.send(c.req.param('sessionId'), token, {
+      ...m,
+      media: mediaBase64 ? Buffer.from(mediaBase64, 'base64') : undefined,
+    });
+    return ok ? c.json({ success: true }) : c.json(errorBody('UNAUTHORIZED', 'device not linked'), 401);
+  });
+
+  r.post('/_sim/device/:sessionId/presence', async (c) => {
+    const b = await c.req.json().catch(() => ({}));
+    const ok = simNetwork.presence(c.req.param('sessionId'), String(b.token), String(b.to), b.type);
+    return ok ? c.json({ success: true }) : c.json(errorBody('UNAUTHORIZED', 'device not linked'), 401);
+  });
+
+  r.post('/_sim/device/:sessionId/group', async (c) => {
+    const parsed = z
+      .object({
+        token: z.string(),
+        action: z.string(),
+        groupId: z.string().optional(),
+        subject: z.string().optional(),
+        description: z.string().optional(),
+        participants: z.array(z.string()).optional(),
+      })
+      .safeParse(await c.req.json().catch(() => undefined));
+    if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
+    const result = simNetwork.groupAction(c.req.param('sessionId'), parsed.data.token, parsed.data);
+    return result
+      ? c.json({ success: true, ...result })
+      : c.json(errorBody('UNAUTHORIZED', 'device not linked'), 401);
+  });
+
+  r.post('/_sim/device/:sessionId/probe', async (c) => {
+    const b = await c.req.json().catch(() => ({}));
+    const ok = simNetwork.probe(c.req.param('sessionId'), String(b.token));
+    return ok
+      ? c.json({ success: true })
+      : c.json(errorBody('UPSTREAM_UNAVAILABLE', 'no answer on this link'), 504);
+  });
+
+  r.post('/_sim/device/:sessionId/logout', async (c) => {
+    const b = await c.req.json().catch(() => ({}));
+    simNetwork.logout(c.req.param('sessionId'), String(b.token));
+    return c.json({ success: true });
+  });
+
+  return r;
+}
