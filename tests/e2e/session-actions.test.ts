@@ -169,6 +169,40 @@ describe('session action results on the webhook', () => {
   });
 });
 
+describe('reactions through the Cloud-API-compatible path', () => {
+  it('are recorded like every session action: the answered id finds the result, and command.result is posted', async () => {
+    const hook = await startReceiver();
+    try {
+      const t = await newTenant();
+      await t.api.post('/api/webhook/config', {
+        webhookUrl: hook.url,
+        approvedDomains: '127.0.0.1',
+        enabled: true,
+      });
+      const s = await readySession(t.api);
+      const sent = await t.api.post(`/api/messages/${s.mobid}/messages`, {
+        messaging_product: 'whatsapp',
+        to: '919800000002',
+        type: 'reaction',
+        reaction: { message_id: 'wamid.3EB0AAAAAAAAAAAAAAAA', emoji: '🎉' },
+      });
+      expect(sent.status).toBe(200);
+      const wamid: string = sent.body.messages[0].id;
+      expect(wamid).toMatch(/^wamid\.cmd_/);
+      const done = await finished(t.api, wamid);
+      expect(done).toMatchObject({ kind: 'react', sessionId: s.sessionId, status: 'succeeded' });
+      const result = await waitFor(
+        async () => hook.of('command.result').find((r) => r.json.command_id === done.id)?.json,
+        15_000,
+        'command.result webhook for the reaction',
+      );
+      expect(result).toMatchObject({ event: 'command.result', kind: 'react', status: 'succeeded' });
+    } finally {
+      await hook.close();
+    }
+  });
+});
+
 describe('status stories with media', () => {
   it('fetches the image through the host (guarded) and posts its bytes; a missing image fails the command', async () => {
     const png = fixtures.png();

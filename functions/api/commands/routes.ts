@@ -4,6 +4,7 @@ import { router } from '#shared/http/context';
 import { NotFoundError } from '#shared/http/errors';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
 import { requireAuth } from '../auth/middleware.ts';
+import { fromWamid } from '../messages/message-id.ts';
 
 const CommandView = z.object({
   id: z.string(),
@@ -22,6 +23,8 @@ const route = createRoute({
   tags: ['session actions'],
   security: bearer,
   summary: 'The result of a session action',
+  description:
+    'The id is the `commandId` of the action, or the `wamid.` id the Cloud-API-compatible path answered for a reaction.',
   request: { params: z.object({ id: z.string().min(1).max(100) }) },
   responses: {
     200: json(z.object({ success: z.literal(true), command: CommandView })),
@@ -35,7 +38,7 @@ export function commandRoutes() {
   r.use('*', requireAuth);
   r.openapi(route, async (c) => {
     const { id } = c.req.valid('param');
-    const cmd = await getCommand(c.get('auth').tenant, id);
+    const cmd = await getCommand(c.get('auth').tenant, fromWamid(id));
     if (!cmd) throw new NotFoundError(`command ${id} not found`);
     return c.json(
       {
