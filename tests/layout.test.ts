@@ -1,0 +1,87 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '..');
+const depcruise = join(root, 'node_modules', '.bin', 'depcruise');
+
+function cruise(cwd: string, dirs: string[]) {
+  const r = spawnSync(depcruise, [...dirs, '--config', '.dependency-cruiser.cjs'], { cwd, encoding: 'utf8' });
+  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+}
+
+/** A throwaway tree with the project's rule and the given files. */
+function tree(files: Record<string, string>) {
+  const dir = mkdtempSync(join(tmpdir(), 'layout-'));
+  for (const f of ['.dependency-cruiser.cjs', 'tsconfig.json', 'package.json'])
+    copyFileSync(join(root, f), join(dir, f));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+describe('the layout rule (dependency-cruiser)', () => {
+  it('holds for the tree as it is', () => {
+    const r = cruise(root, ['functions', 'shared', 'connection-host', 'simulator']);
+    expect(r.output).toContain('no dependency violations found');
+    expect(r.status).toBe(0);
+  });
+
+  it('fails when shared/ imports a deployable, the host imports the API, or a Lambda imports the simulator', () => {
+    const dir = tree({
+      'functions/api/app.ts':
+        "import { network } from '../../simulator/network.ts';\nexport const app = network;\n",
+      'functions/events/apply.ts': "import { app } from '../api/app.ts';\nexport const apply = app;\n",
+      'shared/helper.ts': "import { app } from '../functions/api/app.ts';\nexport const helper = app;\n",
+      'connection-host/host.ts': "import { app } from '../functions/api/app.ts';\nexport const host = app;\n",
+      'simulator/network.ts': 'export const network = 1;\n',
+    });
+    made.push(dir);
+    const r = cruise(dir, ['functions', 'shared', 'connection-host', 'simulator']);
+    // Shown in the test log on purpose: this is what a violation looks like.
+    console.log(r.output);
+    expect(r.status).not.toBe(0);
+    expect(r.output).toMatch(/shared-depends-on-no-deployable: shared\/helper\.ts → functions\/api\/app\.ts/);
+    expect(r.output).toMatch(
+      /host-imports-no-lambda-code: connection-host\/host\.ts → functions\/api\/app\.ts/,
+    );
+    expect(r.output).toMatch(
+      /lambda-imports-no-host-or-simulator: functions\/api\/app\.ts → simulator\/network\.ts/,
+    );
+    expect(r.output).toMatch(/lambdas-stay-apart: functions\/events\/apply\.ts → functions\/api\/app\.ts/);
+  });
+});
+
+describe('Lambda bundles', () => {
+  it.each(['api', 'events', 'webhooks'])(
+    'functions/%s holds only its own folder and shared/',
+    async (name) => {
+      const out = await build({
+        entryPoints: [join(root, 'functions', name, 'handler.ts')],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        packages: 'external',
+        write: false,
+        metafile: true,
+        logLevel: 'silent',
+        outfile: join(tmpdir(), `${name}.mjs`),
+      });
+      const inputs = Object.keys(out.metafile.inputs);
+      expect(inputs.length).toBeGreaterThan(3);
+      expect(inputs.filter((f) => !f.startsWith(`functions/${name}/`) && !f.startsWith('shared/'))).toEqual(
+        [],
+      );
+    },
+  );
+});
