@@ -1,14 +1,35 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects. `unit`: tests beside the pure modules they test, with no emulators (no Java, no
+ * service): `npm run test:unit`. `e2e`: integration and end-to-end tests under tests/, against one
+ * local service that the global setup starts for the whole run. `npm test` runs both.
+ */
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
-    globalSetup: ['tests/support/global-setup.ts'],
-    setupFiles: ['tests/support/worker-env.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
     reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['{shared,functions,connection-host,infra,simulator}/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['tests/**/*.test.ts'],
+          globalSetup: ['tests/support/global-setup.ts'],
+          setupFiles: ['tests/support/worker-env.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
   },
 });

@@ -15,8 +15,8 @@ import {
   tableName,
   tables,
 } from '#shared/aws/resources';
-import { settingsFromContext } from '../../infra/context.ts';
-import { SessionManagerStack } from '../../infra/stack.ts';
+import { settingsFromContext } from './context.ts';
+import { SessionManagerStack } from './stack.ts';
 
 const prefix = 'test';
 const shardCount = 3;
