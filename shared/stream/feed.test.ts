@@ -1,0 +1,242 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { logger } from '../log/logger.ts';
+import type { StoredMessage } from '../messages/message.ts';
+import { orderKey } from '../messages/repository.ts';
+import {
+  type FeedEvent,
+  feedStats,
+  LOOKBACK_MS,
+  nudgeTenantFeed,
+  openFeed,
+  POLL_INTERVAL_MS,
+} from './feed.ts';
+
+type Row = StoredMessage & { gsi1sk: string };
+
+/** The tenant feed index, in memory: what `tenantFeed` reads from DynamoDB. */
+const feed = vi.hoisted(() => ({
+  rows: [] as Array<{ tenantId: string; gsi1sk: string }>,
+  queries: 0,
+  failures: 0,
+  /** Replay reads are the ones with a page limit. */
+  replayFails: false,
+  /** When set, replay reads wait for it, then read. */
+  gate: undefined as Promise<void> | undefined,
+}));
+
+vi.mock('../messages/repository.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../messages/repository.ts')>()),
+  tenantFeed: async (tenantId: string, opt: { after?: string; limit?: number } = {}) => {
+    feed.queries++;
+    if (opt.limit !== undefined && feed.gate) await feed.gate;
+    if (opt.limit !== undefined && feed.replayFails) throw new Error('DynamoDB unavailable');
+    if (feed.failures > 0) {
+      feed.failures--;
+      throw new Error('DynamoDB unavailable');
+    }
+    const after = opt.after ?? '';
+    return feed.rows
+      .filter((r) => r.tenantId === tenantId && r.gsi1sk > after)
+      .sort((a, b) => (a.gsi1sk < b.gsi1sk ? -1 : 1))
+      .slice(0, opt.limit);
+  },
+}));
+
+let seq = 0;
+/** Commits a message to the feed (stamped now unless `at` says otherwise). */
+function commit(tenantId: string, text: string, opt: { at?: number; outbound?: boolean } = {}): Row {
+  const m: StoredMessage = {
+    tenantId,
+    sessionId: 'ses_1',
+    messageId: `M${String(++seq).padStart(5, '0')}`,
+    direction: opt.outbound ? 'outbound' : 'inbound',
+    chatId: '15550001111',
+    senderPhone: '15550001111',
+    senderName: 'Bob',
+    kind: 'text',
+    text,
+    status: 'delivered',
+    timestampMs: opt.at ?? Date.now(),
+    statusAt: Date.now(),
+  };
+  const row = { ...m, gsi1sk: orderKey(m) };
+  feed.rows.push(row);
+  return row;
+}
+
+const closers: Array<() => void> = [];
+
+async function client(tenantId: string, lastEventId?: string) {
+  const got: FeedEvent[] = [];
+  const close = await openFeed(tenantId, lastEventId, (e) => got.push(e));
+  closers.push(close);
+  return { got, close, texts: () => got.map((e) => JSON.parse(e.data).message as string) };
+}
+
+/** Runs the pollers for `ms` of fake time. */
+const elapse = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: new Date('2026-03-01T10:00:00Z') });
+  feed.rows = [];
+  feed.queries = 0;
+  feed.failures = 0;
+  feed.replayFails = false;
+  feed.gate = undefined;
+});
+
+afterEach(() => {
+  for (const close of closers.splice(0)) close();
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe('live feed', () => {
+  it('sends inbound messages committed after the client subscribed, once each, as SSE frames', async () => {
+    commit('t1', 'already there', { at: Date.now() - 500 });
+    const c = await client('t1');
+
+    const m = commit('t1', 'hello');
+    commit('t1', 'our own reply', { outbound: true });
+    await elapse(POLL_INTERVAL_MS);
+    expect(c.texts()).toEqual(['hello']);
+
+    const [e] = c.got;
+    expect(e?.id).toBe(m.gsi1sk);
+    expect(JSON.parse(e?.data ?? '')).toMatchObject({
+      event: 'message:inbound',
+      sessionId: 'ses_1',
+      sender: '15550001111',
+      sender_name: 'Bob',
+      message: 'hello',
+      timestamp: m.timestampMs,
+    });
+    expect(new TextDecoder().decode(e?.frame)).toBe(`id: ${e?.id}\ndata: ${e?.data}\n\n`);
+
+    // Later polls read the look-back window again; what was sent is not sent twice.
+    await elapse(5 * POLL_INTERVAL_MS);
+    expect(c.texts()).toEqual(['hello']);
+  });
+
+  it('sends a message committed late but inside the look-back window', async () => {
+    const c = await client('t1');
+    commit('t1', 'newer');
+    await elapse(POLL_INTERVAL_MS);
+    commit('t1', 'older, committed after', { at: Date.now() - LOOKBACK_MS / 2 });
+    await elapse(POLL_INTERVAL_MS);
+    expect(c.texts()).toEqual(['newer', 'older, committed after']);
+  });
+
+  it('a message stamped ahead of the clock does not hide the ones after it', async () => {
+    const c = await client('t1');
+    commit('t1', 'from a fast clock', { at: Date.now() + 60_000 });
+    await elapse(POLL_INTERVAL_MS);
+    commit('t1', 'on time');
+    await elapse(POLL_INTERVAL_MS);
+    expect(c.texts()).toEqual(['from a fast clock', 'on time']);
+  });
+
+  it('a nudge polls at once instead of at the next tick', async () => {
+    const c = await client('t1');
+    await elapse(1);
+    commit('t1', 'stored here');
+    await elapse(1);
+    expect(c.got).toHaveLength(0);
+    nudgeTenantFeed('t1');
+    await elapse(1);
+    expect(c.texts()).toEqual(['stored here']);
+  });
+
+  it('keeps polling through failures, logging the first of a streak only', async () => {
+    const warn = vi.spyOn(logger, 'warn').mockImplementation(() => undefined);
+    const c = await client('t1');
+    feed.failures = 3;
+    commit('t1', 'after the outage');
+    await elapse(3 * POLL_INTERVAL_MS);
+    expect(c.got).toHaveLength(0);
+    expect(warn).toHaveBeenCalledTimes(1);
+    await elapse(POLL_INTERVAL_MS);
+    expect(c.texts()).toEqual(['after the outage']);
+  });
+});
+
+describe('pollers', () => {
+  it('one per tenant, shared by its clients, tenants apart; stopped when the last client leaves', async () => {
+    const a1 = await client('ta');
+    const a2 = await client('ta');
+    const b = await client('tb');
+    expect(feedStats()).toEqual({ tenants: 2, listeners: 3 });
+
+    commit('ta', 'for a');
+    commit('tb', 'for b');
+    await elapse(POLL_INTERVAL_MS);
+    expect(a1.texts()).toEqual(['for a']);
+    expect(a2.texts()).toEqual(['for a']);
+    expect(b.texts()).toEqual(['for b']);
+    // Both clients of a tenant get the same encoded frame: encoded once, not per client.
+    expect(a1.got[0]?.frame).toBe(a2.got[0]?.frame);
+
+    a1.close();
+    expect(feedStats()).toEqual({ tenants: 2, listeners: 2 });
+    a2.close();
+    b.close();
+    expect(feedStats()).toEqual({ tenants: 0, listeners: 0 });
+    const queries = feed.queries;
+    await elapse(10 * POLL_INTERVAL_MS);
+    expect(feed.queries).toBe(queries);
+  });
+});
+
+describe('replay (Last-Event-ID)', () => {
+  it('sends the missed inbound messages in order before the feed opens, then live ones', async () => {
+    const seen = commit('t1', 'seen', { at: Date.now() - 60_000 });
+    commit('t1', 'missed 1', { at: Date.now() - 50_000 });
+    commit('t1', 'a reply', { at: Date.now() - 40_000, outbound: true });
+    commit('t1', 'missed 2', { at: Date.now() - 30_000 });
+    const c = await client('t1', seen.gsi1sk);
+    expect(c.texts()).toEqual(['missed 1', 'missed 2']);
+
+    commit('t1', 'live');
+    await elapse(POLL_INTERVAL_MS);
+    expect(c.texts()).toEqual(['missed 1', 'missed 2', 'live']);
+  });
+
+  it('reads page after page', async () => {
+    const start = Date.now() - 3_600_000;
+    const first = commit('t1', 'seen', { at: start });
+    for (let i = 0; i < 1_200; i++) commit('t1', `m${i}`, { at: start + 1 + i });
+    const c = await client('t1', first.gsi1sk);
+    expect(c.got).toHaveLength(1_200);
+    expect(c.texts().at(-1)).toBe('m1199');
+    const ids = c.got.map((e) => e.id);
+    expect([...ids].sort()).toEqual(ids);
+  });
+
+  it('a message arriving live during the replay is sent once, after the replay', async () => {
+    const seen = commit('t1', 'seen', { at: Date.now() - 60_000 });
+    commit('t1', 'missed', { at: Date.now() - 30_000 });
+    let release: () => void = () => {};
+    feed.gate = new Promise((r) => {
+      release = r;
+    });
+    const got: FeedEvent[] = [];
+    const opening = openFeed('t1', seen.gsi1sk, (e) => got.push(e));
+
+    // The live poller finds it while the replay is still reading; the replay finds it too.
+    await elapse(1);
+    commit('t1', 'during the replay');
+    await elapse(POLL_INTERVAL_MS);
+    expect(got).toHaveLength(0);
+    release();
+    closers.push(await opening);
+    await elapse(POLL_INTERVAL_MS);
+    expect(got.map((e) => JSON.parse(e.data).message)).toEqual(['missed', 'during the replay']);
+  });
+
+  it('a replay that fails closes the feed and rejects', async () => {
+    const seen = commit('t1', 'seen', { at: Date.now() - 60_000 });
+    feed.replayFails = true;
+    await expect(client('t1', seen.gsi1sk)).rejects.toThrow('DynamoDB unavailable');
+    expect(feedStats()).toEqual({ tenants: 0, listeners: 0 });
+  });
+});
