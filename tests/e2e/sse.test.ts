@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, newTenant, readySession, waitFor } from '../support/client.ts';
 import { openStream } from '../support/sse-client.ts';
-import { sleep } from '../support/webhook-receiver.ts';
 
 const sim = api();
 const streams: Array<{ close(): Promise<void> }> = [];
@@ -24,6 +23,17 @@ async function inbound(sessionId: string, text: string, from = '15550002222', na
 }
 
 const texts = (events: Array<{ json: { message: string } }>) => events.map((e) => e.json.message);
+
+type Tenant = Awaited<ReturnType<typeof newTenant>>;
+
+/** Waits until the session's history holds `n` messages: they are in the store the feed reads. */
+async function stored(t: Tenant, sessionId: string, n: number) {
+  await waitFor(
+    async () => (await t.api.get(`/view/messages/v1?sessionId=${sessionId}`)).body.count >= n,
+    10_000,
+    `${n} messages stored`,
+  );
+}
 
 describe('tenant SSE stream', () => {
   it('delivers an inbound message live with the spec payload and an order-key id', async () => {
@@ -57,7 +67,7 @@ describe('tenant SSE stream', () => {
     expect(Number(e?.id?.slice(0, 13))).toBe(e?.json.timestamp);
   });
 
-  it('resumes with Last-Event-ID: exactly the 5 missed messages, in order, then live again', async () => {
+  it('resumes with Last-Event-ID: exactly the 5 missed messages, in order, replayed, then live again', async () => {
     const t = await newTenant();
     const s = await readySession(t.api);
     const first = await stream(t.portalId);
@@ -66,25 +76,28 @@ describe('tenant SSE stream', () => {
     const lastId = first.events[0]?.id;
     await first.close();
 
+    // Produced while no client is connected, and in the store before the client comes back.
     const missed = ['m1', 'm2', 'm3', 'm4', 'm5'];
     for (const text of missed) await inbound(s.sessionId, text);
-    // Let them reach the store, so that they come from the replay rather than live.
-    await sleep(1000);
+    await stored(t, s.sessionId, 1 + missed.length);
 
+    // The server writes `: connected` once the feed is open; what came before it is the replay.
     const resumed = await stream(t.portalId, { lastEventId: lastId });
-    await waitFor(async () => resumed.events.length >= 5, 10_000, 'the replay');
+    expect(texts(resumed.events)).toEqual(missed);
+    expect(resumed.events.map((e) => e.beforeConnected)).toEqual(missed.map(() => true));
+
+    // Live again; and none of the missed messages comes a second time, live, before this one.
     await inbound(s.sessionId, 'after');
-    await waitFor(async () => resumed.events.length >= 6, 10_000, 'the live message after the replay');
-    await sleep(800);
+    await waitFor(async () => texts(resumed.events).includes('after'), 10_000, 'the live message');
     expect(texts(resumed.events)).toEqual([...missed, 'after']);
+    expect(resumed.events.at(-1)?.beforeConnected).toBe(false);
     const ids = resumed.events.map((e) => e.id ?? '');
     expect([...ids].sort()).toEqual(ids);
 
     // The query parameter works the same for clients that cannot set the header.
     const viaQuery = await stream(t.portalId, { query: `?lastEventId=${encodeURIComponent(ids[2] ?? '')}` });
-    await waitFor(async () => viaQuery.events.length >= 3, 10_000);
-    await sleep(500);
     expect(texts(viaQuery.events)).toEqual(['m4', 'm5', 'after']);
+    expect(viaQuery.events.every((e) => e.beforeConnected)).toBe(true);
   });
 
   it('shares one feed among clients and keeps two tenants apart', async () => {
@@ -98,10 +111,18 @@ describe('tenant SSE stream', () => {
     await inbound(sa.sessionId, 'for tenant a');
     await inbound(sb.sessionId, 'for tenant b');
     await waitFor(async () => a1.events.length && a2.events.length && b1.events.length, 10_000);
-    await sleep(800);
-    expect(texts(a1.events)).toEqual(['for tenant a']);
-    expect(texts(a2.events)).toEqual(['for tenant a']);
-    expect(texts(b1.events)).toEqual(['for tenant b']);
+    // A second message for each: once it is in, anything else the first one caused is in before it.
+    await inbound(sa.sessionId, 'a again');
+    await inbound(sb.sessionId, 'b again');
+    const has = (events: typeof a1.events, text: string) => texts(events).includes(text);
+    await waitFor(
+      async () => has(a1.events, 'a again') && has(a2.events, 'a again') && has(b1.events, 'b again'),
+      10_000,
+      'the second messages',
+    );
+    expect(texts(a1.events)).toEqual(['for tenant a', 'a again']);
+    expect(texts(a2.events)).toEqual(['for tenant a', 'a again']);
+    expect(texts(b1.events)).toEqual(['for tenant b', 'b again']);
     expect(a1.events.every((e) => e.json.sessionId === sa.sessionId)).toBe(true);
   });
 

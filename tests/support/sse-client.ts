@@ -4,6 +4,8 @@ export interface SseEvent {
   id?: string;
   data: string;
   json: any;
+  /** Arrived before the server's `: connected` comment: sent while opening the feed, i.e. replayed. */
+  beforeConnected: boolean;
 }
 
 /**
@@ -23,9 +25,13 @@ export async function openStream(
   });
   const events: SseEvent[] = [];
   const comments: string[] = [];
+  let isConnected = false;
   let onConnected: () => void = () => {};
   const connected = new Promise<void>((r) => {
-    onConnected = r;
+    onConnected = () => {
+      isConnected = true;
+      r();
+    };
   });
   const reading = (async () => {
     if (!res.body) return;
@@ -50,7 +56,7 @@ export async function openStream(
           }
           if (data.length) {
             const text = data.join('\n');
-            events.push({ id, data: text, json: JSON.parse(text) });
+            events.push({ id, data: text, json: JSON.parse(text), beforeConnected: !isConnected });
           }
         }
       }
