@@ -5,8 +5,8 @@ import { names } from '#shared/aws/names';
 import { queueUrl } from '#shared/aws/queue-url';
 import { queues } from '#shared/aws/resources';
 import { verifySignature } from '../../functions/webhooks/sign.ts';
-import { api, newTenant, readySession, waitFor } from '../support/client.ts';
-import { type ReceivedRequest, sleep, startReceiver } from '../support/webhook-receiver.ts';
+import { api, messageStored, newTenant, readySession, waitFor } from '../support/client.ts';
+import { type ReceivedRequest, startReceiver } from '../support/webhook-receiver.ts';
 
 const sim = api();
 const closers: Array<() => Promise<void>> = [];
@@ -58,12 +58,7 @@ describe('webhooks', () => {
     expect(cfg.body.config.approvedDomains).toEqual(['127.0.0.1', 'hooks.example.com']);
 
     const messageId = await inbound(s.sessionId, 'hello webhook');
-    const [req] = await waitFor(async () => {
-      const got = recv.of('message.inbound', messageId);
-      return got.length ? got : undefined;
-    }, 15_000);
-    expect(req).toBeDefined();
-    if (!req) return;
+    const req = await waitFor(async () => recv.of('message.inbound', messageId)[0], 15_000, 'the webhook');
 
     expect(Object.keys(req.json).sort()).toEqual(
       ['content', 'event', 'message_id', 'mobid', 'recipient', 'sender', 'session_id', 'timestamp'].sort(),
@@ -112,11 +107,13 @@ describe('webhooks', () => {
     const deliveryId = String(req.headers['x-service-delivery-id']);
     expect(deliveryId).toMatch(/^dlv_[0-9a-f]{24}$/);
 
-    // Exactly once, and recorded as delivered on the first attempt.
-    await sleep(1500);
-    expect(recv.of('message.inbound', messageId)).toHaveLength(1);
-    const d = await deliveryOf(t, messageId, 'delivered');
+    // Exactly once: one delivery, recorded as delivered on its first attempt. The record is written
+    // after the POST, and a delivered delivery is never claimed again, so no POST can follow it.
+    const d = await waitFor(async () => deliveryOf(t, messageId, 'delivered'), 10_000, 'delivered');
     expect(d).toMatchObject({ id: deliveryId, status: 'delivered', attempts: 1, lastStatusCode: 200 });
+    expect(d.attemptLog).toHaveLength(1);
+    expect(recv.of('message.inbound', messageId)).toHaveLength(1);
+    expect((await deliveries(t)).filter((x) => x.payload?.message_id === messageId)).toHaveLength(1);
 
     // The configuration reads back with the secret masked.
     const read = await t.api.get('/api/webhook/config');
@@ -148,12 +145,21 @@ describe('webhooks', () => {
     expect(bad.body.error.message).toContain('webhookUrl');
 
     const messageId = await inbound(s.sessionId, 'nobody should see this');
-    await sleep(2000);
-    expect(recv.requests).toHaveLength(0);
+    // The message itself goes through; then a marker: another tenant's message, produced after this
+    // one was stored. Once the marker's delivery exists, this message's webhook has been decided.
+    await messageStored(t.api, messageId);
+    const other = await newTenant();
+    const otherSession = await readySession(other.api);
+    const otherRecv = await receiver();
+    const cfgOther = { webhookUrl: otherRecv.url, approvedDomains: ['127.0.0.1'] };
+    expect((await other.api.post('/api/webhook/config', cfgOther)).status).toBe(200);
+    const marker = await inbound(otherSession.sessionId, 'marker');
+    await waitFor(async () => deliveryOf(other, marker), 15_000, 'the marker delivery');
+
     expect(await deliveries(t)).toHaveLength(0);
+    expect(recv.requests).toHaveLength(0);
     const read = await t.api.get('/api/webhook/config');
     expect(read.body.config.webhookUrl).toBeNull();
-    expect(messageId).toBeTruthy();
   });
 
   it('a session override wins over the tenant configuration', async () => {
@@ -197,14 +203,10 @@ describe('webhooks', () => {
 
     const ids = [await inbound(s.sessionId, 'flaky one'), await inbound(s.sessionId, 'flaky two')];
     for (const id of ids) {
-      await waitFor(
-        async () => successes(recv.of('message.inbound', id)).length > 0,
-        25_000,
-        `delivery of ${id}`,
-      );
-    }
-    await sleep(1500);
-    for (const id of ids) {
+      // Delivered is final (never claimed again): every POST there will be has been made.
+      const d = await waitFor(async () => deliveryOf(t, id, 'delivered'), 25_000, `delivery of ${id}`);
+      expect(d).toMatchObject({ status: 'delivered', attempts: 4, lastStatusCode: 200 });
+      expect(d.attemptLog.map((a: { statusCode: number }) => a.statusCode)).toEqual([503, 503, 503, 200]);
       const reqs = recv.of('message.inbound', id);
       expect(successes(reqs)).toHaveLength(1);
       expect(reqs).toHaveLength(failFirst + 1);
@@ -212,9 +214,6 @@ describe('webhooks', () => {
       expect(new Set(reqs.map((r) => r.headers['x-service-delivery-id'])).size).toBe(1);
       expect(new Set(reqs.map((r) => r.body)).size).toBe(1);
       expect(reqs.map((r) => r.headers['x-service-attempt'])).toEqual(['1', '2', '3', '4']);
-      const d = await deliveryOf(t, id);
-      expect(d).toMatchObject({ status: 'delivered', attempts: 4, lastStatusCode: 200 });
-      expect(d?.attemptLog.map((a: { statusCode: number }) => a.statusCode)).toEqual([503, 503, 503, 200]);
     }
   }, 60_000);
 
@@ -224,9 +223,10 @@ describe('webhooks', () => {
     const recv = await receiver(() => 410);
     await t.api.post('/api/webhook/config', { webhookUrl: recv.url, approvedDomains: ['127.0.0.1'] });
     const id = await inbound(s.sessionId, 'gone');
+    // Failed is final: no attempt follows it.
     const d = await waitFor(async () => deliveryOf(t, id, 'failed'), 15_000);
     expect(d).toMatchObject({ attempts: 1, lastStatusCode: 410 });
-    await sleep(1500);
+    expect(d.attemptLog).toHaveLength(1);
     expect(recv.of('message.inbound', id)).toHaveLength(1);
   });
 
@@ -272,8 +272,8 @@ describe('webhooks', () => {
     expect(again.body.delivery).toMatchObject({ status: 'pending', round: 1, attempts: 0 });
     const delivered = await waitFor(async () => deliveryOf(t, id, 'delivered'), 15_000);
     expect(delivered).toMatchObject({ round: 1, attempts: 1, lastStatusCode: 200 });
-    await sleep(1000);
     expect(successes(recv.of('message.inbound', id))).toHaveLength(1);
+    expect(recv.of('message.inbound', id)).toHaveLength(11);
 
     const twice = await t.api.post(`/api/webhook/deliveries/${failed.id}/redeliver`);
     expect(twice.status).toBe(409);

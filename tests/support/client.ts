@@ -51,6 +51,22 @@ export async function waitFor<T>(
   }
 }
 
+/**
+ * Waits until a message is in the tenant's history, i.e. the events consumer has taken up its event.
+ * The local service's one events consumer applies events batch by batch, in order: an event produced
+ * after this returns is applied after everything this message's event did (its webhook included).
+ */
+export async function messageStored(client: ReturnType<typeof api>, messageId: string, timeoutMs = 10_000) {
+  return waitFor(
+    async () => {
+      const r = await client.get('/view/messages/v1?limit=500');
+      return (r.body.messages as Array<{ id: string }> | undefined)?.some((m) => m.id === messageId);
+    },
+    timeoutMs,
+    `message ${messageId} stored`,
+  );
+}
+
 /** Creates a session with the simulator and waits until it is READY. */
 export async function readySession(client: ReturnType<typeof api>, name = 'test') {
   const created = await client.post('/api/sessions', { name });
