@@ -41,9 +41,17 @@ describe('tenant SSE across processes', () => {
         10_000,
         'both streams',
       );
-      await new Promise((r) => setTimeout(r, 800));
-      expect(streamA.events.map((e) => e.json.message)).toEqual(['for tenant a']);
-      expect(streamB.events.map((e) => e.json.message)).toEqual(['for tenant b']);
+      // A second message for each: once it is in, anything else the first one caused is in before it.
+      await api().post('/_sim/inbound', { sessionId: sa.sessionId, from: '15550003333', text: 'a again' });
+      await api().post('/_sim/inbound', { sessionId: sb.sessionId, from: '15550004444', text: 'b again' });
+      const texts = (s: typeof streamA) => s.events.map((e) => e.json.message);
+      await waitFor(
+        async () => texts(streamA).includes('a again') && texts(streamB).includes('b again'),
+        10_000,
+        'the second messages',
+      );
+      expect(texts(streamA)).toEqual(['for tenant a', 'a again']);
+      expect(texts(streamB)).toEqual(['for tenant b', 'b again']);
       expect(streamA.events[0]?.json.sessionId).toBe(sa.sessionId);
     } finally {
       await streamA.close();
