@@ -151,7 +151,8 @@ describe('connection health', () => {
 describe('fencing', () => {
   it('refuses a state write from a host whose shard lease is older than the last writer', async () => {
     const t = await newTenant();
-    const s = await readySession(t.api);
+    const [s, other] = await Promise.all([readySession(t.api, 'fenced'), readySession(t.api, 'marker')]);
+    const sessionStatus = async (id: string) => (await t.api.get(`/api/sessions/${id}`)).body.session.status;
     const stale = {
       kind: 'session.status',
       tenantId: t.id,
@@ -161,15 +162,21 @@ describe('fencing', () => {
       reason: 'written by a host that lost the shard',
       fence: 0,
     };
-    await sendJson(names.eventsQueue(), stale);
     // A later write that every consumer would apply if the fence were not checked.
-    await new Promise((r) => setTimeout(r, 1500));
-    expect((await t.api.get(`/api/sessions/${s.sessionId}`)).body.session.status).toBe('READY');
+    await sendJson(names.eventsQueue(), stale);
+    // The same write for another session under a current lease, sent after it: the local service's
+    // one events consumer applies events in the order it receives them, so once this one shows, the
+    // stale one has been decided.
+    await sendJson(names.eventsQueue(), { ...stale, sessionId: other.sessionId, fence: 1_000_000 });
+    await waitFor(
+      async () => (await sessionStatus(other.sessionId)) === 'DISCONNECTED',
+      10_000,
+      'the later write',
+    );
+    expect(await sessionStatus(s.sessionId)).toBe('READY');
 
     // The same event under a newer lease is applied (control).
     await sendJson(names.eventsQueue(), { ...stale, fence: 1_000_000, at: Date.now() + 2000 });
-    await waitFor(
-      async () => (await t.api.get(`/api/sessions/${s.sessionId}`)).body.session.status === 'DISCONNECTED',
-    );
+    await waitFor(async () => (await sessionStatus(s.sessionId)) === 'DISCONNECTED');
   });
 });
