@@ -1,0 +1,583 @@
+import { randomBytes } from 'node:crypto';
+import { EventEmitter, once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import {
+  type BinaryNode,
+  Curve,
+  getBinaryNodeChild,
+  getBinaryNodeChildBuffer,
+  getBinaryNodeChildren,
+  jidDecode,
+  type proto,
+  S_WHATSAPP_NET,
+} from '@whiskeysockets/baileys';
+import { WebSocketServer } from 'ws';
+import { makeServerIdentity, type ServerIdentity, trustTestRoot } from './certs.ts';
+import { answerIq, type Directory, result } from './iq.ts';
+import { Link } from './link.ts';
+import {
+  finishCodePairing,
+  parseQr,
+  signDeviceIdentity,
+  unwrapWithCode,
+  verifyDeviceSignature,
+  wrapWithCode,
+} from './pairing.ts';
+import type { PreKeyBundle } from './sim-device.ts';
+import {
+  type Companion,
+  companionBundle,
+  type DeviceKeys,
+  FakeUser,
+  type ReceivedMessage,
+  type SendOptions,
+  type Switchboard,
+} from './users.ts';
+
+export interface FakeNetworkOptions {
+  /** QR refs handed to a linking client; it shows one per 60 s (then 20 s) and gives up (408) after the last. */
+  qrRefs?: number;
+  /** How long the network waits for a client's answer during pairing. */
+  replyTimeoutMs?: number;
+}
+
+/** A client that registered (no account yet) and waits for a phone to link it. */
+export interface Registration {
+  link: Link;
+  noiseKey: Buffer;
+  keys: DeviceKeys;
+  refs: string[];
+  /** Set once the client asked for a pairing code (companion_hello). */
+  codeRequest?: { phone: string; wrappedEphemeral: Buffer; ref: string };
+}
+
+/**
+ * How the network ends a companion's connection. Numbers become the stream error Baileys maps to
+ * that status (`515` restart, `440` replaced by another login, `401` logged out…); `428` closes the
+ * socket without a word, which Baileys reports as "Connection Terminated".
+ */
+export type Disconnect = 401 | 403 | 408 | 411 | 428 | 440 | 500 | 503 | 515;
+
+const now = () => String(Math.floor(Date.now() / 1000));
+const tag = () => randomBytes(6).toString('hex');
+export const newMessageId = () => `3EB0${randomBytes(10).toString('hex').toUpperCase()}`;
+
+/** The text of a message, unwrapping what our own other devices receive (deviceSentMessage). */
+function textOf(m: proto.IMessage | null | undefined): string | undefined {
+  const inner = m?.deviceSentMessage?.message ?? m;
+  return inner?.conversation ?? inner?.extendedTextMessage?.text ?? undefined;
+}
+
+function streamError(code: Disconnect): BinaryNode {
+  if (code === 440)
+    return { tag: 'stream:error', attrs: {}, content: [{ tag: 'conflict', attrs: { type: 'replaced' } }] };
+  // No code and an unknown reason: Baileys' "bad session" (500).
+  if (code === 500)
+    return { tag: 'stream:error', attrs: {}, content: [{ tag: 'xml-not-well-formed', attrs: {} }] };
+  if (code === 401)
+    return {
+      tag: 'stream:error',
+      attrs: { code: '401' },
+      content: [{ tag: 'conflict', attrs: { type: 'device_removed' } }],
+    };
+  return { tag: 'stream:error', attrs: { code: String(code) } };
+}
+
+/**
+ * A small fake of the messaging network's edge that a real Baileys client connects to over
+ * `ws://`: Noise handshake with a test certificate chain, QR and pairing-code linking, login with
+ * saved creds, IQ answers, Signal-encrypted messages both ways with simulated phones, receipts,
+ * acks (also error acks), offline queues and server-initiated disconnects.
+ * Test infrastructure only; see README.md in this folder.
+ */
+export class FakeNetwork extends EventEmitter implements Switchboard, Directory {
+  readonly url: string;
+  /** Hex of the test root key: what BAILEYS_TEST_ROOT_PUBLIC_KEY must hold for a host process. */
+  readonly rootPublicKey: string;
+  /** `xmlns/first-child` of every IQ clients sent, in order; for debugging and assertions. */
+  readonly iqLog: string[] = [];
+  /** QR refs for the next linking client (undefined: 5); 0 makes Baileys give up at once (408). */
+  qrRefs: number | undefined;
+  /** Receipts companions sent (for messages they received), in order. */
+  readonly receipts: Array<{ from: Companion; node: BinaryNode }> = [];
+  /** Messages from companions the network could not handle (e.g. that failed to decrypt). */
+  readonly errors: unknown[] = [];
+  private readonly identity: ServerIdentity;
+  private readonly users = new Map<string, FakeUser>();
+  private readonly byLid = new Map<string, FakeUser>();
+  private readonly registrations = new Map<Link, Registration>();
+  private readonly companionOf = new Map<Link, Companion>();
+  private readonly replies = new Map<string, (node: BinaryNode) => void>();
+  private readonly sendErrors: Array<{ error: string; to?: FakeUser }> = [];
+  private lidSeq = 200_000_000_000_000;
+  /** Signal state is not safe under concurrent use: encryption and decryption run one at a time. */
+  private serial: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly server: WebSocketServer,
+    private readonly opts: FakeNetworkOptions = {},
+  ) {
+    super();
+    this.qrRefs = opts.qrRefs;
+    const { port } = server.address() as AddressInfo;
+    this.url = `ws://127.0.0.1:${port}/ws/chat`;
+    this.identity = makeServerIdentity();
+    this.rootPublicKey = this.identity.rootPublicKey.toString('hex');
+    server.on('connection', (ws) => {
+      new Link(ws, this.identity, {
+        onHello: (link, payload, noiseKey) => this.hello(link, payload, noiseKey),
+        onNode: (link, node) => this.node(link, node),
+        onClose: (link) => this.closed(link),
+      });
+    });
+  }
+
+  /** Makes Baileys in this process accept the network's certificate; returns the undo. */
+  trustInThisProcess(): () => void {
+    return trustTestRoot(this.identity.rootPublicKey);
+  }
+
+  addUser(opts: { phone: string; name?: string }): FakeUser {
+    const lid = String(this.lidSeq++);
+    const user = new FakeUser(this, opts.phone, lid, opts.name ?? `User ${opts.phone.slice(-4)}`);
+    this.users.set(opts.phone, user);
+    this.byLid.set(lid, user);
+    return user;
+  }
+
+  /** The user a JID (phone or LID, with or without device) names. */
+  userOf(jid: string): FakeUser | undefined {
+    const d = jidDecode(jid);
+    if (!d) return undefined;
+    return d.server === 'lid' ? this.byLid.get(d.user) : this.users.get(d.user);
+  }
+
+  bundleOf(jid: string): PreKeyBundle | undefined {
+    const user = this.userOf(jid);
+    const device = jidDecode(jid)?.device ?? 0;
+    if (!user) return undefined;
+    if (device === 0) return user.phone.bundle();
+    const c = user.companions.get(device);
+    return c ? companionBundle(c) : undefined;
+  }
+
+  /** Clients waiting to be linked (QR shown or pairing code requested). */
+  pendingRegistrations(): Registration[] {
+    return [...this.registrations.values()];
+  }
+
+  /** Hands every waiting client fresh QR refs; Baileys shows a new QR at once. */
+  refreshQr(count = this.qrRefs ?? 5): void {
+    for (const r of this.registrations.values()) this.sendRefs(r, count);
+  }
+
+  /** Ends a companion's live connection the way `code` says. */
+  disconnect(c: Companion, code: Disconnect): void {
+    if (!c.link) throw new Error(`device ${c.user.number}:${c.device} is not connected`);
+    if (code === 428) c.link.close();
+    else c.link.send(streamError(code));
+  }
+
+  /** The phone removes a linked device: it is told (401) if connected, and can no longer log in. */
+  unlink(c: Companion): void {
+    c.user.companions.delete(c.device);
+    if (c.link) c.link.send(streamError(401));
+  }
+
+  /** The next message a companion sends (to `to`, if given) is refused with an error ack instead of delivered. */
+  failNextSend(error = '479', to?: FakeUser): void {
+    this.sendErrors.push({ error, ...(to ? { to } : {}) });
+  }
+
+  async close(): Promise<void> {
+    for (const ws of this.server.clients) ws.terminate();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  // ——— Switchboard: what users do ———
+
+  sendFromPhone(from: FakeUser, to: FakeUser, message: proto.IMessage, opts: SendOptions): Promise<string> {
+    const id = opts.id ?? newMessageId();
+    const t = now();
+    const sender: Record<string, string> =
+      opts.addressing === 'pn'
+        ? { from: from.pnJid(), sender_lid: from.lidJid() }
+        : { from: from.lidJid(), sender_pn: from.pnJid(), addressing_mode: 'lid' };
+    return this.inOrder(async () => {
+      for (const c of to.companions.values()) {
+        const jid = to.lidJid(c.device);
+        if (!(await from.phone.hasSession(jid))) await from.phone.startSession(jid, companionBundle(c));
+        const { type, ciphertext } = await from.phone.encrypt(jid, message);
+        this.deliver(c, {
+          tag: 'message',
+          attrs: { ...sender, id, t, type: 'text', notify: from.name },
+          content: [{ tag: 'enc', attrs: { v: '2', type }, content: ciphertext }],
+        });
+      }
+      return id;
+    });
+  }
+
+  receiptFromPhone(from: FakeUser, to: FakeUser, ids: string[], type?: 'read' | 'played'): void {
+    const [first, ...rest] = ids;
+    if (!first) return;
+    // Receipts name the sender the way the message named the chat.
+    const addressedAs = from.received.find((m) => m.id === first)?.to;
+    const fromJid = addressedAs && this.userOf(addressedAs) === from ? addressedAs : from.pnJid();
+    for (const c of to.companions.values()) {
+      this.deliver(c, {
+        tag: 'receipt',
+        attrs: { from: fromJid, id: first, t: now(), ...(type ? { type } : {}) },
+        ...(rest.length
+          ? {
+              content: [
+                { tag: 'list', attrs: {}, content: rest.map((id) => ({ tag: 'item', attrs: { id } })) },
+              ],
+            }
+          : {}),
+      });
+    }
+  }
+
+  async scanQr(user: FakeUser, qr: string): Promise<Companion> {
+    const data = parseQr(qr);
+    const r = [...this.registrations.values()].find((x) => x.refs.includes(data.ref));
+    if (!r) throw new Error('the QR names no client waiting to link (expired, or another network)');
+    if (!r.noiseKey.equals(data.noiseKey) || !Buffer.from(r.keys.identity).equals(data.identityKey))
+      throw new Error('the QR keys do not match the client that registered');
+    return this.pair(user, r, data.advSecret);
+  }
+
+  async enterPairingCode(user: FakeUser, code: string): Promise<Companion> {
+    const r = [...this.registrations.values()].find((x) => x.codeRequest?.phone === user.number);
+    if (!r?.codeRequest) throw new Error(`no client asked for a pairing code for ${user.number}`);
+    const companionEphemeral = await unwrapWithCode(code, r.codeRequest.wrappedEphemeral);
+    const primaryEphemeral = Curve.generateKeyPair();
+    const finished = this.awaitReply(`finish:${r.codeRequest.ref}`);
+    r.link.send({
+      tag: 'notification',
+      attrs: { from: S_WHATSAPP_NET, type: 'link_code_companion_reg', id: tag(), t: now() },
+      content: [
+        {
+          tag: 'link_code_companion_reg',
+          attrs: {},
+          content: [
+            { tag: 'link_code_pairing_ref', attrs: {}, content: Buffer.from(r.codeRequest.ref) },
+            { tag: 'primary_identity_pub', attrs: {}, content: user.phone.identity.public },
+            {
+              tag: 'link_code_pairing_wrapped_primary_ephemeral_pub',
+              attrs: {},
+              content: await wrapWithCode(code, primaryEphemeral.public),
+            },
+          ],
+        },
+      ],
+    });
+    const finish = getBinaryNodeChild(await finished, 'link_code_companion_reg');
+    const wrappedBundle = getBinaryNodeChildBuffer(finish, 'link_code_pairing_wrapped_key_bundle');
+    if (!wrappedBundle) throw new Error('companion_finish without a key bundle');
+    let derived: ReturnType<typeof finishCodePairing>;
+    try {
+      derived = finishCodePairing({
+        primaryEphemeral,
+        companionEphemeralPublic: companionEphemeral,
+        account: user.phone.identity,
+        wrappedBundle,
+      });
+    } catch {
+      throw new Error('wrong pairing code: the key bundle does not decrypt');
+    }
+    if (!derived.companionIdentity.equals(Buffer.from(r.keys.identity)))
+      throw new Error('the key bundle names another identity than the client that registered');
+    return this.pair(user, r, derived.advSecret);
+  }
+
+  // ——— connection handling ———
+
+  private hello(link: Link, payload: proto.ClientPayload, noiseKey: Buffer) {
+    const reg = payload.devicePairingData;
+    if (reg && !payload.passive) {
+      if (!reg.eRegid || !reg.eIdent || !reg.eSkeyId || !reg.eSkeyVal || !reg.eSkeySig) {
+        link.send({ tag: 'failure', attrs: { reason: '400' } });
+        return;
+      }
+      const r: Registration = {
+        link,
+        noiseKey,
+        keys: {
+          registrationId: Buffer.from(reg.eRegid).readUInt32BE(0),
+          identity: Buffer.from(reg.eIdent),
+          signedPreKey: {
+            keyId: Buffer.from(reg.eSkeyId).readUIntBE(0, reg.eSkeyId.length),
+            public: Buffer.from(reg.eSkeyVal),
+            signature: Buffer.from(reg.eSkeySig),
+          },
+          preKeys: new Map(),
+        },
+        refs: [],
+      };
+      this.registrations.set(link, r);
+      this.sendRefs(r, this.qrRefs ?? 5);
+      this.emit('registering', r);
+      return;
+    }
+    const user = this.users.get(String(payload.username ?? ''));
+    const c = user?.companions.get(payload.device ?? 0);
+    if (!user || !c?.noiseKey.equals(noiseKey)) {
+      // An unknown or removed device: the network says logged out.
+      link.send({ tag: 'failure', attrs: { reason: '401', location: 'fake' } });
+      return;
+    }
+    if (c.link) this.disconnect(c, 440); // a second login replaces the first
+    c.link = link;
+    c.online = false;
+    this.companionOf.set(link, c);
+    link.send({
+      tag: 'success',
+      attrs: { t: now(), lid: user.lidJid(c.device), props: '0', creation: now() },
+    });
+    this.emit('login', c);
+    const queued = c.queue.splice(0);
+    for (const stanza of queued) link.send(stanza);
+    // Offline-done: without it Baileys holds its events (for up to 30 s).
+    link.send({
+      tag: 'ib',
+      attrs: { from: S_WHATSAPP_NET },
+      content: [{ tag: 'offline', attrs: { count: String(queued.length) } }],
+    });
+    c.online = true;
+    this.emit('online', c);
+  }
+
+  private closed(link: Link) {
+    this.registrations.delete(link);
+    const c = this.companionOf.get(link);
+    this.companionOf.delete(link);
+    if (c && c.link === link) {
+      c.link = undefined;
+      c.online = false;
+      this.emit('offline', c);
+    }
+  }
+
+  private node(link: Link, node: BinaryNode) {
+    switch (node.tag) {
+      case 'iq':
+        this.iq(link, node);
+        return;
+      case 'message':
+        void this.inOrder(() => this.relay(link, node)).catch((err) => {
+          this.errors.push(err);
+          this.emit('relay-error', err);
+        });
+        return;
+      case 'receipt': {
+        const c = this.companionOf.get(link);
+        if (c) {
+          this.receipts.push({ from: c, node });
+          this.emit('receipt', { from: c, node });
+        }
+        return;
+      }
+      default:
+        return; // acks, presence, chat state, telemetry (ib): nothing to answer
+    }
+  }
+
+  private iq(link: Link, iq: BinaryNode) {
+    const id = iq.attrs.id ?? '';
+    if (iq.attrs.type === 'result' || iq.attrs.type === 'error') {
+      this.replies.get(id)?.(iq);
+      return;
+    }
+    const first = Array.isArray(iq.content) ? iq.content[0] : undefined;
+    this.iqLog.push(`${iq.attrs.xmlns}/${first?.tag ?? ''}`);
+    if (iq.attrs.xmlns === 'md') {
+      link.send(this.md(link, iq, first));
+      return;
+    }
+    link.send(answerIq(iq, this.companionOf.get(link), this));
+  }
+
+  /** Device management: pairing-code stages and logout. */
+  private md(link: Link, iq: BinaryNode, first: BinaryNode | undefined): BinaryNode {
+    if (first?.tag === 'link_code_companion_reg') {
+      const r = this.registrations.get(link);
+      const stage = first.attrs.stage;
+      if (r && stage === 'companion_hello') {
+        const wrapped = getBinaryNodeChildBuffer(first, 'link_code_pairing_wrapped_companion_ephemeral_pub');
+        const phone = jidDecode(first.attrs.jid)?.user;
+        if (!wrapped || !phone) return { ...result(iq), attrs: { ...result(iq).attrs, type: 'error' } };
+        const ref = tag();
+        r.codeRequest = { phone, wrappedEphemeral: Buffer.from(wrapped), ref };
+        this.emit('pairing-code-requested', r);
+        return result(iq, [
+          {
+            tag: 'link_code_companion_reg',
+            attrs: {},
+            content: [{ tag: 'link_code_pairing_ref', attrs: {}, content: Buffer.from(ref) }],
+          },
+        ]);
+      }
+      if (stage === 'companion_finish') {
+        const ref = getBinaryNodeChildBuffer(first, 'link_code_pairing_ref');
+        if (ref) this.replies.get(`finish:${Buffer.from(ref).toString()}`)?.(iq);
+      }
+      return result(iq);
+    }
+    if (first?.tag === 'remove-companion-device') {
+      const c = this.companionOf.get(link);
+      if (c) {
+        c.user.companions.delete(c.device);
+        this.emit('unlinked', c);
+      }
+    }
+    return result(iq);
+  }
+
+  /** A message from a companion: ack it, then let each addressed simulated device decrypt its copy. */
+  private async relay(link: Link, node: BinaryNode) {
+    const c = this.companionOf.get(link);
+    if (!c) return;
+    const { id = '', to = '' } = node.attrs;
+    const target = this.userOf(to);
+    const i = this.sendErrors.findIndex((e) => !e.to || e.to === target);
+    const failure = i >= 0 ? this.sendErrors.splice(i, 1)[0] : undefined;
+    link.send({
+      tag: 'ack',
+      attrs: { class: 'message', id, from: to, t: now(), ...(failure ? { error: failure.error } : {}) },
+    });
+    if (failure) return;
+    const copies = getBinaryNodeChildren(getBinaryNodeChild(node, 'participants'), 'to').map((p) => ({
+      jid: p.attrs.jid ?? '',
+      enc: getBinaryNodeChild(p, 'enc'),
+    }));
+    const direct = getBinaryNodeChild(node, 'enc');
+    if (direct) copies.push({ jid: to, enc: direct });
+    const sender = c.user.lidJid(c.device);
+    for (const { jid, enc } of copies) {
+      const user = this.userOf(jid);
+      const device = jidDecode(jid)?.device ?? 0;
+      const type = enc?.attrs.type;
+      // Only phones are simulated; copies for other companions are not forwarded.
+      if (!user || device !== 0 || !(enc?.content instanceof Uint8Array)) continue;
+      if (type !== 'pkmsg' && type !== 'msg') continue;
+      const message = await user.phone.decrypt(sender, type, enc.content);
+      const text = textOf(message);
+      const received: ReceivedMessage = {
+        id,
+        from: c,
+        to,
+        device,
+        message,
+        ...(text !== undefined ? { text } : {}),
+      };
+      user.received.push(received);
+      this.emit('message', received);
+    }
+  }
+
+  // ——— helpers ———
+
+  private deliver(c: Companion, stanza: BinaryNode) {
+    if (c.link && c.online) c.link.send(stanza);
+    else c.queue.push({ ...stanza, attrs: { ...stanza.attrs, offline: '1' } });
+  }
+
+  private sendRefs(r: Registration, count: number) {
+    const refs = Array.from({ length: count }, () => `2@${randomBytes(24).toString('base64')}`);
+    r.refs.push(...refs);
+    r.link.send({
+      tag: 'iq',
+      attrs: { from: S_WHATSAPP_NET, type: 'set', id: tag(), xmlns: 'md' },
+      content: [
+        {
+          tag: 'pair-device',
+          attrs: {},
+          content: refs.map((ref) => ({ tag: 'ref', attrs: {}, content: Buffer.from(ref) })),
+        },
+      ],
+    });
+  }
+
+  /** Links the registered client to `user` as a new device: pair-success, its counter-signature, 515. */
+  private async pair(user: FakeUser, r: Registration, advSecret: Uint8Array): Promise<Companion> {
+    const device = user.nextDevice++;
+    const id = tag();
+    const reply = this.awaitReply(id);
+    r.link.send({
+      tag: 'iq',
+      attrs: { from: S_WHATSAPP_NET, type: 'set', id, xmlns: 'md', t: now() },
+      content: [
+        {
+          tag: 'pair-success',
+          attrs: {},
+          content: [
+            {
+              tag: 'device-identity',
+              attrs: { 'key-index': String(device) },
+              content: signDeviceIdentity({
+                account: user.phone.identity,
+                companionIdentity: r.keys.identity,
+                advSecret,
+                keyIndex: device,
+              }),
+            },
+            { tag: 'platform', attrs: { name: 'android' } },
+            { tag: 'device', attrs: { jid: user.pnJid(device), lid: user.lidJid(device) } },
+          ],
+        },
+      ],
+    });
+    const answer = await reply;
+    const signed = getBinaryNodeChildBuffer(
+      getBinaryNodeChild(answer, 'pair-device-sign'),
+      'device-identity',
+    );
+    if (!signed || !verifyDeviceSignature(signed, r.keys.identity))
+      throw new Error('the companion did not counter-sign its device identity');
+    const c: Companion = {
+      user,
+      device,
+      keyIndex: device,
+      noiseKey: r.noiseKey,
+      keys: r.keys,
+      online: false,
+      queue: [],
+    };
+    user.companions.set(device, c);
+    this.registrations.delete(r.link);
+    // Linked: the client must reconnect and log in with its new creds.
+    r.link.send(streamError(515));
+    this.emit('paired', c);
+    return c;
+  }
+
+  private awaitReply(key: string): Promise<BinaryNode> {
+    const ms = this.opts.replyTimeoutMs ?? 10_000;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.replies.delete(key);
+        reject(new Error(`no client reply for ${key} within ${ms} ms`));
+      }, ms);
+      timer.unref();
+      this.replies.set(key, (node) => {
+        clearTimeout(timer);
+        this.replies.delete(key);
+        resolve(node);
+      });
+    });
+  }
+
+  private inOrder<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.serial.then(fn, fn);
+    this.serial = run.catch(() => undefined);
+    return run;
+  }
+}
+
+export async function startFakeNetwork(opts: FakeNetworkOptions = {}): Promise<FakeNetwork> {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/ws/chat' });
+  await once(server, 'listening');
+  return new FakeNetwork(server, opts);
+}

@@ -1,0 +1,129 @@
+import type { BinaryNode, proto } from '@whiskeysockets/baileys';
+import type { Link } from './link.ts';
+import { type PreKeyBundle, SimDevice } from './sim-device.ts';
+
+/** The keys a real client (a linked companion) registered and uploaded. */
+export interface DeviceKeys {
+  registrationId: number;
+  identity: Uint8Array;
+  signedPreKey: { keyId: number; public: Uint8Array; signature: Uint8Array };
+  preKeys: Map<number, Uint8Array>;
+}
+
+/** A real client (Baileys) linked to a user's account as device `device`. */
+export interface Companion {
+  user: FakeUser;
+  device: number;
+  keyIndex: number;
+  noiseKey: Buffer;
+  keys: DeviceKeys;
+  /** The socket it is logged in on, if any. */
+  link?: Link;
+  /** Offline-done has been sent on `link`: stanzas go out live rather than into `queue`. */
+  online: boolean;
+  /** Stanzas for it while it was away; replayed (marked offline) after its next login. */
+  queue: BinaryNode[];
+}
+
+/** A message a companion sent that one of the network's simulated devices decrypted. */
+export interface ReceivedMessage {
+  id: string;
+  /** The sending companion. */
+  from: Companion;
+  /** The stanza's `to` (the chat as the sender addressed it). */
+  to: string;
+  /** Which of the receiving user's devices decrypted it (0: the phone). */
+  device: number;
+  message: proto.Message;
+  /** The text, if it is one (own-device copies are unwrapped). */
+  text?: string;
+}
+
+/** What a user asks of the network; implemented by FakeNetwork. */
+export interface Switchboard {
+  sendFromPhone(from: FakeUser, to: FakeUser, message: proto.IMessage, opts: SendOptions): Promise<string>;
+  receiptFromPhone(from: FakeUser, to: FakeUser, ids: string[], type?: 'read' | 'played'): void;
+  scanQr(user: FakeUser, qr: string): Promise<Companion>;
+  enterPairingCode(user: FakeUser, code: string): Promise<Companion>;
+}
+
+export interface SendOptions {
+  id?: string;
+  /** How the stanza names the sender: by LID with the phone number alongside (default), or by phone. */
+  addressing?: 'lid' | 'pn';
+}
+
+/**
+ * An account on the network: its phone (device 0, played by the network with real Signal keys)
+ * and the companions linked to it. Contacts and the account our session links to are both users.
+ */
+export class FakeUser {
+  readonly phone: SimDevice;
+  readonly companions = new Map<number, Companion>();
+  /** Messages from companions that this user's phone decrypted, in arrival order. */
+  readonly received: ReceivedMessage[] = [];
+  nextDevice = 1;
+
+  constructor(
+    private readonly net: Switchboard,
+    /** Phone number digits. */
+    readonly number: string,
+    /** LID user part (digits). */
+    readonly lid: string,
+    readonly name: string,
+  ) {
+    this.phone = new SimDevice();
+  }
+
+  pnJid(device = 0): string {
+    return device ? `${this.number}:${device}@s.whatsapp.net` : `${this.number}@s.whatsapp.net`;
+  }
+
+  lidJid(device = 0): string {
+    return device ? `${this.lid}:${device}@lid` : `${this.lid}@lid`;
+  }
+
+  /** Sends a text from this user's phone to every device linked to `to`; resolves with its id. */
+  sendText(to: FakeUser, text: string, opts: SendOptions = {}): Promise<string> {
+    return this.net.sendFromPhone(this, to, { conversation: text }, opts);
+  }
+
+  send(to: FakeUser, message: proto.IMessage, opts: SendOptions = {}): Promise<string> {
+    return this.net.sendFromPhone(this, to, message, opts);
+  }
+
+  /** Delivery (no type) or read receipts from this user's phone for messages `to` sent. */
+  sendReceipt(to: FakeUser, ids: string[], type?: 'read' | 'played'): void {
+    this.net.receiptFromPhone(this, to, ids, type);
+  }
+
+  /** The phone scans a linking QR; resolves once the new companion has signed in (before its 515). */
+  scanQr(qr: string): Promise<Companion> {
+    return this.net.scanQr(this, qr);
+  }
+
+  /** The user types the pairing code the companion showed into this phone. */
+  enterPairingCode(code: string): Promise<Companion> {
+    return this.net.enterPairingCode(this, code);
+  }
+
+  texts(): string[] {
+    return this.received.flatMap((m) => (m.text === undefined ? [] : [m.text]));
+  }
+}
+
+export function companionBundle(c: Companion): PreKeyBundle {
+  const first = c.keys.preKeys.entries().next();
+  let preKey: PreKeyBundle['preKey'];
+  if (!first.done) {
+    const [keyId, pub] = first.value;
+    c.keys.preKeys.delete(keyId);
+    preKey = { keyId, public: pub };
+  }
+  return {
+    registrationId: c.keys.registrationId,
+    identity: c.keys.identity,
+    signedPreKey: c.keys.signedPreKey,
+    ...(preKey ? { preKey } : {}),
+  };
+}
