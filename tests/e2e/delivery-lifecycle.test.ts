@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { api, messageStored, newTenant, readySession, waitFor } from '../support/client.ts';
 import { fixtures, mediaServer } from '../support/media-server.ts';
 import { outboxWith } from '../support/outbox.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
@@ -37,9 +37,15 @@ describe('outbound delivery', () => {
       await waitFor(async () => (await status()) === 'delivered', 10_000, 'delivered');
       await sim.post('/_sim/receipt', { sessionId: s.sessionId, messageId: id, status: 'read' });
       await waitFor(async () => (await status()) === 'read', 10_000, 'read');
-      // A late "delivered" after "read" changes nothing.
+      // A late "delivered" after "read" changes nothing. The reply after it reaches the link after it
+      // and is applied after it: once the reply is stored, the receipt has been dealt with.
       await sim.post('/_sim/receipt', { sessionId: s.sessionId, messageId: id, status: 'delivered' });
-      await new Promise((r) => setTimeout(r, 500));
+      const reply = await sim.post('/_sim/inbound', {
+        sessionId: s.sessionId,
+        from: '919822200001',
+        text: 'Thanks',
+      });
+      await messageStored(t.api, reply.body.messageId);
       expect(await status()).toBe('read');
 
       const events = await waitFor(async () => {
@@ -47,6 +53,11 @@ describe('outbound delivery', () => {
         return e.length >= 3 ? e : undefined;
       });
       expect(events).toEqual(['sent', 'delivered', 'read']);
+      const statusDeliveries = (await t.api.get('/api/webhook/deliveries')).body.deliveries.filter(
+        (d: { event: string; payload?: { message_id?: string } }) =>
+          d.event === 'message.status' && d.payload?.message_id === id,
+      );
+      expect(statusDeliveries).toHaveLength(3);
     } finally {
       await hook.close();
     }
