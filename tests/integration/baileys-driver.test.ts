@@ -161,6 +161,21 @@ function recorder() {
   return { closes, seen, events };
 }
 
+/**
+ * Connects a second link to the same dead address and waits for its close. Its connection attempt
+ * started after everything the first link did, so once it is reported, a late report from the first
+ * link would be in too.
+ */
+async function controlLinkClosed(driver: ReturnType<typeof baileysDriver>) {
+  const r = recorder();
+  const link = await driver.connect(
+    { tenantId: 't1', sessionId: `s-${randomBytes(4).toString('hex')}`, method: 'qr' },
+    r.events,
+  );
+  await expect.poll(() => r.closes.length, { timeout: 10_000 }).toBe(1);
+  await link.close();
+}
+
 describe('Baileys driver with the network unreachable', () => {
   it('reports a transient close with a clear reason and nothing unhandled', async () => {
     const unhandled: unknown[] = [];
@@ -184,7 +199,7 @@ describe('Baileys driver with the network unreachable', () => {
       expect(end && 'reason' in end ? end.reason : '').toMatch(/network error \(ECONNREFUSED\)/);
       await expect(link.probe()).rejects.toThrow();
       await link.close();
-      await new Promise((res) => setTimeout(res, 300));
+      await controlLinkClosed(driver);
       expect(r.closes).toHaveLength(1);
       expect(r.seen).not.toContain('open');
       expect(unhandled).toEqual([]);
@@ -202,7 +217,7 @@ describe('Baileys driver with the network unreachable', () => {
     const sessionId = `s-${randomBytes(4).toString('hex')}`;
     const link = await driver.connect({ tenantId: 't1', sessionId, method: 'qr' }, r.events);
     await link.close();
-    await new Promise((res) => setTimeout(res, 500));
+    await controlLinkClosed(driver);
     expect(r.closes).toEqual([]);
     await expect(driver.connect({ tenantId: 't1', sessionId, method: 'phone' }, r.events)).rejects.toThrow(
       /phone number/,
