@@ -46,5 +46,3 @@ export async function startReceiver(answer: (req: Omit<ReceivedRequest, 'status'
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
