@@ -25,6 +25,8 @@ let untrust: () => void;
 let me: FakeUser;
 let asha: FakeUser;
 const quiet = logger.child({}, { level: 'silent' });
+/** expect.poll with room for a loaded machine (its default gives up after 1 s). */
+const poll = <T>(fn: () => T) => expect.poll(fn, { timeout: 10_000 });
 const driver = () => baileysDriver({ logger: quiet, waWebSocketUrl: net.url, connectTimeoutMs: 5000 });
 
 beforeAll(async () => {
@@ -81,20 +83,20 @@ describe('Baileys driver against the fake network', () => {
   it('links by QR: QR shown and refreshed, phone scans, 515 restart, then open with the stored creds', async () => {
     const linking = recorder();
     const first = await driver().connect(request, linking.events);
-    await expect.poll(() => linking.qrs.length).toBe(1);
+    await poll(() => linking.qrs.length).toBe(1);
     net.refreshQr();
-    await expect.poll(() => linking.qrs.length).toBe(2);
+    await poll(() => linking.qrs.length).toBe(2);
     expect(linking.qrs[1]).not.toBe(linking.qrs[0]);
 
     device = await me.scanQr(linking.qrs[1] ?? '');
-    await expect.poll(() => linking.closes).toEqual([{ kind: 'restart' }]);
+    await poll(() => linking.closes).toEqual([{ kind: 'restart' }]);
     expect(linking.opens).toEqual([]);
     await first.close();
 
     // What the runtime does on `restart`: connect again with what was stored.
     rec = recorder();
     link = await driver().connect(request, rec.events);
-    await expect.poll(() => rec.opens, { timeout: 15_000 }).toEqual(['919876543210']);
+    await poll(() => rec.opens).toEqual(['919876543210']);
     expect(rec.qrs).toEqual([]);
     expect(device.link).toBeDefined();
     expect((await creds(sessionId))?.v).toContain('919876543210:1@s.whatsapp.net');
@@ -102,10 +104,10 @@ describe('Baileys driver against the fake network', () => {
 
   it('after a restart logs in from the saved creds: no QR, same device', async () => {
     await link.close();
-    await expect.poll(() => device.link).toBeUndefined();
+    await poll(() => device.link).toBeUndefined();
     rec = recorder();
     link = await driver().connect(request, rec.events);
-    await expect.poll(() => rec.opens).toEqual(['919876543210']);
+    await poll(() => rec.opens).toEqual(['919876543210']);
     expect(rec.qrs).toEqual([]);
     expect(rec.closes).toEqual([]);
     expect([...me.companions.keys()]).toEqual([device.device]);
@@ -113,7 +115,7 @@ describe('Baileys driver against the fake network', () => {
 
   it('a text each way, Signal-encrypted end to end', async () => {
     await asha.sendText(me, 'hello from Asha');
-    await expect.poll(() => rec.inbound.map((m) => m.text)).toContain('hello from Asha');
+    await poll(() => rec.inbound.map((m) => m.text)).toContain('hello from Asha');
     expect(rec.inbound.find((m) => m.text === 'hello from Asha')).toMatchObject({
       chatId: '14155550100',
       senderPhone: '14155550100',
@@ -123,7 +125,7 @@ describe('Baileys driver against the fake network', () => {
     });
 
     await link.send('msg-out-1', '+1 415 555 0100', { kind: 'text', text: 'hi Asha, your order shipped' });
-    await expect.poll(() => asha.texts()).toContain('hi Asha, your order shipped');
+    await poll(() => asha.texts()).toContain('hi Asha, your order shipped');
     const got = asha.received.find((m) => m.text === 'hi Asha, your order shipped');
     expect(got).toMatchObject({ id: 'msg-out-1', to: '14155550100@s.whatsapp.net', device: 0 });
     expect(got?.from).toBe(device);
@@ -135,14 +137,12 @@ describe('Baileys driver against the fake network', () => {
   it("the peer's delivery and read receipts reach onReceipt", async () => {
     // A receipt landing within Baileys' 100 ms buffer of its own sent message is folded into that
     // message's `append` upsert instead of a messages.update; the phone re-sends until reported.
-    await expect
-      .poll(() => {
-        asha.sendReceipt(me, ['msg-out-1']);
-        return rec.receipts;
-      })
-      .toContainEqual(['msg-out-1', 'delivered']);
+    await poll(() => {
+      asha.sendReceipt(me, ['msg-out-1']);
+      return rec.receipts;
+    }).toContainEqual(['msg-out-1', 'delivered']);
     asha.sendReceipt(me, ['msg-out-1'], 'read');
-    await expect.poll(() => rec.receipts).toContainEqual(['msg-out-1', 'read']);
+    await poll(() => rec.receipts).toContainEqual(['msg-out-1', 'read']);
   });
 
   it.each([
@@ -154,11 +154,11 @@ describe('Baileys driver against the fake network', () => {
     [401, { kind: 'logged_out', reason: expect.stringContaining('(401)') }],
   ] as const)('the network ends the connection with %i → %o', async (code, end) => {
     net.disconnect(device, code);
-    await expect.poll(() => rec.closes).toEqual([end]);
-    await expect.poll(() => device.link).toBeUndefined();
+    await poll(() => rec.closes).toEqual([end]);
+    await poll(() => device.link).toBeUndefined();
     rec = recorder();
     link = await driver().connect(request, rec.events);
-    await expect.poll(() => rec.opens).toEqual(['919876543210']);
+    await poll(() => rec.opens).toEqual(['919876543210']);
   });
 });
 
@@ -171,9 +171,9 @@ describe('linking that does not complete', () => {
         { tenantId: 't1', sessionId: `s-${randomBytes(4).toString('hex')}`, method: 'qr' },
         r.events,
       );
-      await expect
-        .poll(() => r.closes)
-        .toEqual([{ kind: 'transient', reason: expect.stringMatching(/^linking timed out/) }]);
+      await poll(() => r.closes).toEqual([
+        { kind: 'transient', reason: expect.stringMatching(/^linking timed out/) },
+      ]);
     } finally {
       net.qrRefs = undefined;
     }
@@ -191,15 +191,15 @@ describe('linking by pairing code', () => {
     };
     const linking = recorder();
     const first = await driver().connect(request, linking.events);
-    await expect.poll(() => linking.codes.length).toBe(1);
+    await poll(() => linking.codes.length).toBe(1);
     expect(linking.qrs).toEqual([]);
     await owner.enterPairingCode(linking.codes[0] ?? '');
-    await expect.poll(() => linking.closes).toEqual([{ kind: 'restart' }]);
+    await poll(() => linking.closes).toEqual([{ kind: 'restart' }]);
     await first.close();
 
     const r = recorder();
     const link = await driver().connect(request, r.events);
-    await expect.poll(() => r.opens, { timeout: 15_000 }).toEqual(['447700900123']);
+    await poll(() => r.opens).toEqual(['447700900123']);
     await link.close();
   });
 });

@@ -61,6 +61,17 @@ export function answerIq(iq: BinaryNode, me: Companion | undefined, dir: Directo
           ),
         ),
       ]);
+    case 'w:sync:app:state':
+      // Every collection asked for, empty and complete; one left out would be asked for forever.
+      return result(iq, [
+        node(
+          'sync',
+          {},
+          getBinaryNodeChildren(first, 'collection').map((c) =>
+            node('collection', { name: c.attrs.name ?? '', version: c.attrs.version ?? '0' }),
+          ),
+        ),
+      ]);
     case 'w:g2':
       return first?.tag === 'participating' ? result(iq, [node('groups')]) : result(iq);
     default:

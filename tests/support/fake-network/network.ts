@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter, once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { deflateSync } from 'node:zlib';
 import {
   type BinaryNode,
   Curve,
@@ -8,7 +9,7 @@ import {
   getBinaryNodeChildBuffer,
   getBinaryNodeChildren,
   jidDecode,
-  type proto,
+  proto,
   S_WHATSAPP_NET,
 } from '@whiskeysockets/baileys';
 import { WebSocketServer } from 'ws';
@@ -39,6 +40,11 @@ export interface FakeNetworkOptions {
   qrRefs?: number;
   /** How long the network waits for a client's answer during pairing. */
   replyTimeoutMs?: number;
+  /**
+   * The phone sends a new device the initial history sync on its first login (default true).
+   * Without it Baileys holds the events of its first connections for 20 s waiting for one.
+   */
+  historySync?: boolean;
 }
 
 /** A client that registered (no account yet) and waits for a phone to link it. */
@@ -204,7 +210,7 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
         ? { from: from.pnJid(), sender_lid: from.lidJid() }
         : { from: from.lidJid(), sender_pn: from.pnJid(), addressing_mode: 'lid' };
     return this.inOrder(async () => {
-      for (const c of to.companions.values()) {
+      for (const c of opts.only ? [opts.only] : to.companions.values()) {
         const jid = to.lidJid(c.device);
         if (!(await from.phone.hasSession(jid))) await from.phone.startSession(jid, companionBundle(c));
         const { type, ciphertext } = await from.phone.encrypt(jid, message);
@@ -347,6 +353,36 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
     });
     c.online = true;
     this.emit('online', c);
+    if (!c.historySent && this.opts.historySync !== false) {
+      c.historySent = true;
+      void this.sendHistorySync(c).catch((err) => this.errors.push(err));
+    }
+  }
+
+  /**
+   * The phone's initial history sync for a new device, inline (no media download): no chats, the
+   * LID of every other user. Once Baileys has processed it, later logins skip the 20 s sync wait.
+   */
+  private async sendHistorySync(c: Companion) {
+    const syncType = proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP;
+    const history = proto.HistorySync.encode({
+      syncType,
+      conversations: [],
+      phoneNumberToLidMappings: [...this.users.values()]
+        .filter((u) => u !== c.user)
+        .map((u) => ({ pnJid: u.pnJid(), lidJid: u.lidJid() })),
+    }).finish();
+    await this.sendFromPhone(
+      c.user,
+      c.user,
+      {
+        protocolMessage: {
+          type: proto.Message.ProtocolMessage.Type.HISTORY_SYNC_NOTIFICATION,
+          historySyncNotification: { syncType, initialHistBootstrapInlinePayload: deflateSync(history) },
+        },
+      },
+      { only: c },
+    );
   }
 
   private closed(link: Link) {
@@ -544,6 +580,7 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
       keys: r.keys,
       online: false,
       queue: [],
+      historySent: false,
     };
     user.companions.set(device, c);
     this.registrations.delete(r.link);

@@ -23,6 +23,8 @@ export interface Companion {
   online: boolean;
   /** Stanzas for it while it was away; replayed (marked offline) after its next login. */
   queue: BinaryNode[];
+  /** The phone has sent it the initial history sync (on its first login). */
+  historySent: boolean;
 }
 
 /** A message a companion sent that one of the network's simulated devices decrypted. */
@@ -51,6 +53,8 @@ export interface SendOptions {
   id?: string;
   /** How the stanza names the sender: by LID with the phone number alongside (default), or by phone. */
   addressing?: 'lid' | 'pn';
+  /** Deliver to this one device of the recipient only. */
+  only?: Companion;
 }
 
 /**
