@@ -1,0 +1,159 @@
+import { proto, type WAMessage } from '@whiskeysockets/baileys';
+import { describe, expect, it } from 'vitest';
+import { normaliseContacts, normaliseMessage, receiptOfUpdate, receiptOfUserReceipt } from './normalise.ts';
+
+const msg = (m: Partial<WAMessage> & { key: WAMessage['key'] }): WAMessage => ({
+  messageTimestamp: 1_700_000_000,
+  ...m,
+});
+
+describe('inbound normalisation', () => {
+  it('direct text from a phone number', () => {
+    const n = normaliseMessage(
+      msg({
+        key: { remoteJid: '919876543210@s.whatsapp.net', id: 'A1', fromMe: false },
+        message: { conversation: 'hello' },
+        pushName: 'Asha',
+      }),
+    );
+    expect(n?.message).toEqual({
+      id: 'A1',
+      chatId: '919876543210',
+      senderPhone: '919876543210',
+      senderName: 'Asha',
+      kind: 'text',
+      text: 'hello',
+      timestampMs: 1_700_000_000_000,
+    });
+    expect(n?.media).toBeUndefined();
+  });
+
+  it('group image with caption from a LID-only sender', () => {
+    const n = normaliseMessage(
+      msg({
+        key: { remoteJid: '120363012345678901@g.us', id: 'G1', participant: '123456789012345@lid' },
+        message: { imageMessage: { caption: 'look', mimetype: 'image/jpeg', fileLength: 2048 } },
+      }),
+    );
+    expect(n?.message).toMatchObject({
+      chatId: '120363012345678901@g.us',
+      groupId: '120363012345678901@g.us',
+      senderPhone: null,
+      senderLid: '123456789012345',
+      kind: 'image',
+      caption: 'look',
+      mimetype: 'image/jpeg',
+    });
+    expect(n?.media).toEqual({ mimetype: 'image/jpeg', fileLength: 2048 });
+    expect(n?.lidMapping).toBeUndefined();
+  });
+
+  it('group sender with LID and phone alternative; LIDs resolved from what the session knows', () => {
+    const both = normaliseMessage(
+      msg({
+        key: {
+          remoteJid: '120363012345678901@g.us',
+          id: 'G2',
+          participant: '123456789012345@lid',
+          participantAlt: '919876543210@s.whatsapp.net',
+        },
+        message: { extendedTextMessage: { text: 'hi all' } },
+      }),
+    );
+    expect(both?.message).toMatchObject({
+      senderPhone: '919876543210',
+      senderLid: '123456789012345',
+      kind: 'text',
+    });
+    expect(both?.lidMapping).toEqual({ lid: '123456789012345', phone: '919876543210' });
+
+    const direct = msg({
+      key: { remoteJid: '123456789012345@lid', id: 'L1' },
+      message: { conversation: 'x' },
+    });
+    expect(normaliseMessage(direct)?.message).toMatchObject({
+      chatId: '123456789012345@lid',
+      senderPhone: null,
+    });
+    expect(
+      normaliseMessage(direct, (lid) => (lid === '123456789012345' ? '919876543210' : undefined))?.message,
+    ).toMatchObject({ chatId: '919876543210', senderPhone: '919876543210', senderLid: '123456789012345' });
+  });
+
+  it('document (with caption wrapper), voice note, wrapped ephemeral text', () => {
+    const doc = normaliseMessage(
+      msg({
+        key: { remoteJid: '919876543210@s.whatsapp.net', id: 'D1' },
+        message: {
+          documentWithCaptionMessage: {
+            message: {
+              documentMessage: {
+                fileName: 'invoice.pdf',
+                mimetype: 'application/pdf',
+                caption: 'your invoice',
+              },
+            },
+          },
+        },
+      }),
+    );
+    expect(doc?.message).toMatchObject({
+      kind: 'document',
+      fileName: 'invoice.pdf',
+      mimetype: 'application/pdf',
+      caption: 'your invoice',
+    });
+    expect(doc?.media?.mimetype).toBe('application/pdf');
+
+    const voice = normaliseMessage(
+      msg({
+        key: { remoteJid: '919876543210@s.whatsapp.net', id: 'V1' },
+        message: { audioMessage: { ptt: true, mimetype: 'audio/ogg; codecs=opus' } },
+      }),
+    );
+    expect(voice?.message.kind).toBe('voice');
+
+    const eph = normaliseMessage(
+      msg({
+        key: { remoteJid: '919876543210@s.whatsapp.net', id: 'E1' },
+        message: { ephemeralMessage: { message: { extendedTextMessage: { text: 'vanishing' } } } },
+      }),
+    );
+    expect(eph?.message).toMatchObject({ kind: 'text', text: 'vanishing' });
+  });
+
+  it('skips our own messages, status broadcasts and protocol messages', () => {
+    const base = { remoteJid: '919876543210@s.whatsapp.net', id: 'X' };
+    expect(
+      normaliseMessage(msg({ key: { ...base, fromMe: true }, message: { conversation: 'x' } })),
+    ).toBeUndefined();
+    expect(
+      normaliseMessage(
+        msg({ key: { ...base, remoteJid: 'status@broadcast' }, message: { conversation: 'x' } }),
+      ),
+    ).toBeUndefined();
+    expect(normaliseMessage(msg({ key: base, message: { protocolMessage: { type: 0 } } }))).toBeUndefined();
+  });
+
+  it('receipts and contacts', () => {
+    const S = proto.WebMessageInfo.Status;
+    const key = { remoteJid: '919876543210@s.whatsapp.net', id: 'M1', fromMe: true };
+    expect(receiptOfUpdate({ key, update: { status: S.SERVER_ACK } })).toBe('sent');
+    expect(receiptOfUpdate({ key, update: { status: S.DELIVERY_ACK } })).toBe('delivered');
+    expect(receiptOfUpdate({ key, update: { status: S.READ } })).toBe('read');
+    expect(receiptOfUpdate({ key: { ...key, fromMe: false }, update: { status: S.READ } })).toBeUndefined();
+    expect(receiptOfUserReceipt({ userJid: 'x', receiptTimestamp: 5 })).toBe('delivered');
+    expect(receiptOfUserReceipt({ userJid: 'x', receiptTimestamp: 5, readTimestamp: 6 })).toBe('read');
+
+    expect(
+      normaliseContacts([
+        { id: '919876543210@s.whatsapp.net', name: 'Asha', lid: '123456789012345@lid' },
+        { id: '111111111111111@lid', phoneNumber: '14155550100@s.whatsapp.net', notify: 'Bob' },
+        { id: '222222222222222@lid', notify: 'unknown' },
+      ]),
+    ).toEqual([
+      { phone: '919876543210', name: 'Asha', lid: '123456789012345' },
+      { phone: '14155550100', name: 'Bob', lid: '111111111111111' },
+    ]);
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { quotedStub, retryContent, toJid, toMessageContent } from './outbound.ts';
+
+describe('outbound mapping', () => {
+  const bytes = new Uint8Array([1, 2, 3]);
+
+  it('recipients become JIDs', () => {
+    expect(toJid('+91 98765-43210')).toBe('919876543210@s.whatsapp.net');
+    expect(toJid('120363012345678901@g.us')).toBe('120363012345678901@g.us');
+    expect(toJid('123456789012345@lid')).toBe('123456789012345@lid');
+    expect(toJid('919876543210@c.us')).toBe('919876543210@s.whatsapp.net');
+    expect(() => toJid('not a number')).toThrow();
+  });
+
+  it('maps every content kind', () => {
+    expect(toMessageContent({ kind: 'text', text: 'hi' })).toEqual({ text: 'hi' });
+    const image = toMessageContent({ kind: 'image', caption: 'cap' }, { bytes, mimetype: 'image/png' });
+    expect(image).toMatchObject({ caption: 'cap', mimetype: 'image/png' });
+    expect(Buffer.isBuffer((image as { image: Buffer }).image)).toBe(true);
+    expect(
+      toMessageContent({ kind: 'voice', durationSeconds: 7.4 }, { bytes, mimetype: 'audio/mpeg' }),
+    ).toMatchObject({
+      ptt: true,
+      mimetype: 'audio/ogg; codecs=opus',
+      seconds: 7,
+    });
+    expect(toMessageContent({ kind: 'audio' }, { bytes, mimetype: 'audio/mpeg' })).toMatchObject({
+      ptt: false,
+      mimetype: 'audio/mpeg',
+    });
+    expect(
+      toMessageContent({ kind: 'pdf', fileName: 'a.pdf' }, { bytes, mimetype: 'application/octet-stream' }),
+    ).toMatchObject({
+      fileName: 'a.pdf',
+      mimetype: 'application/pdf',
+    });
+    expect(toMessageContent({ kind: 'document' }, { bytes, mimetype: 'text/csv' })).toMatchObject({
+      fileName: 'file',
+      mimetype: 'text/csv',
+    });
+    expect(
+      toMessageContent({
+        kind: 'buttons',
+        text: 'Pick one',
+        buttons: [
+          { id: 'a', title: 'Yes' },
+          { id: 'b', title: 'No' },
+        ],
+      }),
+    ).toEqual({ text: 'Pick one\n\n1. Yes\n2. No' });
+    expect(() => toMessageContent({ kind: 'video' })).toThrow(/media/);
+  });
+
+  it('quotes and retries use what the store knows', () => {
+    const jid = '120363012345678901@g.us';
+    const q = quotedStub(jid, 'Q1', {
+      kind: 'image',
+      direction: 'inbound',
+      senderPhone: '919876543210',
+      caption: 'c',
+    });
+    expect(q.key).toEqual({
+      remoteJid: jid,
+      id: 'Q1',
+      fromMe: false,
+      participant: '919876543210@s.whatsapp.net',
+    });
+    expect(q.message?.imageMessage?.caption).toBe('c');
+    expect(quotedStub('919876543210@s.whatsapp.net', 'Q2', undefined).key.fromMe).toBe(false);
+    expect(retryContent({ kind: 'text', direction: 'outbound', text: 'again' })).toEqual({
+      conversation: 'again',
+    });
+    expect(retryContent({ kind: 'image', direction: 'outbound' })).toBeUndefined();
+  });
+});
