@@ -1,6 +1,6 @@
 /**
  * The layout rule: a file's path says where it runs. Checked by `npm run deps` (part of `npm test`);
- * tests/unit/layout.test.ts shows a violation failing it.
+ * tests/layout.test.ts shows a violation failing it.
  * - shared/ is used by two or more deployables, so it depends on none of them;
  * - the connection host (ECS) and each Lambda (functions/<name>/) never pull in one another's code;
  * - the simulated network is test and demo infrastructure: no deployable imports it.
