@@ -2,6 +2,7 @@ import {
   type GroupMetadata,
   makeWASocket,
   S_WHATSAPP_NET,
+  WA_CERT_DETAILS,
   type WABrowserDescription,
   type WASocket,
   type WAVersion,
@@ -33,11 +34,22 @@ export interface BaileysDriverOptions {
 }
 
 export function baileysDriver(opts: BaileysDriverOptions = {}): NetworkDriver {
+  trustTestRootKey();
   return {
     name: 'baileys',
     clearAuth: (sessionId) => clearAuthState(sessionId),
     connect: (request, events) => connect(request, events, opts),
   };
+}
+
+/**
+ * TEST ONLY: a host process run against the fake network (tests/support/fake-network) must accept
+ * that network's certificate chain, signed by a test root instead of the network's. Applies only
+ * under NODE_ENV=test; anywhere else the variable is ignored.
+ */
+function trustTestRootKey(): void {
+  const hex = process.env.BAILEYS_TEST_ROOT_PUBLIC_KEY;
+  if (hex && process.env.NODE_ENV === 'test') WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(hex, 'hex');
 }
 
 const EVENT_NAMES = [
