@@ -128,6 +128,16 @@ describe('the fake network, seen by a plain Baileys socket', () => {
     await poll(c.opened).toBe(true);
   });
 
+  it('refuses a login with a failure reason when told to (405: outdated client)', async () => {
+    c.sock.end(undefined);
+    await poll(() => device.link).toBeUndefined();
+    net.refuseNextLogin(405);
+    c = await client();
+    await poll(c.closeStatus).toBe(405);
+    c = await client();
+    await poll(c.opened).toBe(true);
+  });
+
   it('a device the phone unlinked is told 401, and its next login is refused with 401', async () => {
     net.unlink(device);
     await poll(c.closeStatus).toBe(401);

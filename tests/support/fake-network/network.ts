@@ -58,11 +58,12 @@ export interface Registration {
 }
 
 /**
- * How the network ends a companion's connection. Numbers become the stream error Baileys maps to
- * that status (`515` restart, `440` replaced by another login, `401` logged out…); `428` closes the
- * socket without a word, which Baileys reports as "Connection Terminated".
+ * How the network ends a companion's connection: the stream error Baileys maps to that status
+ * (`515` restart, `440` a conflict (replaced), `500` an unknown reason (bad session), `401` logged
+ * out, any other number as `code`); `428` closes the socket without a word, which Baileys reports
+ * as "Connection Terminated".
  */
-export type Disconnect = 401 | 403 | 408 | 411 | 428 | 440 | 500 | 503 | 515;
+export type Disconnect = 401 | 403 | 405 | 408 | 411 | 428 | 440 | 500 | 503 | 515 | (number & {});
 
 const now = () => String(Math.floor(Date.now() / 1000));
 const tag = () => randomBytes(6).toString('hex');
@@ -115,6 +116,7 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
   private readonly companionOf = new Map<Link, Companion>();
   private readonly replies = new Map<string, (node: BinaryNode) => void>();
   private readonly sendErrors: Array<{ error: string; to?: FakeUser }> = [];
+  private readonly loginRefusals: number[] = [];
   private lidSeq = 200_000_000_000_000;
   /** Signal state is not safe under concurrent use: encryption and decryption run one at a time. */
   private serial: Promise<unknown> = Promise.resolve();
@@ -188,6 +190,14 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
   unlink(c: Companion): void {
     c.user.companions.delete(c.device);
     if (c.link) c.link.send(streamError(401));
+  }
+
+  /**
+   * The next login is refused with `<failure reason=…>` (the real network answers an outdated
+   * client version with 405, a banned account with 403).
+   */
+  refuseNextLogin(reason: number): void {
+    this.loginRefusals.push(reason);
   }
 
   /** The next message a companion sends (to `to`, if given) is refused with an error ack instead of delivered. */
@@ -325,6 +335,11 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
       this.registrations.set(link, r);
       this.sendRefs(r, this.qrRefs ?? 5);
       this.emit('registering', r);
+      return;
+    }
+    const refusal = this.loginRefusals.shift();
+    if (refusal !== undefined) {
+      link.send({ tag: 'failure', attrs: { reason: String(refusal), location: 'fake' } });
       return;
     }
     const user = this.users.get(String(payload.username ?? ''));
