@@ -1,12 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { EventEmitter, once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { deflateSync } from 'node:zlib';
 import {
   type BinaryNode,
-  Curve,
   getBinaryNodeChild,
-  getBinaryNodeChildBuffer,
   getBinaryNodeChildren,
   jidDecode,
   proto,
@@ -16,19 +13,12 @@ import { WebSocketServer } from 'ws';
 import { makeServerIdentity, type ServerIdentity, trustTestRoot } from './certs.ts';
 import { answerIq, type Directory, result } from './iq.ts';
 import { Link } from './link.ts';
-import {
-  finishCodePairing,
-  parseQr,
-  signDeviceIdentity,
-  unwrapWithCode,
-  verifyDeviceSignature,
-  wrapWithCode,
-} from './pairing.ts';
+import { Linking, type Registration } from './linking.ts';
 import type { PreKeyBundle } from './sim-device.ts';
+import { type Disconnect, newMessageId, now, streamError } from './stanzas.ts';
 import {
   type Companion,
   companionBundle,
-  type DeviceKeys,
   FakeUser,
   type ReceivedMessage,
   type SendOptions,
@@ -47,47 +37,10 @@ export interface FakeNetworkOptions {
   historySync?: boolean;
 }
 
-/** A client that registered (no account yet) and waits for a phone to link it. */
-export interface Registration {
-  link: Link;
-  noiseKey: Buffer;
-  keys: DeviceKeys;
-  refs: string[];
-  /** Set once the client asked for a pairing code (companion_hello). */
-  codeRequest?: { phone: string; wrappedEphemeral: Buffer; ref: string };
-}
-
-/**
- * How the network ends a companion's connection: the stream error Baileys maps to that status
- * (`515` restart, `440` a conflict (replaced), `500` an unknown reason (bad session), `401` logged
- * out, any other number as `code`); `428` closes the socket without a word, which Baileys reports
- * as "Connection Terminated".
- */
-export type Disconnect = 401 | 403 | 405 | 408 | 411 | 428 | 440 | 500 | 503 | 515 | (number & {});
-
-const now = () => String(Math.floor(Date.now() / 1000));
-const tag = () => randomBytes(6).toString('hex');
-export const newMessageId = () => `3EB0${randomBytes(10).toString('hex').toUpperCase()}`;
-
 /** The text of a message, unwrapping what our own other devices receive (deviceSentMessage). */
 function textOf(m: proto.IMessage | null | undefined): string | undefined {
   const inner = m?.deviceSentMessage?.message ?? m;
   return inner?.conversation ?? inner?.extendedTextMessage?.text ?? undefined;
-}
-
-function streamError(code: Disconnect): BinaryNode {
-  if (code === 440)
-    return { tag: 'stream:error', attrs: {}, content: [{ tag: 'conflict', attrs: { type: 'replaced' } }] };
-  // No code and an unknown reason: Baileys' "bad session" (500).
-  if (code === 500)
-    return { tag: 'stream:error', attrs: {}, content: [{ tag: 'xml-not-well-formed', attrs: {} }] };
-  if (code === 401)
-    return {
-      tag: 'stream:error',
-      attrs: { code: '401' },
-      content: [{ tag: 'conflict', attrs: { type: 'device_removed' } }],
-    };
-  return { tag: 'stream:error', attrs: { code: String(code) } };
 }
 
 /**
@@ -112,9 +65,8 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
   private readonly identity: ServerIdentity;
   private readonly users = new Map<string, FakeUser>();
   private readonly byLid = new Map<string, FakeUser>();
-  private readonly registrations = new Map<Link, Registration>();
+  private readonly linking: Linking;
   private readonly companionOf = new Map<Link, Companion>();
-  private readonly replies = new Map<string, (node: BinaryNode) => void>();
   private readonly sendErrors: Array<{ error: string; to?: FakeUser }> = [];
   private readonly loginRefusals: number[] = [];
   private lidSeq = 200_000_000_000_000;
@@ -127,6 +79,7 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
   ) {
     super();
     this.qrRefs = opts.qrRefs;
+    this.linking = new Linking(this, opts.replyTimeoutMs ?? 10_000);
     const { port } = server.address() as AddressInfo;
     this.url = `ws://127.0.0.1:${port}/ws/chat`;
     this.identity = makeServerIdentity();
@@ -171,12 +124,12 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
 
   /** Clients waiting to be linked (QR shown or pairing code requested). */
   pendingRegistrations(): Registration[] {
-    return [...this.registrations.values()];
+    return this.linking.pending();
   }
 
   /** Hands every waiting client fresh QR refs; Baileys shows a new QR at once. */
   refreshQr(count = this.qrRefs ?? 5): void {
-    for (const r of this.registrations.values()) this.sendRefs(r, count);
+    for (const r of this.linking.pending()) this.linking.sendRefs(r, count);
   }
 
   /** Ends a companion's live connection the way `code` says. */
@@ -255,57 +208,12 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
     }
   }
 
-  async scanQr(user: FakeUser, qr: string): Promise<Companion> {
-    const data = parseQr(qr);
-    const r = [...this.registrations.values()].find((x) => x.refs.includes(data.ref));
-    if (!r) throw new Error('the QR names no client waiting to link (expired, or another network)');
-    if (!r.noiseKey.equals(data.noiseKey) || !Buffer.from(r.keys.identity).equals(data.identityKey))
-      throw new Error('the QR keys do not match the client that registered');
-    return this.pair(user, r, data.advSecret);
+  scanQr(user: FakeUser, qr: string): Promise<Companion> {
+    return this.linking.scanQr(user, qr);
   }
 
-  async enterPairingCode(user: FakeUser, code: string): Promise<Companion> {
-    const r = [...this.registrations.values()].find((x) => x.codeRequest?.phone === user.number);
-    if (!r?.codeRequest) throw new Error(`no client asked for a pairing code for ${user.number}`);
-    const companionEphemeral = await unwrapWithCode(code, r.codeRequest.wrappedEphemeral);
-    const primaryEphemeral = Curve.generateKeyPair();
-    const finished = this.awaitReply(`finish:${r.codeRequest.ref}`);
-    r.link.send({
-      tag: 'notification',
-      attrs: { from: S_WHATSAPP_NET, type: 'link_code_companion_reg', id: tag(), t: now() },
-      content: [
-        {
-          tag: 'link_code_companion_reg',
-          attrs: {},
-          content: [
-            { tag: 'link_code_pairing_ref', attrs: {}, content: Buffer.from(r.codeRequest.ref) },
-            { tag: 'primary_identity_pub', attrs: {}, content: user.phone.identity.public },
-            {
-              tag: 'link_code_pairing_wrapped_primary_ephemeral_pub',
-              attrs: {},
-              content: await wrapWithCode(code, primaryEphemeral.public),
-            },
-          ],
-        },
-      ],
-    });
-    const finish = getBinaryNodeChild(await finished, 'link_code_companion_reg');
-    const wrappedBundle = getBinaryNodeChildBuffer(finish, 'link_code_pairing_wrapped_key_bundle');
-    if (!wrappedBundle) throw new Error('companion_finish without a key bundle');
-    let derived: ReturnType<typeof finishCodePairing>;
-    try {
-      derived = finishCodePairing({
-        primaryEphemeral,
-        companionEphemeralPublic: companionEphemeral,
-        account: user.phone.identity,
-        wrappedBundle,
-      });
-    } catch {
-      throw new Error('wrong pairing code: the key bundle does not decrypt');
-    }
-    if (!derived.companionIdentity.equals(Buffer.from(r.keys.identity)))
-      throw new Error('the key bundle names another identity than the client that registered');
-    return this.pair(user, r, derived.advSecret);
+  enterPairingCode(user: FakeUser, code: string): Promise<Companion> {
+    return this.linking.enterPairingCode(user, code);
   }
 
   // ——— connection handling ———
@@ -313,28 +221,7 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
   private hello(link: Link, payload: proto.ClientPayload, noiseKey: Buffer) {
     const reg = payload.devicePairingData;
     if (reg && !payload.passive) {
-      if (!reg.eRegid || !reg.eIdent || !reg.eSkeyId || !reg.eSkeyVal || !reg.eSkeySig) {
-        link.send({ tag: 'failure', attrs: { reason: '400' } });
-        return;
-      }
-      const r: Registration = {
-        link,
-        noiseKey,
-        keys: {
-          registrationId: Buffer.from(reg.eRegid).readUInt32BE(0),
-          identity: Buffer.from(reg.eIdent),
-          signedPreKey: {
-            keyId: Buffer.from(reg.eSkeyId).readUIntBE(0, reg.eSkeyId.length),
-            public: Buffer.from(reg.eSkeyVal),
-            signature: Buffer.from(reg.eSkeySig),
-          },
-          preKeys: new Map(),
-        },
-        refs: [],
-      };
-      this.registrations.set(link, r);
-      this.sendRefs(r, this.qrRefs ?? 5);
-      this.emit('registering', r);
+      this.linking.register(link, reg, noiseKey, this.qrRefs ?? 5);
       return;
     }
     const refusal = this.loginRefusals.shift();
@@ -401,7 +288,7 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
   }
 
   private closed(link: Link) {
-    this.registrations.delete(link);
+    this.linking.forget(link);
     const c = this.companionOf.get(link);
     this.companionOf.delete(link);
     if (c && c.link === link) {
@@ -438,7 +325,7 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
   private iq(link: Link, iq: BinaryNode) {
     const id = iq.attrs.id ?? '';
     if (iq.attrs.type === 'result' || iq.attrs.type === 'error') {
-      this.replies.get(id)?.(iq);
+      this.linking.reply(id, iq);
       return;
     }
     const first = Array.isArray(iq.content) ? iq.content[0] : undefined;
@@ -452,30 +339,8 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
 
   /** Device management: pairing-code stages and logout. */
   private md(link: Link, iq: BinaryNode, first: BinaryNode | undefined): BinaryNode {
-    if (first?.tag === 'link_code_companion_reg') {
-      const r = this.registrations.get(link);
-      const stage = first.attrs.stage;
-      if (r && stage === 'companion_hello') {
-        const wrapped = getBinaryNodeChildBuffer(first, 'link_code_pairing_wrapped_companion_ephemeral_pub');
-        const phone = jidDecode(first.attrs.jid)?.user;
-        if (!wrapped || !phone) return { ...result(iq), attrs: { ...result(iq).attrs, type: 'error' } };
-        const ref = tag();
-        r.codeRequest = { phone, wrappedEphemeral: Buffer.from(wrapped), ref };
-        this.emit('pairing-code-requested', r);
-        return result(iq, [
-          {
-            tag: 'link_code_companion_reg',
-            attrs: {},
-            content: [{ tag: 'link_code_pairing_ref', attrs: {}, content: Buffer.from(ref) }],
-          },
-        ]);
-      }
-      if (stage === 'companion_finish') {
-        const ref = getBinaryNodeChildBuffer(first, 'link_code_pairing_ref');
-        if (ref) this.replies.get(`finish:${Buffer.from(ref).toString()}`)?.(iq);
-      }
-      return result(iq);
-    }
+    const stage = first && this.linking.codeStage(link, iq, first);
+    if (stage) return stage;
     if (first?.tag === 'remove-companion-device') {
       const c = this.companionOf.get(link);
       if (c) {
@@ -533,92 +398,6 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
   private deliver(c: Companion, stanza: BinaryNode) {
     if (c.link && c.online) c.link.send(stanza);
     else c.queue.push({ ...stanza, attrs: { ...stanza.attrs, offline: '1' } });
-  }
-
-  private sendRefs(r: Registration, count: number) {
-    const refs = Array.from({ length: count }, () => `2@${randomBytes(24).toString('base64')}`);
-    r.refs.push(...refs);
-    r.link.send({
-      tag: 'iq',
-      attrs: { from: S_WHATSAPP_NET, type: 'set', id: tag(), xmlns: 'md' },
-      content: [
-        {
-          tag: 'pair-device',
-          attrs: {},
-          content: refs.map((ref) => ({ tag: 'ref', attrs: {}, content: Buffer.from(ref) })),
-        },
-      ],
-    });
-  }
-
-  /** Links the registered client to `user` as a new device: pair-success, its counter-signature, 515. */
-  private async pair(user: FakeUser, r: Registration, advSecret: Uint8Array): Promise<Companion> {
-    const device = user.nextDevice++;
-    const id = tag();
-    const reply = this.awaitReply(id);
-    r.link.send({
-      tag: 'iq',
-      attrs: { from: S_WHATSAPP_NET, type: 'set', id, xmlns: 'md', t: now() },
-      content: [
-        {
-          tag: 'pair-success',
-          attrs: {},
-          content: [
-            {
-              tag: 'device-identity',
-              attrs: { 'key-index': String(device) },
-              content: signDeviceIdentity({
-                account: user.phone.identity,
-                companionIdentity: r.keys.identity,
-                advSecret,
-                keyIndex: device,
-              }),
-            },
-            { tag: 'platform', attrs: { name: 'android' } },
-            { tag: 'device', attrs: { jid: user.pnJid(device), lid: user.lidJid(device) } },
-          ],
-        },
-      ],
-    });
-    const answer = await reply;
-    const signed = getBinaryNodeChildBuffer(
-      getBinaryNodeChild(answer, 'pair-device-sign'),
-      'device-identity',
-    );
-    if (!signed || !verifyDeviceSignature(signed, r.keys.identity))
-      throw new Error('the companion did not counter-sign its device identity');
-    const c: Companion = {
-      user,
-      device,
-      keyIndex: device,
-      noiseKey: r.noiseKey,
-      keys: r.keys,
-      online: false,
-      queue: [],
-      historySent: false,
-    };
-    user.companions.set(device, c);
-    this.registrations.delete(r.link);
-    // Linked: the client must reconnect and log in with its new creds.
-    r.link.send(streamError(515));
-    this.emit('paired', c);
-    return c;
-  }
-
-  private awaitReply(key: string): Promise<BinaryNode> {
-    const ms = this.opts.replyTimeoutMs ?? 10_000;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.replies.delete(key);
-        reject(new Error(`no client reply for ${key} within ${ms} ms`));
-      }, ms);
-      timer.unref();
-      this.replies.set(key, (node) => {
-        clearTimeout(timer);
-        this.replies.delete(key);
-        resolve(node);
-      });
-    });
   }
 
   private inOrder<T>(fn: () => Promise<T>): Promise<T> {
