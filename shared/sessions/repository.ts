@@ -87,10 +87,11 @@ export async function listSessions(tenantId: string): Promise<Session[]> {
   return dataTable.query<Session>({ pk: tenantPk(tenantId), skBeginsWith: 'S#', ascending: true });
 }
 
-/** Sessions of one shard across tenants, for the host that holds the shard. */
-export async function listShardSessions(
-  shard: number,
-): Promise<Array<Pick<Session, 'tenantId' | 'sessionId'>>> {
+/**
+ * Sessions of one shard across tenants, for the host that holds the shard. The index projects the
+ * whole item but is eventually consistent: what it says may be a moment old.
+ */
+export async function listShardSessions(shard: number): Promise<Session[]> {
   return dataTable.query<Session>({ index: 'gsi1', pk: `SHARD#${shard}`, ascending: true });
 }
 

@@ -1,0 +1,107 @@
+import type { HostEvent } from '#shared/events/types';
+import { getSession } from '#shared/sessions/repository';
+import type { Session } from '#shared/sessions/session';
+import { shardOf } from '#shared/sessions/shard';
+import type { CommandContext } from './commands.ts';
+import type { NetworkDriver } from './drivers/driver.ts';
+import { emitEvent } from './emit.ts';
+import type { LeaseGuard } from './leases.ts';
+import { type RuntimeOptions, SessionRuntime } from './session-runtime.ts';
+
+type SessionRef = { tenantId: string; sessionId: string };
+
+export interface RegistryDeps {
+  driver: NetworkDriver;
+  shardCount: number;
+  /** The lease this host holds the shard under, if it holds it. */
+  lease(shard: number): LeaseGuard | undefined;
+  runtime: Omit<RuntimeOptions, 'fence'>;
+  readSession?: (tenantId: string, sessionId: string) => Promise<Session | undefined>;
+  emitEvent?: (event: HostEvent) => Promise<void>;
+}
+
+/**
+ * The live runtimes of this host, one per session of its shards. Commands and shard resumes reach
+ * sessions only through here, so no session ever gets a second link racing the first.
+ */
+export class RuntimeRegistry implements CommandContext {
+  private readonly runtimes = new Map<string, SessionRuntime>();
+  /** Runtimes being created: a resume and a command for the same session must share one. */
+  private readonly creating = new Map<string, Promise<SessionRuntime | undefined>>();
+  private readonly readSession;
+  private readonly emitEvent;
+
+  constructor(private readonly deps: RegistryDeps) {
+    this.readSession = deps.readSession ?? getSession;
+    this.emitEvent = deps.emitEvent ?? emitEvent;
+  }
+
+  get(sessionId: string): SessionRuntime | undefined {
+    return this.runtimes.get(sessionId);
+  }
+
+  /**
+   * The session's runtime; with `create`, one is started if the session is active. `known` is the
+   * session as just read (consistently) by the caller, which spares a second read.
+   */
+  runtimeFor(ref: SessionRef, create: boolean, known?: Session): Promise<SessionRuntime | undefined> {
+    const existing = this.runtimes.get(ref.sessionId);
+    if (existing || !create) return Promise.resolve(existing);
+    let pending = this.creating.get(ref.sessionId);
+    if (!pending) {
+      pending = this.create(ref, known).finally(() => this.creating.delete(ref.sessionId));
+      this.creating.set(ref.sessionId, pending);
+    }
+    return pending;
+  }
+
+  forget(sessionId: string): void {
+    this.runtimes.delete(sessionId);
+  }
+
+  async logoutUnlinked(ref: SessionRef): Promise<void> {
+    await this.deps.driver.clearAuth(ref.sessionId);
+    await this.emitEvent({
+      kind: 'session.status',
+      tenantId: ref.tenantId,
+      sessionId: ref.sessionId,
+      at: Date.now(),
+      status: 'LOGGED_OUT',
+      reason: 'logged out by request (no live link: auth state removed here only)',
+      fence: this.deps.lease(shardOf(ref.sessionId, this.deps.shardCount))?.fence,
+    });
+  }
+
+  /** Closes the links of one shard's sessions (auth kept) and forgets them: the shard moved away. */
+  async stopShard(shard: number): Promise<void> {
+    for (const [id, rt] of this.runtimes) {
+      if (shardOf(id, this.deps.shardCount) !== shard) continue;
+      await rt.stop();
+      this.runtimes.delete(id);
+    }
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.runtimes.values()].map((rt) => rt.stop()));
+    this.runtimes.clear();
+  }
+
+  private async create(ref: SessionRef, known?: Session): Promise<SessionRuntime | undefined> {
+    const session = known ?? (await this.readSession(ref.tenantId, ref.sessionId));
+    if (session?.dbStatus !== 'active') return undefined;
+    const rt = new SessionRuntime(
+      {
+        tenantId: session.tenantId,
+        sessionId: session.sessionId,
+        method: session.method,
+        phoneNumber: session.phoneNumber,
+        lease: this.deps.lease(session.shard),
+      },
+      this.deps.driver,
+      { ...this.deps.runtime, fence: () => this.deps.lease(session.shard)?.fence },
+    );
+    this.runtimes.set(ref.sessionId, rt);
+    await rt.start();
+    return rt;
+  }
+}
