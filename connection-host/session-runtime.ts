@@ -15,6 +15,8 @@ export interface RuntimeOptions {
   reconnectBaseMs: number;
   /** The fence of the shard lease under which this runtime runs. */
   fence: () => number | undefined;
+  /** Where host events go: the events queue unless a test hands in its own. */
+  emitEvent?: (event: HostEvent) => Promise<void>;
 }
 
 /**
@@ -224,7 +226,7 @@ export class SessionRuntime {
     } as HostEvent;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await emitEvent(event);
+        return await (this.opts.emitEvent ?? emitEvent)(event);
       } catch (err) {
         if (attempt >= EMIT_ATTEMPTS) {
           this.log.error({ err, kind: e.kind }, 'event could not be enqueued');
