@@ -1,41 +1,11 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
+import type { Frame, MessageFrame } from './protocol.ts';
 
 /**
  * The simulated messaging network: accounts, linked devices, queued frames, the outbox. It stands
  * in for the real network in tests and demos and is reached by the simulator driver over HTTP,
  * the way a device reaches the real network, so the connection host works exactly as with Baileys.
  */
-
-export type Frame =
-  | { type: 'qr'; qr: string }
-  | { type: 'pairing-code'; code: string }
-  | { type: 'linked'; token: string; mobile: string }
-  | { type: 'open'; mobile: string }
-  | { type: 'close'; reason: 'restart' | 'transient' | 'logged_out' | 'replaced'; detail: string }
-  | {
-      type: 'message';
-      id: string;
-      from: string;
-      lid?: string;
-      name?: string;
-      groupId?: string;
-      kind: string;
-      text?: string;
-      caption?: string;
-      fileName?: string;
-      mimetype?: string;
-      mediaUrl?: string;
-      timestampMs: number;
-    }
-  | { type: 'receipt'; id: string; status: 'sent' | 'delivered' | 'read' }
-  | { type: 'lid-mapping'; lid: string; phone: string }
-  | { type: 'contacts'; contacts: Array<{ phone: string; name?: string; lid?: string }> }
-  | {
-      type: 'group';
-      groupId: string;
-      subject: string;
-      participants: Array<{ phone: string; name?: string }>;
-    };
 
 export interface OutboxEntry {
   id: string;
@@ -173,7 +143,7 @@ export class SimNetwork {
   /** Someone on the network writes to the account. */
   inbound(
     identifier: string,
-    m: Omit<Extract<Frame, { type: 'message' }>, 'type' | 'id' | 'timestampMs'> & { lidMode?: boolean },
+    m: Omit<MessageFrame, 'type' | 'id' | 'timestampMs'> & { lidMode?: boolean },
   ): string | undefined {
     const a = this.find(identifier);
     if (!a) return undefined;

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { AppEnv } from '#shared/http/context';
 import { errorBody } from '#shared/http/errors';
 import { sessionOfMobid } from '#shared/sessions/repository';
-import { type Frame, type Link, simNetwork } from './network.ts';
+import { type Link, simNetwork } from './network.ts';
+import { DEVICE_TOKEN_HEADER, DeviceGroupAction, DeviceSend, type Frame } from './protocol.ts';
 
 const digits = z
   .string()
@@ -22,20 +23,6 @@ const InboundBody = z.object({
   fileName: z.string().max(300).optional(),
   groupId: z.string().max(100).optional(),
   lid: z.boolean().optional(),
-});
-
-const DeviceSend = z.object({
-  token: z.string(),
-  id: z.string().min(1).max(100),
-  to: z.string().min(1).max(100),
-  type: z.string(),
-  text: z.string().optional(),
-  caption: z.string().optional(),
-  fileName: z.string().optional(),
-  mimetype: z.string().optional(),
-  durationMs: z.number().optional(),
-  quotedId: z.string().optional(),
-  mediaBase64: z.string().optional(),
 });
 
 /** mobid → session id via the store; session ids and mobile numbers are known to the network. */
@@ -130,7 +117,7 @@ export function simulatorRoutes() {
   r.get('/_sim/device/:sessionId/link', (c) => {
     const sessionId = c.req.param('sessionId');
     const method = c.req.query('method') === 'phone' ? 'phone' : 'qr';
-    const token = c.req.header('x-sim-token') || undefined;
+    const token = c.req.header(DEVICE_TOKEN_HEADER) || undefined;
     const phoneNumber = c.req.query('phoneNumber') || undefined;
     return streamSSE(c, async (stream) => {
       const queue: Frame[] = [];
@@ -188,16 +175,7 @@ export function simulatorRoutes() {
   });
 
   r.post('/_sim/device/:sessionId/group', async (c) => {
-    const parsed = z
-      .object({
-        token: z.string(),
-        action: z.string(),
-        groupId: z.string().optional(),
-        subject: z.string().optional(),
-        description: z.string().optional(),
-        participants: z.array(z.string()).optional(),
-      })
-      .safeParse(await c.req.json().catch(() => undefined));
+    const parsed = DeviceGroupAction.safeParse(await c.req.json().catch(() => undefined));
     if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
     const result = simNetwork.groupAction(c.req.param('sessionId'), parsed.data.token, parsed.data);
     return result

@@ -1,7 +1,7 @@
 import { env } from '#shared/config/env';
 import type { StoredMessage } from '#shared/messages/message';
 import type { NetworkDriver } from './driver.ts';
-import { simulatorDriver } from './simulator.ts';
+import { simulatorDriver } from './simulator/driver.ts';
 
 export interface DriverDeps {
   /** The stored message with this id, for the network's retries, quotes and reactions. */

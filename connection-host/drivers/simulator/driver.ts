@@ -1,0 +1,77 @@
+import { env } from '#shared/config/env';
+import { authTable } from '#shared/store/tables';
+import type { Frame } from '../../../simulator/protocol.ts';
+import { FencedOutError, leaseCheck } from '../../leases.ts';
+import type { DriverEvents, DriverLink, LinkRequest, NetworkDriver } from '../driver.ts';
+import { deliver, type FrameStep, stepOf } from './frames.ts';
+import { DeviceConnection, deviceLink, fetchFrameMedia } from './link.ts';
+
+interface SimCreds {
+  token: string;
+  mobile: string;
+}
+
+const credsKey = (sessionId: string) => ({ pk: `AUTH#${sessionId}`, sk: 'creds' });
+
+/**
+ * Speaks the simulated network's device protocol (`simulator/protocol.ts`), with auth state in the
+ * same DynamoDB table the Baileys driver uses, so restarts need no new QR. `frames.ts` says what
+ * each frame means; this file does what that takes (store the login, fetch media, report).
+ */
+export function simulatorDriver(): NetworkDriver {
+  const base = () => env().SIM_NETWORK_URL ?? `http://127.0.0.1:${env().PORT}`;
+  const forgetCreds = (sessionId: string) => authTable.delete(credsKey(sessionId));
+
+  return {
+    name: 'simulator',
+    clearAuth: forgetCreds,
+    async connect(request: LinkRequest, events: DriverEvents): Promise<DriverLink> {
+      const { sessionId } = request;
+      const creds = await authTable.get<SimCreds>(credsKey(sessionId), true);
+      const conn = new DeviceConnection(base(), sessionId, creds?.token, (end) => events.onClose(end));
+
+      const apply = async (s: FrameStep): Promise<void> => {
+        switch (s.step) {
+          case 'report':
+            return deliver(events, s.event);
+          case 'store-creds': {
+            conn.token = s.creds.token;
+            const put = authTable.putOp({ ...credsKey(sessionId), ...s.creds });
+            const lease = request.lease;
+            // Fenced like every auth write: a host that lost the shard must not store credentials.
+            if (!(await authTable.transact(lease ? [put, leaseCheck(lease)] : [put]))) {
+              conn.end({
+                kind: 'fatal',
+                reason: lease ? new FencedOutError(lease).message : 'credentials not stored',
+              });
+            }
+            return;
+          }
+          case 'end':
+            if (s.forgetCreds) await forgetCreds(sessionId);
+            return conn.end(s.end);
+          case 'inbound': {
+            const media = s.mediaUrl ? await fetchFrameMedia(s.mediaUrl, s.message.mimetype) : undefined;
+            return events.onInbound(media ? { ...s.message, mimetype: media.mimetype } : s.message, media);
+          }
+        }
+      };
+
+      const follow = async (frames: AsyncIterable<Frame>) => {
+        try {
+          for await (const frame of frames) {
+            events.onActivity();
+            await apply(stepOf(frame));
+          }
+          conn.end({ kind: 'transient', reason: 'stream ended' });
+        } catch (err) {
+          conn.end({ kind: 'transient', reason: `connection lost: ${(err as Error).message}` });
+        }
+      };
+
+      const frames = await conn.open(request);
+      if (frames) void follow(frames);
+      return deviceLink(conn, () => forgetCreds(sessionId));
+    },
+  };
+}

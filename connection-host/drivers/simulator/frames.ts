@@ -1,0 +1,82 @@
+import type { InboundMessage } from '#shared/messages/content';
+import type { Frame, MessageFrame } from '../../../simulator/protocol.ts';
+import type { DriverEvents, LinkEnd } from '../driver.ts';
+
+/** One driver event as data: the callback's name and its arguments. */
+export type DriverEvent = {
+  [K in keyof DriverEvents]: { name: K; args: Parameters<DriverEvents[K]> };
+}[keyof DriverEvents];
+
+/** What a frame asks of the link: most frames are one event; the others need the link's I/O first. */
+export type FrameStep =
+  | { step: 'report'; event: DriverEvent }
+  /** Linking finished: keep the token (fenced) so the next connect logs in without a QR. */
+  | { step: 'store-creds'; creds: { token: string; mobile: string } }
+  /** The network closed the link; after a logout its token is worthless and is forgotten. */
+  | { step: 'end'; end: LinkEnd; forgetCreds: boolean }
+  /** A message; its media, if any, is fetched before it is reported. */
+  | { step: 'inbound'; message: Omit<InboundMessage, 'mediaKey'>; mediaUrl?: string };
+
+const KINDS = ['text', 'image', 'audio', 'voice', 'video', 'document', 'sticker'] as const;
+
+const groupJid = (groupId: string) => `${groupId}@g.us`;
+
+/** The network's frame in our words. Pure: no I/O, no state. */
+export function stepOf(f: Frame): FrameStep {
+  switch (f.type) {
+    case 'qr':
+      return report({ name: 'onQr', args: [f.qr] });
+    case 'pairing-code':
+      return report({ name: 'onPairingCode', args: [f.code] });
+    case 'linked':
+      return { step: 'store-creds', creds: { token: f.token, mobile: f.mobile } };
+    case 'open':
+      return report({ name: 'onOpen', args: [{ mobile: f.mobile }] });
+    case 'close':
+      return {
+        step: 'end',
+        end: f.reason === 'restart' ? { kind: 'restart' } : { kind: f.reason, reason: f.detail },
+        forgetCreds: f.reason === 'logged_out',
+      };
+    case 'message':
+      return { step: 'inbound', message: inboundOf(f), mediaUrl: f.mediaUrl };
+    case 'receipt':
+      return report({ name: 'onReceipt', args: [f.id, f.status] });
+    case 'lid-mapping':
+      return report({ name: 'onLidMapping', args: [f.lid, f.phone] });
+    case 'contacts':
+      return report({ name: 'onContacts', args: [f.contacts] });
+    case 'group':
+      return report({
+        name: 'onGroup',
+        args: [{ groupId: groupJid(f.groupId), subject: f.subject, participants: f.participants }],
+      });
+  }
+}
+
+/** A message frame as our inbound message; a sender hidden behind a LID chats as `<lid>@lid`. */
+export function inboundOf(f: MessageFrame): Omit<InboundMessage, 'mediaKey'> {
+  const group = f.groupId ? groupJid(f.groupId) : undefined;
+  return {
+    id: f.id,
+    chatId: group ?? (f.from || `${f.lid}@lid`),
+    senderPhone: f.from || null,
+    senderLid: f.lid,
+    senderName: f.name,
+    groupId: group,
+    kind: KINDS.find((k) => k === f.kind) ?? 'unknown',
+    text: f.kind === 'text' ? f.text : undefined,
+    caption: f.kind !== 'text' ? f.text : undefined,
+    fileName: f.fileName,
+    mimetype: f.mimetype,
+    timestampMs: f.timestampMs,
+  };
+}
+
+/** Calls the event's callback. */
+export function deliver(events: DriverEvents, e: DriverEvent): void {
+  // The name and its arguments come as a pair; TypeScript cannot follow that through a union.
+  (events[e.name] as (...args: DriverEvent['args']) => void)(...e.args);
+}
+
+const report = (event: DriverEvent): FrameStep => ({ step: 'report', event });

@@ -1,0 +1,155 @@
+import {
+  DEVICE_TOKEN_HEADER,
+  type DeviceGroupReply,
+  type DeviceRequests,
+  type Frame,
+} from '../../../simulator/protocol.ts';
+import type { DriverLink, LinkEnd, LinkRequest, OutboundMedia } from '../driver.ts';
+import { readSseData } from './sse-reader.ts';
+
+const REQUEST_TIMEOUT_MS = 15_000;
+
+/**
+ * One device connection to the simulated network, the way a phone's linked device holds one: a
+ * stream of frames in, HTTP requests out. It ends once, whoever ends it first.
+ */
+export class DeviceConnection {
+  private readonly abort = new AbortController();
+  private closed = false;
+
+  constructor(
+    private readonly base: string,
+    private readonly sessionId: string,
+    /** The login token once linked; requests need it. */
+    public token: string | undefined,
+    private readonly onEnd: (end: LinkEnd) => void,
+  ) {}
+
+  /**
+   * Opens the link: answers its frames once the network has accepted it, or nothing when the network
+   * cannot be reached (the link then ends right after the caller has it).
+   */
+  async open(
+    request: Pick<LinkRequest, 'method' | 'phoneNumber'>,
+  ): Promise<AsyncIterable<Frame> | undefined> {
+    const url = this.url('link');
+    url.searchParams.set('method', request.method);
+    if (request.phoneNumber) url.searchParams.set('phoneNumber', request.phoneNumber);
+    try {
+      const res = await fetch(url, {
+        headers: this.token ? { [DEVICE_TOKEN_HEADER]: this.token } : {},
+        signal: this.abort.signal,
+      });
+      if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+      return framesOf(res.body);
+    } catch (err) {
+      queueMicrotask(() =>
+        this.end({ kind: 'transient', reason: `network unreachable: ${(err as Error).message}` }),
+      );
+      return undefined;
+    }
+  }
+
+  async post<R extends keyof DeviceRequests>(
+    request: R,
+    body: Omit<DeviceRequests[R], 'token'>,
+  ): Promise<Record<string, unknown>> {
+    if (!this.token) throw new Error('not linked');
+    const res = await fetch(this.url(request), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...body, token: this.token }),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    if (!res.ok) throw new Error(`network refused ${request}: ${res.status}`);
+    return res.json() as Promise<Record<string, unknown>>;
+  }
+
+  /** Ends the link and tells the runtime why. */
+  end(end: LinkEnd): void {
+    if (this.closed) return;
+    this.close();
+    this.onEnd(end);
+  }
+
+  /** Ends the link without a report: the runtime asked for it. */
+  close(): void {
+    this.closed = true;
+    this.abort.abort();
+  }
+
+  private url(path: string): URL {
+    return new URL(`/_sim/device/${encodeURIComponent(this.sessionId)}/${path}`, this.base);
+  }
+}
+
+async function* framesOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Frame> {
+  for await (const data of readSseData(body)) yield JSON.parse(data) as Frame;
+}
+
+/** Media a message frame points at; undefined when the network no longer serves it. */
+export async function fetchFrameMedia(url: string, mimetype?: string): Promise<OutboundMedia | undefined> {
+  const r = await fetch(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  if (!r.ok) return undefined;
+  return {
+    bytes: new Uint8Array(await r.arrayBuffer()),
+    mimetype: mimetype ?? r.headers.get('content-type') ?? 'application/octet-stream',
+  };
+}
+
+const base64 = (media?: OutboundMedia) => (media ? Buffer.from(media.bytes).toString('base64') : undefined);
+
+/** What the host does on a link, as device requests. `forgetCreds` removes the stored login. */
+export function deviceLink(conn: DeviceConnection, forgetCreds: () => Promise<void>): DriverLink {
+  return {
+    async send(messageId, to, content, media) {
+      await conn.post('send', {
+        id: messageId,
+        to,
+        type: content.kind,
+        text: content.text,
+        caption: content.caption,
+        fileName: content.fileName,
+        mimetype: media?.mimetype ?? content.mimetype,
+        durationMs: content.durationSeconds !== undefined ? content.durationSeconds * 1000 : undefined,
+        quotedId: content.quotedId,
+        mediaBase64: base64(media),
+      });
+    },
+    async presence(u) {
+      await conn.post('presence', { to: u.to, type: u.type });
+    },
+    async react(to, messageId, emoji) {
+      await conn.post('send', { id: `R${messageId}${Date.now()}`, to, type: 'reaction', text: emoji });
+    },
+    async pin(chatId, pin) {
+      await conn.post('send', { id: `P${chatId}${Date.now()}`, to: chatId, type: pin ? 'pin' : 'unpin' });
+    },
+    async postStatus(story) {
+      await conn.post('send', {
+        id: `S${Date.now()}`,
+        to: 'status@broadcast',
+        type: `status-${story.type}`,
+        text: story.media ? undefined : story.content,
+        caption: story.backgroundColor,
+        mimetype: story.media?.mimetype,
+        mediaBase64: base64(story.media),
+      });
+    },
+    async groupAction(a) {
+      const r = (await conn.post('group', { ...a })) as Partial<DeviceGroupReply>;
+      return { groupId: r.groupId, action: a.action };
+    },
+    async probe() {
+      await conn.post('probe', {});
+    },
+    async logout() {
+      if (conn.token) await conn.post('logout', {}).catch(() => undefined);
+      await forgetCreds();
+      conn.close();
+    },
+    async close() {
+      conn.close();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/**
+ * The simulated network's device protocol, as the host's simulator driver speaks it:
+ * - `GET /_sim/device/:sessionId/link?method=qr|phone&phoneNumber=…` (with the `x-sim-token` header
+ *   once linked) opens the device's link: an SSE stream of `Frame`s, one JSON frame per event;
+ * - `POST /_sim/device/:sessionId/<request>` with a `DeviceRequests[request]` body is what it sends.
+ * Nothing here is the network's state, so the driver depends on the protocol alone.
+ */
+
+export const DEVICE_TOKEN_HEADER = 'x-sim-token';
+
+export type CloseReason = 'restart' | 'transient' | 'logged_out' | 'replaced';
+
+export interface MessageFrame {
+  type: 'message';
+  id: string;
+  /** Sender's phone digits; empty when the network hides it behind `lid`. */
+  from: string;
+  lid?: string;
+  name?: string;
+  /** Group id without the `@g.us` suffix. */
+  groupId?: string;
+  kind: string;
+  text?: string;
+  caption?: string;
+  fileName?: string;
+  mimetype?: string;
+  mediaUrl?: string;
+  timestampMs: number;
+}
+
+export type Frame =
+  | { type: 'qr'; qr: string }
+  | { type: 'pairing-code'; code: string }
+  /** Linking finished: the device keeps `token` to log in again without a QR. */
+  | { type: 'linked'; token: string; mobile: string }
+  | { type: 'open'; mobile: string }
+  | { type: 'close'; reason: CloseReason; detail: string }
+  | MessageFrame
+  | { type: 'receipt'; id: string; status: 'sent' | 'delivered' | 'read' }
+  | { type: 'lid-mapping'; lid: string; phone: string }
+  | { type: 'contacts'; contacts: Array<{ phone: string; name?: string; lid?: string }> }
+  | {
+      type: 'group';
+      groupId: string;
+      subject: string;
+      participants: Array<{ phone: string; name?: string }>;
+    };
+
+/** `POST …/send`: a message, reaction, pin or status story. The same id twice is one message. */
+export const DeviceSend = z.object({
+  token: z.string(),
+  id: z.string().min(1).max(100),
+  to: z.string().min(1).max(100),
+  type: z.string(),
+  text: z.string().optional(),
+  caption: z.string().optional(),
+  fileName: z.string().optional(),
+  mimetype: z.string().optional(),
+  durationMs: z.number().optional(),
+  quotedId: z.string().optional(),
+  mediaBase64: z.string().optional(),
+});
+
+/** `POST …/group`: group management; answered with `DeviceGroupReply`. */
+export const DeviceGroupAction = z.object({
+  token: z.string(),
+  action: z.string(),
+  groupId: z.string().optional(),
+  subject: z.string().optional(),
+  description: z.string().optional(),
+  participants: z.array(z.string()).optional(),
+});
+
+export interface DeviceGroupReply {
+  success: true;
+  groupId: string;
+  action: string;
+}
+
+/** The body of each device request, by the last segment of its path. */
+export interface DeviceRequests {
+  send: z.input<typeof DeviceSend>;
+  presence: { token: string; to: string; type: 'composing' | 'recording' | 'paused' };
+  group: z.input<typeof DeviceGroupAction>;
+  probe: { token: string };
+  logout: { token: string };
+}
