@@ -4,12 +4,12 @@ import { names } from '#shared/aws/names';
 import type { Command } from '#shared/commands/types';
 import { logger } from '#shared/log/logger';
 import { getSession } from '#shared/sessions/repository';
+import { commandDoneKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import type { OutboundMedia } from './drivers/driver.ts';
 import { fetchMedia, MediaError } from './media.ts';
 import type { SessionRuntime } from './session-runtime.ts';
 
-const doneKey = (commandId: string) => ({ pk: `CMDDONE#${commandId}`, sk: 'META' });
 const READY_WAIT_MS = 25_000;
 const UPLOAD_DELETE_DELAY_MS = 5_000;
 
@@ -29,7 +29,7 @@ export interface CommandContext {
  * network treats as the same message.
  */
 export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<void> {
-  if (await dataTable.get(doneKey(cmd.commandId), true)) return;
+  if (await dataTable.get(commandDoneKey(cmd.commandId), true)) return;
   const log = logger.child({ sessionId: cmd.sessionId, commandId: cmd.commandId, kind: cmd.kind });
 
   switch (cmd.kind) {
@@ -98,7 +98,10 @@ export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<v
       break;
     }
   }
-  await dataTable.put({ ...doneKey(cmd.commandId), expiresAt: Math.floor(Date.now() / 1000) + 86_400 });
+  await dataTable.put({
+    ...commandDoneKey(cmd.commandId),
+    expiresAt: Math.floor(Date.now() / 1000) + 86_400,
+  });
 }
 
 async function requireRuntime(cmd: Command, ctx: CommandContext): Promise<SessionRuntime> {

@@ -1,13 +1,12 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { toAttr } from '#shared/store/db';
+import { leaseKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 
 /**
  * Shard leases in DynamoDB. A host holds a shard while it renews the lease; a dead host's lease
  * expires and another host takes it. `fence` grows with every new owner.
  */
-const key = (shard: number) => ({ pk: `SHARD#${shard}`, sk: 'LEASE' });
-
 export interface Lease {
   shard: number;
   owner: string;
@@ -18,7 +17,7 @@ export interface Lease {
 export async function tryAcquire(shard: number, owner: string, ttlMs: number): Promise<Lease | undefined> {
   const now = Date.now();
   const item = await dataTable.update<Lease>(
-    key(shard),
+    leaseKey(shard),
     { shard, owner, expiresAtMs: now + ttlMs },
     {
       condition: 'attribute_not_exists(#o) OR #o = :me OR expiresAtMs < :now',
@@ -33,7 +32,7 @@ export async function tryAcquire(shard: number, owner: string, ttlMs: number): P
 /** Extends the lease; answers false when another host owns it now. */
 export async function renew(shard: number, owner: string, ttlMs: number): Promise<boolean> {
   const item = await dataTable.update(
-    key(shard),
+    leaseKey(shard),
     { expiresAtMs: Date.now() + ttlMs },
     { condition: '#o = :me', names: { '#o': 'owner' }, values: { ':me': owner } },
   );
@@ -42,7 +41,7 @@ export async function renew(shard: number, owner: string, ttlMs: number): Promis
 
 export async function release(shard: number, owner: string): Promise<void> {
   await dataTable.update(
-    key(shard),
+    leaseKey(shard),
     { expiresAtMs: 0 },
     { condition: '#o = :me', names: { '#o': 'owner' }, values: { ':me': owner } },
   );
@@ -60,7 +59,7 @@ export function leaseCheck(g: LeaseGuard): TransactWriteItem {
   return {
     ConditionCheck: {
       TableName: dataTable.name(),
-      Key: toAttr(key(g.shard)),
+      Key: toAttr(leaseKey(g.shard)),
       ConditionExpression: '#o = :owner AND fence = :fence',
       ExpressionAttributeNames: { '#o': 'owner' },
       ExpressionAttributeValues: toAttr({ ':owner': g.owner, ':fence': g.fence }),
@@ -69,7 +68,7 @@ export function leaseCheck(g: LeaseGuard): TransactWriteItem {
 }
 
 export async function stillHeld(g: LeaseGuard): Promise<boolean> {
-  const lease = await dataTable.get<Lease>(key(g.shard), true);
+  const lease = await dataTable.get<Lease>(leaseKey(g.shard), true);
   return lease?.owner === g.owner && lease.fence === g.fence;
 }
 

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Table } from '#shared/store/db';
+import { leaseKey } from '#shared/store/keys';
 import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
 import { startLocalAws } from '../../scripts/local/local-aws.ts';
 import { localSecrets } from '../../scripts/local/secrets.ts';
@@ -60,8 +61,7 @@ export async function startCluster(opts: { prefix: string; shards: number; env?:
     token,
     /** The host id holding a shard's lease now. */
     leaseOwner: async (shard: number) =>
-      (await data.get<{ owner: string; expiresAtMs: number }>({ pk: `SHARD#${shard}`, sk: 'LEASE' }, true))
-        ?.owner,
+      (await data.get<{ owner: string; expiresAtMs: number }>(leaseKey(shard), true))?.owner,
     call,
     spawnHost: (hostId: string) =>
       spawnTs('connection-host/main.ts', { HOST_ID: hostId, SIM_NETWORK_URL: baseUrl }),

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { NotFoundError } from '../http/errors.ts';
+import { apiKeyKey, portalKey, tenantKey } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
 
 export interface Tenant {
@@ -20,10 +21,6 @@ export interface ApiKeyRecord {
 export type Scope = 'admin' | 'tenant';
 
 export const ADMIN_TENANT_ID = 'admin';
-
-const tenantKey = (id: string) => ({ pk: `TENANT#${id}`, sk: 'META' });
-const portalKey = (portalId: string) => ({ pk: `PORTAL#${portalId}`, sk: 'META' });
-const apiKeyKey = (hash: string) => ({ pk: `APIKEY#${hash}`, sk: 'META' });
 
 /** API keys are 256-bit random strings, so a plain SHA-256 is a sound way to store them. */
 export function hashApiKey(key: string): string {

@@ -1,3 +1,4 @@
+import { commandKey } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
 import type { CommandKind } from './types.ts';
 
@@ -13,11 +14,12 @@ export interface CommandRecord {
   completedAt?: string;
 }
 
-const key = (tenantId: string, commandId: string) => ({ pk: `T#${tenantId}`, sk: `CMD#${commandId}` });
-
 export async function recordCommand(r: Omit<CommandRecord, 'status' | 'createdAt'>): Promise<CommandRecord> {
   const record: CommandRecord = { ...r, status: 'pending', createdAt: new Date().toISOString() };
-  await dataTable.put({ ...key(r.tenantId, r.commandId), type: 'command', ...record }, { ifAbsent: true });
+  await dataTable.put(
+    { ...commandKey(r.tenantId, r.commandId), type: 'command', ...record },
+    { ifAbsent: true },
+  );
   return record;
 }
 
@@ -34,7 +36,7 @@ export async function recordCommandResult(
   at: number,
 ): Promise<CommandRecord | undefined> {
   const updated = await dataTable.update<CommandRecord>(
-    key(tenantId, commandId),
+    commandKey(tenantId, commandId),
     { status: ok ? 'succeeded' : 'failed', result, error, completedAt: new Date(at).toISOString() },
     {
       condition: 'attribute_exists(pk) AND #s = :pending',
@@ -46,5 +48,5 @@ export async function recordCommandResult(
 }
 
 export async function getCommand(tenantId: string, commandId: string): Promise<CommandRecord | undefined> {
-  return dataTable.get<CommandRecord>(key(tenantId, commandId));
+  return dataTable.get<CommandRecord>(commandKey(tenantId, commandId));
 }

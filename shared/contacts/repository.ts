@@ -1,6 +1,5 @@
+import { chatKey, chatsOf, contactKey, contactsOf, groupKey, groupsOf, lidKey } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
-
-const sessionPk = (tenantId: string, sessionId: string) => `T#${tenantId}#S#${sessionId}`;
 
 export interface StoredContact {
   phone: string;
@@ -17,7 +16,7 @@ export async function saveContacts(
   lastMsgAt?: number,
 ): Promise<void> {
   for (const c of contacts) {
-    const key = { pk: sessionPk(tenantId, sessionId), sk: `CT#${c.phone}` };
+    const key = contactKey(tenantId, sessionId, c.phone);
     await dataTable.update(key, {
       type: 'contact',
       tenantId,
@@ -37,11 +36,7 @@ export async function saveContacts(
 }
 
 export async function listContacts(tenantId: string, sessionId: string): Promise<StoredContact[]> {
-  return dataTable.query<StoredContact>({
-    pk: sessionPk(tenantId, sessionId),
-    skBeginsWith: 'CT#',
-    ascending: true,
-  });
+  return dataTable.query<StoredContact>({ ...contactsOf(tenantId, sessionId), ascending: true });
 }
 
 export async function saveGroup(
@@ -50,8 +45,7 @@ export async function saveGroup(
   g: { groupId: string; subject: string; participants: Array<{ phone: string; name?: string }> },
 ): Promise<void> {
   await dataTable.put({
-    pk: sessionPk(tenantId, sessionId),
-    sk: `G#${g.groupId}`,
+    ...groupKey(tenantId, sessionId, g.groupId),
     type: 'group',
     tenantId,
     sessionId,
@@ -66,7 +60,7 @@ export async function listGroups(tenantId: string, sessionId: string) {
     groupId: string;
     subject: string;
     participants: Array<{ phone: string; name?: string }>;
-  }>({ pk: sessionPk(tenantId, sessionId), skBeginsWith: 'G#', ascending: true });
+  }>({ ...groupsOf(tenantId, sessionId), ascending: true });
 }
 
 export async function saveLidMapping(
@@ -75,7 +69,7 @@ export async function saveLidMapping(
   lid: string,
   phone: string,
 ): Promise<void> {
-  await dataTable.put({ pk: sessionPk(tenantId, sessionId), sk: `LID#${lid}`, type: 'lid', lid, phone });
+  await dataTable.put({ ...lidKey(tenantId, sessionId, lid), type: 'lid', lid, phone });
 }
 
 /** The phone digits behind a LID, if the network has revealed them to this session. */
@@ -84,10 +78,7 @@ export async function phoneOfLid(
   sessionId: string,
   lid: string,
 ): Promise<string | undefined> {
-  const item = await dataTable.get<{ phone: string }>({
-    pk: sessionPk(tenantId, sessionId),
-    sk: `LID#${lid}`,
-  });
+  const item = await dataTable.get<{ phone: string }>(lidKey(tenantId, sessionId, lid));
   return item?.phone;
 }
 
@@ -109,7 +100,7 @@ export async function recordChatActivity(
   at: number,
   name?: string,
 ): Promise<void> {
-  const key = { pk: sessionPk(tenantId, sessionId), sk: `C#${chatId}` };
+  const key = chatKey(tenantId, sessionId, chatId);
   await dataTable.update(
     key,
     { type: 'chat', tenantId, sessionId, chatId, name },
@@ -123,9 +114,5 @@ export async function recordChatActivity(
 }
 
 export async function listChats(tenantId: string, sessionId: string): Promise<StoredChat[]> {
-  return dataTable.query<StoredChat>({
-    pk: sessionPk(tenantId, sessionId),
-    skBeginsWith: 'C#',
-    ascending: true,
-  });
+  return dataTable.query<StoredChat>({ ...chatsOf(tenantId, sessionId), ascending: true });
 }

@@ -3,30 +3,16 @@ import { dynamoClient } from '../aws/clients.ts';
 import { names as resourceNames } from '../aws/names.ts';
 import type { MessageStatus } from '../events/types.ts';
 import { fromAttr, toAttr } from '../store/db.ts';
+import { chatMessagesPk, feedPk, messageIndexKeys, messageKey } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
 import { type StoredMessage, statusRank } from './message.ts';
-
-const sessionPk = (tenantId: string, sessionId: string) => `T#${tenantId}#S#${sessionId}`;
-export const feedPk = (tenantId: string) => `T#${tenantId}#FEED`;
-export const chatPk = (tenantId: string, chatId: string) => `T#${tenantId}#C#${chatId}`;
-/** Sort key of the tenant feed and chat indexes; also the SSE event id. */
-export const orderKey = (m: Pick<StoredMessage, 'timestampMs' | 'messageId'>) =>
-  `${String(m.timestampMs).padStart(13, '0')}#${m.messageId}`;
-
-export const messageKey = (tenantId: string, sessionId: string, messageId: string) => ({
-  pk: sessionPk(tenantId, sessionId),
-  sk: `M#${messageId}`,
-});
 
 /** Stores a message once; a second save of the same id is a no-op that answers false. */
 export async function saveMessage(m: StoredMessage): Promise<boolean> {
   return dataTable.put(
     {
       ...messageKey(m.tenantId, m.sessionId, m.messageId),
-      gsi1pk: feedPk(m.tenantId),
-      gsi1sk: orderKey(m),
-      gsi2pk: chatPk(m.tenantId, m.chatId),
-      gsi2sk: orderKey(m),
+      ...messageIndexKeys(m),
       type: 'message',
       ...m,
       statusRank: statusRank(m.status),
@@ -96,7 +82,7 @@ export async function* messagesNewestFirst(
   const index = q.chatId === undefined ? 'gsi1' : 'gsi2';
   const names: Record<string, string> = { '#pk': `${index}pk` };
   const values: Record<string, unknown> = {
-    ':pk': q.chatId === undefined ? feedPk(q.tenantId) : chatPk(q.tenantId, q.chatId),
+    ':pk': q.chatId === undefined ? feedPk(q.tenantId) : chatMessagesPk(q.tenantId, q.chatId),
   };
   const filters: string[] = [];
   if (q.sessionId !== undefined) {

@@ -1,15 +1,14 @@
 import { NotFoundError } from '../http/errors.ts';
+import {
+  aliasKey,
+  mobidKey,
+  sessionKey,
+  sessionsOf,
+  shardIndexKeys,
+  shardSessionsPk,
+} from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
 import type { Session } from './session.ts';
-
-const tenantPk = (tenantId: string) => `T#${tenantId}`;
-export const sessionKey = (tenantId: string, sessionId: string) => ({
-  pk: tenantPk(tenantId),
-  sk: `S#${sessionId}`,
-});
-const aliasKey = (tenantId: string, alias: string) => ({ pk: tenantPk(tenantId), sk: `SA#${alias}` });
-/** mobids are globally unique; this lets tools without a tenant (the simulator) find the session. */
-const mobidKey = (mobid: string) => ({ pk: `MOBID#${mobid}`, sk: 'META' });
 
 export async function sessionOfMobid(
   mobid: string,
@@ -22,8 +21,7 @@ export async function insertSession(s: Session): Promise<void> {
   const ok = await dataTable.transact([
     dataTable.putIfAbsentOp({
       ...sessionKey(s.tenantId, s.sessionId),
-      gsi1pk: `SHARD#${s.shard}`,
-      gsi1sk: `${s.tenantId}#${s.sessionId}`,
+      ...shardIndexKeys(s.shard, s.tenantId, s.sessionId),
       type: 'session',
       ...s,
     }),
@@ -84,7 +82,7 @@ export async function requireSession(tenantId: string, identifier: string): Prom
 }
 
 export async function listSessions(tenantId: string): Promise<Session[]> {
-  return dataTable.query<Session>({ pk: tenantPk(tenantId), skBeginsWith: 'S#', ascending: true });
+  return dataTable.query<Session>({ ...sessionsOf(tenantId), ascending: true });
 }
 
 /**
@@ -92,7 +90,7 @@ export async function listSessions(tenantId: string): Promise<Session[]> {
  * whole item but is eventually consistent: what it says may be a moment old.
  */
 export async function listShardSessions(shard: number): Promise<Session[]> {
-  return dataTable.query<Session>({ index: 'gsi1', pk: `SHARD#${shard}`, ascending: true });
+  return dataTable.query<Session>({ index: 'gsi1', pk: shardSessionsPk(shard), ascending: true });
 }
 
 /**

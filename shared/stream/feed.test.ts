@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logger } from '../log/logger.ts';
 import type { StoredMessage } from '../messages/message.ts';
-import { orderKey } from '../messages/repository.ts';
+import { orderKey } from '../store/keys.ts';
 import {
   type FeedEvent,
   feedStats,
@@ -59,7 +59,7 @@ function commit(tenantId: string, text: string, opt: { at?: number; outbound?: b
     timestampMs: opt.at ?? Date.now(),
     statusAt: Date.now(),
   };
-  const row = { ...m, gsi1sk: orderKey(m) };
+  const row = { ...m, gsi1sk: orderKey(m.timestampMs, m.messageId) };
   feed.rows.push(row);
   return row;
 }

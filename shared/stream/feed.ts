@@ -1,6 +1,7 @@
 import { logger } from '../log/logger.ts';
 import type { StoredMessage } from '../messages/message.ts';
-import { orderKey, tenantFeed } from '../messages/repository.ts';
+import { tenantFeed } from '../messages/repository.ts';
+import { orderKey, orderKeyAt } from '../store/keys.ts';
 import { mediaLink } from '../webhooks/media-link.ts';
 import { resolveSender } from '../webhooks/sender.ts';
 import { streamPayload } from './payload.ts';
@@ -29,8 +30,7 @@ export type FeedListener = (events: FeedEvent[]) => void;
 
 type FeedRow = StoredMessage & { gsi1sk?: string };
 
-const keyAt = (ms: number) => String(Math.max(0, Math.floor(ms))).padStart(13, '0');
-const keyOf = (m: FeedRow) => m.gsi1sk ?? orderKey(m);
+const keyOf = (m: FeedRow) => m.gsi1sk ?? orderKey(m.timestampMs, m.messageId);
 
 const encoder = new TextEncoder();
 
@@ -102,7 +102,7 @@ class TenantPoller {
       // Anchored at the newest message, but never later than now: a message whose timestamp is
       // ahead of the clock cannot push the window past messages still to come.
       const start = Math.min(this.newestTs, Date.now()) - LOOKBACK_MS;
-      const rows = await tenantFeed(this.tenantId, { after: keyAt(start) });
+      const rows = await tenantFeed(this.tenantId, { after: orderKeyAt(start) });
       for (const [k, ts] of this.seen) if (ts < start) this.seen.delete(k);
       const fresh = rows.filter((r) => r.direction === 'inbound' && !this.seen.has(keyOf(r)));
       for (const r of fresh) {

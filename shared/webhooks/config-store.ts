@@ -1,11 +1,6 @@
+import { webhookConfigKey, webhookOverridesOf } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
 import { type EffectiveConfig, effectiveConfig, type WebhookConfig } from './config.ts';
-
-const tenantPk = (tenantId: string) => `T#${tenantId}`;
-const configKey = (tenantId: string, sessionId?: string) => ({
-  pk: tenantPk(tenantId),
-  sk: sessionId ? `WHCFG#S#${sessionId}` : 'WHCFG#TENANT',
-});
 
 type StoredConfig = WebhookConfig & { sessionId?: string };
 
@@ -19,7 +14,7 @@ export async function getWebhookConfig(
   tenantId: string,
   sessionId?: string,
 ): Promise<WebhookConfig | undefined> {
-  return pick(await dataTable.get<StoredConfig>(configKey(tenantId, sessionId), true));
+  return pick(await dataTable.get<StoredConfig>(webhookConfigKey(tenantId, sessionId), true));
 }
 
 /** Replaces the stored configuration of the tenant, or of one session when `sessionId` is given. */
@@ -29,7 +24,7 @@ export async function putWebhookConfig(
   sessionId?: string,
 ): Promise<void> {
   await dataTable.put({
-    ...configKey(tenantId, sessionId),
+    ...webhookConfigKey(tenantId, sessionId),
     type: 'webhook-config',
     tenantId,
     sessionId,
@@ -41,8 +36,7 @@ export async function listSessionOverrides(
   tenantId: string,
 ): Promise<Array<WebhookConfig & { sessionId: string }>> {
   const items = await dataTable.query<StoredConfig & { sessionId: string }>({
-    pk: tenantPk(tenantId),
-    skBeginsWith: 'WHCFG#S#',
+    ...webhookOverridesOf(tenantId),
     ascending: true,
   });
   return items.map((i) => ({ ...pick(i), sessionId: i.sessionId }));

@@ -1,3 +1,4 @@
+import { deliveriesPk, deliveryIndexKeys, deliveryKey } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
 
 export const DELIVERY_STATUSES = ['pending', 'sending', 'retrying', 'delivered', 'failed'] as const;
@@ -44,16 +45,12 @@ export interface Delivery {
 const RETENTION_DAYS = 30;
 const LOG_LIMIT = 50;
 
-const deliveryKey = (tenantId: string, id: string) => ({ pk: `T#${tenantId}`, sk: `DLV#${id}` });
-const listPk = (tenantId: string) => `T#${tenantId}#DLV`;
-
 /** Creates the record; false when a delivery with this id exists already. */
 export async function createDelivery(d: Delivery, createdAtMs: number): Promise<boolean> {
   return dataTable.put(
     {
       ...deliveryKey(d.tenantId, d.id),
-      gsi1pk: listPk(d.tenantId),
-      gsi1sk: `${String(createdAtMs).padStart(13, '0')}#${d.id}`,
+      ...deliveryIndexKeys(d.tenantId, createdAtMs, d.id),
       type: 'webhook-delivery',
       expiresAt: Math.floor(createdAtMs / 1000) + RETENTION_DAYS * 86_400,
       ...d,
@@ -164,7 +161,7 @@ export async function listDeliveries(
   }
   return dataTable.query<Delivery>({
     index: 'gsi1',
-    pk: listPk(tenantId),
+    pk: deliveriesPk(tenantId),
     limit: opt.limit ?? 50,
     filter: clauses.length ? { expression: clauses.join(' AND '), names, values } : undefined,
   });

@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { leaseKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { loadAuthState } from '../../connection-host/drivers/baileys/auth-state.ts';
 import { FencedOutError } from '../../connection-host/leases.ts';
 
 // A shard number no host of the running service uses (they lease 0 … SHARD_COUNT-1).
 const SHARD = 97;
-const leaseKey = { pk: `SHARD#${SHARD}`, sk: 'LEASE' };
 
 /** Auth-state writes carry the host's lease: once another host holds the shard, they are refused. */
 describe('fenced auth-state writes', () => {
   it('writes under the current lease and refuses them after the shard moved to another host', async () => {
     await dataTable.put({
-      ...leaseKey,
+      ...leaseKey(SHARD),
       shard: SHARD,
       owner: 'host-x',
       fence: 3,
@@ -27,7 +27,7 @@ describe('fenced auth-state writes', () => {
 
     // Another host takes the shard (new owner, higher fence).
     await dataTable.put({
-      ...leaseKey,
+      ...leaseKey(SHARD),
       shard: SHARD,
       owner: 'host-y',
       fence: 4,

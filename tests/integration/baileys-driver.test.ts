@@ -4,6 +4,7 @@ import { BufferJSON, type LTHashState, proto } from '@whiskeysockets/baileys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '#shared/config/env';
 import { logger } from '#shared/log/logger';
+import { authPk } from '#shared/store/keys';
 import { authTable } from '#shared/store/tables';
 import { clearAuthState, loadAuthState } from '../../connection-host/drivers/baileys/auth-state.ts';
 import { baileysDriver } from '../../connection-host/drivers/baileys/driver.ts';
@@ -28,7 +29,7 @@ afterAll(async () => {
 });
 
 const json = (v: unknown) => JSON.stringify(v, BufferJSON.replacer);
-const items = (sessionId: string) => authTable.query<{ sk: string }>({ pk: `AUTH#${sessionId}` });
+const items = (sessionId: string) => authTable.query<{ sk: string }>({ pk: authPk(sessionId) });
 
 describe('DynamoDB auth state', () => {
   it('round-trips creds and keys with Buffers intact; null deletes; clearAuthState empties it', async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '#shared/config/env';
 import { logger } from '#shared/log/logger';
 import type { InboundMessage } from '#shared/messages/content';
+import { AUTH_CREDS_SK, authPk } from '#shared/store/keys';
 import { authTable } from '#shared/store/tables';
 import { baileysDriver } from '../../connection-host/drivers/baileys/driver.ts';
 import type { DriverEvents, DriverLink, LinkEnd } from '../../connection-host/drivers/driver.ts';
@@ -69,8 +70,8 @@ function recorder() {
 }
 
 const creds = async (sessionId: string) => {
-  const items = await authTable.query<{ sk: string; v?: string }>({ pk: `AUTH#${sessionId}` });
-  return items.find((i) => i.sk === 'creds');
+  const items = await authTable.query<{ sk: string; v?: string }>({ pk: authPk(sessionId) });
+  return items.find((i) => i.sk === AUTH_CREDS_SK);
 };
 
 describe('Baileys driver against the fake network', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { env } from '#shared/config/env';
 import { insertSession, markInactive } from '#shared/sessions/repository';
 import { shardOf } from '#shared/sessions/shard';
+import { authCredsKey } from '#shared/store/keys';
 import { authTable } from '#shared/store/tables';
 import { dispatchCommand, newCommandId } from '../../functions/api/commands/dispatch.ts';
 import { newTenant, waitFor } from '../support/client.ts';
@@ -27,7 +28,7 @@ describe('logout of a session without a live link', () => {
       updatedAt: now,
       stateAt: 1,
     });
-    await authTable.put({ pk: `AUTH#${sessionId}`, sk: 'creds', token: 'stale' });
+    await authTable.put({ ...authCredsKey(sessionId), token: 'stale' });
     await markInactive(t.id, sessionId);
     await dispatchCommand({
       kind: 'logout',
@@ -42,6 +43,6 @@ describe('logout of a session without a live link', () => {
       return r.body.session?.status === 'LOGGED_OUT' ? r.body.session : undefined;
     });
     expect(session.dbStatus).toBe('inactive');
-    expect(await authTable.get({ pk: `AUTH#${sessionId}`, sk: 'creds' }, true)).toBeUndefined();
+    expect(await authTable.get(authCredsKey(sessionId), true)).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@ import { BatchGetItemCommand, type TransactWriteItem } from '@aws-sdk/client-dyn
 import { BufferJSON } from '@whiskeysockets/baileys';
 import { dynamoClient } from '#shared/aws/clients';
 import { fromAttr, type Item, toAttr } from '#shared/store/db';
+import { authPartSk } from '#shared/store/keys';
 import { authTable } from '#shared/store/tables';
 import { FencedOutError, type LeaseGuard, leaseCheck, stillHeld } from '../../leases.ts';
 
@@ -17,7 +18,6 @@ const INLINE_MAX = 64 * 1024;
 const PART_MAX = 350 * 1024;
 const TX_MAX_ITEMS = 100;
 const TX_MAX_BYTES = 3_500_000;
-export const partSk = (sk: string, i: number) => `${sk}#part#${i}`;
 
 export interface Stored extends Item {
   pk: string;
@@ -35,7 +35,7 @@ export function encode(pk: string, sk: string, value: unknown): Stored[] {
   const n = Math.ceil(gz.length / PART_MAX);
   const out: Stored[] = [{ pk, sk, parts: n }];
   for (let i = 0; i < n; i++)
-    out.push({ pk, sk: partSk(sk, i), z: gz.subarray(i * PART_MAX, (i + 1) * PART_MAX) });
+    out.push({ pk, sk: authPartSk(sk, i), z: gz.subarray(i * PART_MAX, (i + 1) * PART_MAX) });
   return out;
 }
 
@@ -73,7 +73,7 @@ export async function readValues(
 ): Promise<{ values: Map<string, unknown>; parts: Map<string, number> }> {
   const items = await batchGet(pk, sks);
   const partSks = [...items.values()].flatMap((it) =>
-    it.parts ? Array.from({ length: it.parts }, (_, i) => partSk(it.sk, i)) : [],
+    it.parts ? Array.from({ length: it.parts }, (_, i) => authPartSk(it.sk, i)) : [],
   );
   const partItems = partSks.length ? await batchGet(pk, partSks) : new Map<string, Stored>();
   const values = new Map<string, unknown>();
@@ -83,7 +83,7 @@ export async function readValues(
     if (it.v !== undefined) values.set(it.sk, parse(it.v));
     else if (it.z) values.set(it.sk, parse(gunzipSync(it.z).toString('utf8')));
     else if (it.parts) {
-      const chunks = Array.from({ length: it.parts }, (_, i) => partItems.get(partSk(it.sk, i))?.z);
+      const chunks = Array.from({ length: it.parts }, (_, i) => partItems.get(authPartSk(it.sk, i))?.z);
       if (chunks.some((c) => !c)) throw new Error(`auth state: value ${it.sk} is missing parts`);
       values.set(it.sk, parse(gunzipSync(Buffer.concat(chunks as Uint8Array[])).toString('utf8')));
     }

@@ -15,9 +15,10 @@ import {
 } from '@whiskeysockets/baileys';
 import { dynamoClient } from '#shared/aws/clients';
 import { toAttr } from '#shared/store/db';
+import { AUTH_CREDS_SK, authPartSk, authPk, authValueSk } from '#shared/store/keys';
 import { authTable } from '#shared/store/tables';
 import type { LeaseGuard } from '../../leases.ts';
-import { encode, itemBytes, partSk, readValues, sleep, transactGroups } from './auth-items.ts';
+import { encode, itemBytes, readValues, sleep, transactGroups } from './auth-items.ts';
 
 /**
  * A Baileys auth state kept in the auth table, one item per value:
@@ -25,8 +26,6 @@ import { encode, itemBytes, partSk, readValues, sleep, transactGroups } from './
  * Values are JSON with Baileys' BufferJSON replacer; see auth-items.ts for the item layout.
  * Reads go through an in-process cache (absent values included); key writes are transactional.
  */
-export const authPk = (sessionId: string) => `AUTH#${sessionId}`;
-const CREDS = 'creds';
 const CACHE_MAX = 20_000;
 
 export interface DynamoAuthState {
@@ -47,9 +46,9 @@ export async function loadAuthState(sessionId: string, lease?: LeaseGuard): Prom
   const pending = new Set<Promise<unknown>>();
   let disabled = false;
 
-  const first = await readValues(pk, [CREDS]);
+  const first = await readValues(pk, [AUTH_CREDS_SK]);
   for (const [sk, n] of first.parts) knownParts.set(sk, n);
-  const creds = (first.values.get(CREDS) as AuthenticationCreds | undefined) ?? initAuthCreds();
+  const creds = (first.values.get(AUTH_CREDS_SK) as AuthenticationCreds | undefined) ?? initAuthCreds();
 
   const remember = (sk: string, value: unknown) => {
     cache.delete(sk);
@@ -79,7 +78,7 @@ export async function loadAuthState(sessionId: string, lease?: LeaseGuard): Prom
       const items = value === null || value === undefined ? [] : encode(pk, sk, value);
       const n = items[0]?.parts ?? 0;
       const ops = items.length ? items.map((it) => authTable.putOp(it)) : [del(sk)];
-      for (let i = n; i < (knownParts.get(sk) ?? 0); i++) ops.push(del(partSk(sk, i)));
+      for (let i = n; i < (knownParts.get(sk) ?? 0); i++) ops.push(del(authPartSk(sk, i)));
       groups.push(ops);
       sizes.push(items.reduce((s, it) => s + itemBytes(it), 0) + ops.length * 64);
       newParts.set(sk, n);
@@ -105,7 +104,7 @@ export async function loadAuthState(sessionId: string, lease?: LeaseGuard): Prom
       creds,
       keys: {
         get: async <T extends keyof SignalDataTypeMap>(type: T, ids: string[]) => {
-          const sks = ids.map((id) => `${type}#${id}`);
+          const sks = ids.map((id) => authValueSk(type, id));
           const missing = sks.filter((sk) => !cache.has(sk));
           if (missing.length) {
             const { values, parts } = await readValues(pk, missing);
@@ -127,14 +126,15 @@ export async function loadAuthState(sessionId: string, lease?: LeaseGuard): Prom
         set: async (data: SignalDataSet) => {
           const entries: Array<[string, unknown]> = [];
           for (const [type, byId] of Object.entries(data)) {
-            for (const [id, value] of Object.entries(byId ?? {})) entries.push([`${type}#${id}`, value]);
+            for (const [id, value] of Object.entries(byId ?? {}))
+              entries.push([authValueSk(type, id), value]);
           }
           await track(write(entries));
         },
       },
     },
     saveCreds() {
-      credsChain = credsChain.catch(() => {}).then(() => write([[CREDS, creds]]));
+      credsChain = credsChain.catch(() => {}).then(() => write([[AUTH_CREDS_SK, creds]]));
       return track(credsChain);
     },
     async flush() {

@@ -1,4 +1,5 @@
 import { env } from '#shared/config/env';
+import { authCredsKey as credsKey } from '#shared/store/keys';
 import { authTable } from '#shared/store/tables';
 import type { Frame } from '../../../simulator/protocol.ts';
 import { FencedOutError, leaseCheck } from '../../leases.ts';
@@ -10,8 +11,6 @@ interface SimCreds {
   token: string;
   mobile: string;
 }
-
-const credsKey = (sessionId: string) => ({ pk: `AUTH#${sessionId}`, sk: 'creds' });
 
 /**
  * Speaks the simulated network's device protocol (`simulator/protocol.ts`), with auth state in the

@@ -1,13 +1,11 @@
 import type { StoredMessage } from '#shared/messages/message';
 import { type MessageQuery, queryMessages } from '#shared/messages/repository';
 import type { Session } from '#shared/sessions/session';
+import { lidsOf } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { callingCodeOf } from './readable.ts';
 
-/**
- * The LID mappings of a session whose phone is one of `phones`. Same keys as
- * shared/contacts/repository.ts (`saveLidMapping`); one Query of the session's `LID#` items.
- */
+/** The LID mappings of a session whose phone is one of `phones`: one Query of the session's LID items. */
 async function lidsOfPhones(tenantId: string, sessionId: string, phones: string[]): Promise<string[]> {
   const values: Record<string, string> = {};
   const keys = phones.map((p, i) => {
@@ -15,8 +13,7 @@ async function lidsOfPhones(tenantId: string, sessionId: string, phones: string[
     return `:p${i}`;
   });
   const items = await dataTable.query<{ lid: string }>({
-    pk: `T#${tenantId}#S#${sessionId}`,
-    skBeginsWith: 'LID#',
+    ...lidsOf(tenantId, sessionId),
     ascending: true,
     filter: { expression: `#phone IN (${keys.join(', ')})`, names: { '#phone': 'phone' }, values },
   });

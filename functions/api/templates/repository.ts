@@ -1,7 +1,6 @@
+import { templateKey, templatesOf } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { placeholdersOf, type StoredTemplate, type TemplateInput } from './template.ts';
-
-const templateKey = (tenantId: string, name: string) => ({ pk: `T#${tenantId}`, sk: `TPL#${name}` });
 
 /** Creates the template, or replaces the one with the same name (keeping its creation time). */
 export async function putTemplate(tenantId: string, input: TemplateInput): Promise<StoredTemplate> {
@@ -23,11 +22,7 @@ export async function getTemplate(tenantId: string, name: string): Promise<Store
 }
 
 export async function listTemplates(tenantId: string): Promise<StoredTemplate[]> {
-  const items = await dataTable.query<StoredTemplate>({
-    pk: `T#${tenantId}`,
-    skBeginsWith: 'TPL#',
-    ascending: true,
-  });
+  const items = await dataTable.query<StoredTemplate>({ ...templatesOf(tenantId), ascending: true });
   return items.map(publicTemplate);
 }
 

@@ -1,17 +1,8 @@
-import { sessionKey } from '#shared/sessions/repository';
 import type { Session } from '#shared/sessions/session';
+import { sessionKey, usageKey, usagesOf } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { defaultMessageQuota } from './config.ts';
 import { periodEnd } from './period.ts';
-
-/**
- * One item per session and month: `T#<tenant>#USAGE#<YYYY-MM>` / `S#<sessionId>`. A month's usage of
- * every session of a tenant is one Query; a new month is a new partition, so the reset is implicit.
- */
-const usageKey = (tenantId: string, period: string, sessionId: string) => ({
-  pk: `T#${tenantId}#USAGE#${period}`,
-  sk: `S#${sessionId}`,
-});
 
 /** Usage items outlive their month by a year, for reporting. */
 const expiresAt = (period: string) =>
@@ -64,8 +55,7 @@ export async function usageOf(tenantId: string, sessionId: string, period: strin
 /** Usage of every session of the tenant in the period, by session id. */
 export async function usageOfTenant(tenantId: string, period: string): Promise<Map<string, number>> {
   const items = await dataTable.query<{ sessionId: string; usage?: number }>({
-    pk: `T#${tenantId}#USAGE#${period}`,
-    skBeginsWith: 'S#',
+    ...usagesOf(tenantId, period),
     ascending: true,
   });
   return new Map(items.map((i) => [i.sessionId, i.usage ?? 0]));

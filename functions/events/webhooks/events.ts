@@ -4,6 +4,7 @@ import type { InboundMessage } from '#shared/messages/content';
 import type { StoredMessage } from '#shared/messages/message';
 import { getSession } from '#shared/sessions/repository';
 import type { Session } from '#shared/sessions/session';
+import { sessionStatusSentKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { mediaLink } from '#shared/webhooks/media-link';
 import { resolveSender } from '#shared/webhooks/sender';
@@ -77,7 +78,7 @@ export function sessionStatusWebhook(s: Session) {
     'session.status',
     async () => {
       const changed = await dataTable.update(
-        { pk: `T#${s.tenantId}`, sk: `WHSS#${s.sessionId}` },
+        sessionStatusSentKey(s.tenantId, s.sessionId),
         { type: 'webhook-session-status', status: s.status, at: s.stateAt },
         {
           // The same event again (same `at`) passes, so a retried host event still queues its delivery.

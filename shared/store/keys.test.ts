@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import * as k from './keys.ts';
+
+// The stored formats, written out: existing items must stay readable, so these strings never change.
+describe('DynamoDB keys', () => {
+  it('tenant, portal and API key items', () => {
+    expect(k.tenantKey('tnt_1')).toEqual({ pk: 'TENANT#tnt_1', sk: 'META' });
+    expect(k.portalKey('prt_1')).toEqual({ pk: 'PORTAL#prt_1', sk: 'META' });
+    expect(k.apiKeyKey('ab12')).toEqual({ pk: 'APIKEY#ab12', sk: 'META' });
+  });
+
+  it("items in the tenant's partition", () => {
+    expect(k.sessionKey('t', 'qr_1')).toEqual({ pk: 'T#t', sk: 'S#qr_1' });
+    expect(k.sessionsOf('t')).toEqual({ pk: 'T#t', skBeginsWith: 'S#' });
+    expect(k.aliasKey('t', '919876543210')).toEqual({ pk: 'T#t', sk: 'SA#919876543210' });
+    expect(k.commandKey('t', 'c1')).toEqual({ pk: 'T#t', sk: 'CMD#c1' });
+    expect(k.templateKey('t', 'welcome')).toEqual({ pk: 'T#t', sk: 'TPL#welcome' });
+    expect(k.templatesOf('t')).toEqual({ pk: 'T#t', skBeginsWith: 'TPL#' });
+    expect(k.webhookConfigKey('t')).toEqual({ pk: 'T#t', sk: 'WHCFG#TENANT' });
+    expect(k.webhookConfigKey('t', 's1')).toEqual({ pk: 'T#t', sk: 'WHCFG#S#s1' });
+    expect(k.webhookOverridesOf('t')).toEqual({ pk: 'T#t', skBeginsWith: 'WHCFG#S#' });
+    expect(k.deliveryKey('t', 'd1')).toEqual({ pk: 'T#t', sk: 'DLV#d1' });
+    expect(k.sessionStatusSentKey('t', 's1')).toEqual({ pk: 'T#t', sk: 'WHSS#s1' });
+  });
+
+  it("items in a session's partition", () => {
+    const pk = 'T#t#S#s1';
+    expect(k.messageKey('t', 's1', 'M1')).toEqual({ pk, sk: 'M#M1' });
+    expect(k.contactKey('t', 's1', '919876543210')).toEqual({ pk, sk: 'CT#919876543210' });
+    expect(k.contactsOf('t', 's1')).toEqual({ pk, skBeginsWith: 'CT#' });
+    expect(k.chatKey('t', 's1', '1203@g.us')).toEqual({ pk, sk: 'C#1203@g.us' });
+    expect(k.chatsOf('t', 's1')).toEqual({ pk, skBeginsWith: 'C#' });
+    expect(k.groupKey('t', 's1', '1203@g.us')).toEqual({ pk, sk: 'G#1203@g.us' });
+    expect(k.groupsOf('t', 's1')).toEqual({ pk, skBeginsWith: 'G#' });
+    expect(k.lidKey('t', 's1', '123456789012345')).toEqual({ pk, sk: 'LID#123456789012345' });
+    expect(k.lidsOf('t', 's1')).toEqual({ pk, skBeginsWith: 'LID#' });
+  });
+
+  it('index keys order by time as strings', () => {
+    expect(k.orderKey(1_700_000_000_000, 'M1')).toBe('1700000000000#M1');
+    expect(k.orderKey(42, 'M1')).toBe('0000000000042#M1');
+    expect(k.orderKeyAt(-5)).toBe('0000000000000');
+    expect(k.orderKeyAt(42.9) < k.orderKey(42, 'A')).toBe(true);
+    expect(
+      k.messageIndexKeys({ tenantId: 't', chatId: '919876543210', timestampMs: 42, messageId: 'M1' }),
+    ).toEqual({
+      gsi1pk: 'T#t#FEED',
+      gsi1sk: '0000000000042#M1',
+      gsi2pk: 'T#t#C#919876543210',
+      gsi2sk: '0000000000042#M1',
+    });
+    expect(k.deliveryIndexKeys('t', 42, 'd1')).toEqual({ gsi1pk: 'T#t#DLV', gsi1sk: '0000000000042#d1' });
+    expect(k.shardIndexKeys(3, 't', 's1')).toEqual({ gsi1pk: 'SHARD#3', gsi1sk: 't#s1' });
+    expect(k.shardSessionsPk(3)).toBe('SHARD#3');
+  });
+
+  it('usage: one partition per tenant and month', () => {
+    expect(k.usageKey('t', '2026-11', 's1')).toEqual({ pk: 'T#t#USAGE#2026-11', sk: 'S#s1' });
+    expect(k.usagesOf('t', '2026-11')).toEqual({ pk: 'T#t#USAGE#2026-11', skBeginsWith: 'S#' });
+  });
+
+  it('keys without a tenant', () => {
+    expect(k.mobidKey('900000000000001')).toEqual({ pk: 'MOBID#900000000000001', sk: 'META' });
+    expect(k.commandDoneKey('c1')).toEqual({ pk: 'CMDDONE#c1', sk: 'META' });
+    expect(k.leaseKey(3)).toEqual({ pk: 'SHARD#3', sk: 'LEASE' });
+  });
+
+  it('the auth table', () => {
+    expect(k.authCredsKey('s1')).toEqual({ pk: 'AUTH#s1', sk: 'creds' });
+    expect(k.authValueSk('pre-key', '7')).toBe('pre-key#7');
+    expect(k.authPartSk('session#a', 2)).toBe('session#a#part#2');
+  });
+});

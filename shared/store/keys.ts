@@ -1,0 +1,162 @@
+/**
+ * Every DynamoDB key the code builds, in one place (docs/data-model.md is the table of them). Stored
+ * formats are fixed: existing items must stay readable, so a change here is a data migration.
+ *
+ * Tenant-owned items start with `T#<tenantId>`; a `…Of` function answers a partition and sort-key
+ * prefix to Query (`{ ...contactsOf(t, s), ascending: true }`).
+ */
+
+const META = 'META';
+
+const timeKey = (ms: number) => String(ms).padStart(13, '0');
+/** 13-digit epoch ms then the id: sorts by time as a string; also the SSE event id of the feed. */
+export const orderKey = (timestampMs: number, id: string) => `${timeKey(timestampMs)}#${id}`;
+/** Sorts before every order key from `ms` on (a Query `sk >` bound). */
+export const orderKeyAt = (ms: number) => timeKey(Math.max(0, Math.floor(ms)));
+
+// Tenants and credentials (no tenant in the key: these are how a request finds its tenant).
+
+export const tenantKey = (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: META });
+export const portalKey = (portalId: string) => ({ pk: `PORTAL#${portalId}`, sk: META });
+export const apiKeyKey = (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: META });
+
+// Items in the tenant's own partition `T#<t>`.
+
+const tenantPk = (tenantId: string) => `T#${tenantId}`;
+
+export const sessionKey = (tenantId: string, sessionId: string) => ({
+  pk: tenantPk(tenantId),
+  sk: `S#${sessionId}`,
+});
+export const sessionsOf = (tenantId: string) => ({ pk: tenantPk(tenantId), skBeginsWith: 'S#' });
+/** A session id, mobid or mobile number → the session id. */
+export const aliasKey = (tenantId: string, alias: string) => ({ pk: tenantPk(tenantId), sk: `SA#${alias}` });
+export const commandKey = (tenantId: string, commandId: string) => ({
+  pk: tenantPk(tenantId),
+  sk: `CMD#${commandId}`,
+});
+export const templateKey = (tenantId: string, name: string) => ({
+  pk: tenantPk(tenantId),
+  sk: `TPL#${name}`,
+});
+export const templatesOf = (tenantId: string) => ({ pk: tenantPk(tenantId), skBeginsWith: 'TPL#' });
+/** The tenant's webhook configuration, or a session's override of it. */
+export const webhookConfigKey = (tenantId: string, sessionId?: string) => ({
+  pk: tenantPk(tenantId),
+  sk: sessionId ? `WHCFG#S#${sessionId}` : 'WHCFG#TENANT',
+});
+export const webhookOverridesOf = (tenantId: string) => ({
+  pk: tenantPk(tenantId),
+  skBeginsWith: 'WHCFG#S#',
+});
+export const deliveryKey = (tenantId: string, deliveryId: string) => ({
+  pk: tenantPk(tenantId),
+  sk: `DLV#${deliveryId}`,
+});
+/** The last `session.status` sent for a session. */
+export const sessionStatusSentKey = (tenantId: string, sessionId: string) => ({
+  pk: tenantPk(tenantId),
+  sk: `WHSS#${sessionId}`,
+});
+
+// A session's partition `T#<t>#S#<sid>`: its messages, contacts, chats, groups and LID mappings.
+
+const sessionPk = (tenantId: string, sessionId: string) => `T#${tenantId}#S#${sessionId}`;
+
+export const messageKey = (tenantId: string, sessionId: string, messageId: string) => ({
+  pk: sessionPk(tenantId, sessionId),
+  sk: `M#${messageId}`,
+});
+export const contactKey = (tenantId: string, sessionId: string, phone: string) => ({
+  pk: sessionPk(tenantId, sessionId),
+  sk: `CT#${phone}`,
+});
+export const contactsOf = (tenantId: string, sessionId: string) => ({
+  pk: sessionPk(tenantId, sessionId),
+  skBeginsWith: 'CT#',
+});
+export const chatKey = (tenantId: string, sessionId: string, chatId: string) => ({
+  pk: sessionPk(tenantId, sessionId),
+  sk: `C#${chatId}`,
+});
+export const chatsOf = (tenantId: string, sessionId: string) => ({
+  pk: sessionPk(tenantId, sessionId),
+  skBeginsWith: 'C#',
+});
+export const groupKey = (tenantId: string, sessionId: string, groupId: string) => ({
+  pk: sessionPk(tenantId, sessionId),
+  sk: `G#${groupId}`,
+});
+export const groupsOf = (tenantId: string, sessionId: string) => ({
+  pk: sessionPk(tenantId, sessionId),
+  skBeginsWith: 'G#',
+});
+/** A LID (user part) → the phone the network revealed for it to this session. */
+export const lidKey = (tenantId: string, sessionId: string, lid: string) => ({
+  pk: sessionPk(tenantId, sessionId),
+  sk: `LID#${lid}`,
+});
+export const lidsOf = (tenantId: string, sessionId: string) => ({
+  pk: sessionPk(tenantId, sessionId),
+  skBeginsWith: 'LID#',
+});
+
+// Index partitions: gsi1 = tenant feed, deliveries, shard sessions; gsi2 = one chat's messages.
+
+export const feedPk = (tenantId: string) => `T#${tenantId}#FEED`;
+export const chatMessagesPk = (tenantId: string, chatId: string) => `T#${tenantId}#C#${chatId}`;
+export const deliveriesPk = (tenantId: string) => `T#${tenantId}#DLV`;
+
+/** The index attributes of a message: the tenant feed (gsi1) and its chat (gsi2), both in time order. */
+export const messageIndexKeys = (m: {
+  tenantId: string;
+  chatId: string;
+  timestampMs: number;
+  messageId: string;
+}) => ({
+  gsi1pk: feedPk(m.tenantId),
+  gsi1sk: orderKey(m.timestampMs, m.messageId),
+  gsi2pk: chatMessagesPk(m.tenantId, m.chatId),
+  gsi2sk: orderKey(m.timestampMs, m.messageId),
+});
+
+export const deliveryIndexKeys = (tenantId: string, createdAtMs: number, deliveryId: string) => ({
+  gsi1pk: deliveriesPk(tenantId),
+  gsi1sk: orderKey(createdAtMs, deliveryId),
+});
+
+// Usage: one partition per tenant and month, one item per session. A month's usage of every session
+// is one Query, and a new month is a new partition, so the monthly reset is implicit.
+
+export const usageKey = (tenantId: string, period: string, sessionId: string) => ({
+  pk: `T#${tenantId}#USAGE#${period}`,
+  sk: `S#${sessionId}`,
+});
+export const usagesOf = (tenantId: string, period: string) => ({
+  pk: `T#${tenantId}#USAGE#${period}`,
+  skBeginsWith: 'S#',
+});
+
+// Keys without a tenant: the simulator's mobid lookup and the connection host's own bookkeeping.
+
+/** mobids are globally unique; tools without a tenant (the simulator) find the session by them. */
+export const mobidKey = (mobid: string) => ({ pk: `MOBID#${mobid}`, sk: META });
+export const commandDoneKey = (commandId: string) => ({ pk: `CMDDONE#${commandId}`, sk: META });
+export const leaseKey = (shard: number) => ({ pk: `SHARD#${shard}`, sk: 'LEASE' });
+const shardPk = (shard: number) => `SHARD#${shard}`;
+/** Where a session is listed for the host holding its shard (gsi1). */
+export const shardIndexKeys = (shard: number, tenantId: string, sessionId: string) => ({
+  gsi1pk: shardPk(shard),
+  gsi1sk: `${tenantId}#${sessionId}`,
+});
+export const shardSessionsPk = shardPk;
+
+// The auth table: one partition per session.
+
+export const authPk = (sessionId: string) => `AUTH#${sessionId}`;
+export const AUTH_CREDS_SK = 'creds';
+export const authCredsKey = (sessionId: string) => ({ pk: authPk(sessionId), sk: AUTH_CREDS_SK });
+/** A Signal key (or any other typed value) of the network's auth state. */
+export const authValueSk = (type: string, id: string) => `${type}#${id}`;
+/** Part `i` of a value too large for one item. */
+export const authPartSk = (sk: string, i: number) => `${sk}#part#${i}`;
