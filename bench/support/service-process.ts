@@ -1,0 +1,46 @@
+import { createInterface } from 'node:readline';
+import type { InitializeMiddleware } from '@smithy/types';
+import { dynamoClient, s3Client, sqsClient } from '#shared/aws/clients';
+import { startService } from '../../scripts/local/service.ts';
+
+/**
+ * The whole service as `npm start` runs it (DynamoDB Local persisting under BENCH_DATA_DIR, the
+ * simulator network), in a process of its own so that its CPU is not the load generator's.
+ * Prints one JSON line when ready. Answers `counts` on stdin with the AWS requests it has made, by
+ * service and command (an SDK middleware in this process only; the product is unchanged).
+ */
+const counts: Record<string, number> = {};
+function counter<I extends object, O extends object>(service: string): InitializeMiddleware<I, O> {
+  return (next, context) => (args) => {
+    const key = `${service}:${context.commandName}`;
+    counts[key] = (counts[key] ?? 0) + 1;
+    return next(args);
+  };
+}
+
+const service = await startService({
+  dataDir: process.env.BENCH_DATA_DIR,
+  driver: 'simulator',
+  port: 0,
+  env: {
+    LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    SEND_INTERVAL_MS: process.env.SEND_INTERVAL_MS ?? '50',
+  },
+});
+dynamoClient().middlewareStack.add(counter('dynamodb'), { step: 'initialize', name: 'bench-count' });
+sqsClient().middlewareStack.add(counter('sqs'), { step: 'initialize', name: 'bench-count' });
+s3Client().middlewareStack.add(counter('s3'), { step: 'initialize', name: 'bench-count' });
+
+process.stdout.write(
+  `${JSON.stringify({ baseUrl: service.baseUrl, adminApiKey: service.adminApiKey, env: service.env })}\n`,
+);
+createInterface({ input: process.stdin }).on('line', (line) => {
+  if (line.trim() === 'counts') process.stdout.write(`${JSON.stringify({ counts })}\n`);
+});
+const stop = async () => {
+  await service.stop();
+  process.exit(0);
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
