@@ -12,5 +12,10 @@ export interface DriverDeps {
 export async function createDriver(name: 'baileys' | 'simulator', deps: DriverDeps): Promise<NetworkDriver> {
   if (name === 'simulator') return simulatorDriver();
   const { baileysDriver } = await import('./baileys/driver.ts');
-  return baileysDriver({ getMessage: deps.getMessage, waWebSocketUrl: env().BAILEYS_WS_URL });
+  const { BAILEYS_WS_URL, BAILEYS_VERSION } = env();
+  return baileysDriver({
+    getMessage: deps.getMessage,
+    waWebSocketUrl: BAILEYS_WS_URL,
+    version: BAILEYS_VERSION,
+  });
 }

@@ -35,6 +35,15 @@ const EnvSchema = z.object({
   RECONNECT_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
   /** The network's WebSocket endpoint (Baileys' default when unset); tests point it at a dead port. */
   BAILEYS_WS_URL: z.string().url().optional(),
+  /**
+   * The client version the host announces (`2.3000.1027934701`), for when the network raises its
+   * minimum (it answers 405) before a release of ours catches up; Baileys' built-in one when unset.
+   */
+  BAILEYS_VERSION: z
+    .string()
+    .regex(/^\d+\.\d+\.\d+$/, 'three numbers separated by dots, e.g. 2.3000.1027934701')
+    .transform((v) => v.split('.').map(Number) as [number, number, number])
+    .optional(),
   RECONNECT_BASE_MS: z.coerce.number().int().min(10).default(1000),
   VOICE_FFMPEG_PATH: z.string().default('ffmpeg'),
   /** Messages per session per month unless the session has its own limit. */
