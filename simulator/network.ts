@@ -1,4 +1,6 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { groupJid, groupOfJid } from '#shared/phone/jid';
+import { digitsOf } from '#shared/phone/number';
 import type { Frame, MessageFrame } from './protocol.ts';
 
 /**
@@ -62,7 +64,7 @@ export class SimNetwork {
   find(identifier: string): Account | undefined {
     const direct = this.accounts.get(identifier);
     if (direct) return direct;
-    const digits = identifier.replace(/\D/g, '');
+    const digits = digitsOf(identifier);
     for (const a of this.accounts.values()) if (a.mobile && a.mobile === digits) return a;
     return undefined;
   }
@@ -179,7 +181,7 @@ export class SimNetwork {
   ): { groupId: string; action: string } | undefined {
     const acc = this.accounts.get(sessionId);
     if (!acc || acc.token !== token) return undefined;
-    let groupId = a.groupId?.replace(/@g\.us$/, '');
+    let groupId = a.groupId ? (groupOfJid(a.groupId) ?? a.groupId) : undefined;
     if (a.action === 'create') {
       groupId = this.createGroup(
         sessionId,
@@ -190,13 +192,13 @@ export class SimNetwork {
     const id = `G${randomBytes(6).toString('hex')}`;
     acc.outbox.push({
       id,
-      to: `${groupId}@g.us`,
+      to: groupJid(groupId ?? ''),
       type: `group-${a.action}`,
       text: a.subject ?? a.description ?? a.participants?.join(','),
       presence: [],
       at: Date.now(),
     });
-    return { groupId: `${groupId}@g.us`, action: a.action };
+    return { groupId: groupJid(groupId ?? ''), action: a.action };
   }
 
   /** A linked device sends. The same id twice is one message, as on the real network. */

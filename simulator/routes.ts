@@ -3,14 +3,12 @@ import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import type { AppEnv } from '#shared/http/context';
 import { errorBody } from '#shared/http/errors';
+import { phoneNumberInput } from '#shared/phone/schema';
 import { sessionOfMobid } from '#shared/sessions/repository';
 import { type Link, simNetwork } from './network.ts';
 import { DEVICE_TOKEN_HEADER, DeviceGroupAction, DeviceSend, type Frame } from './protocol.ts';
 
-const digits = z
-  .string()
-  .transform((v) => v.replace(/\D/g, ''))
-  .pipe(z.string().min(5).max(20));
+const digits = phoneNumberInput();
 
 const InboundBody = z.object({
   sessionId: z.string().min(1),

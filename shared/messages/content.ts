@@ -49,7 +49,7 @@ export type InboundKind = z.infer<typeof InboundKind>;
 /** An inbound message, normalised once by the connection host. Phone numbers are digits. */
 export const InboundMessage = z.object({
   id: z.string(),
-  /** The chat: the sender's digits, or `<digits>@g.us` for a group. */
+  /** The chat: the sender's digits, `<id>@g.us` for a group, `<lid>@lid` when only a LID is known. */
   chatId: z.string(),
   /** Sender digits when known; `null` when only a LID is known. */
   senderPhone: z.string().nullable(),

@@ -1,6 +1,6 @@
 import type { MessageStatus } from '../events/types.ts';
 
-/** A stored message, inbound or outbound. Phone numbers are digits; `chatId` is digits or `<digits>@g.us`. */
+/** A stored message, inbound or outbound. Phone numbers are digits; `chatId` is a chat id (shared/phone/jid.ts). */
 export interface StoredMessage {
   tenantId: string;
   sessionId: string;

@@ -1,4 +1,5 @@
 import { NotFoundError } from '../http/errors.ts';
+import { digitsOf } from '../phone/number.ts';
 import {
   aliasKey,
   mobidKey,
@@ -67,7 +68,7 @@ async function sessionIdOfAlias(tenantId: string, alias: string): Promise<string
 /** A session id, mobid or mobile number (with or without `+`, spaces) → the tenant's session. */
 export async function findSession(tenantId: string, identifier: string): Promise<Session | undefined> {
   const id = identifier.trim();
-  const candidates = [id, id.replace(/[^\d]/g, '')].filter((x, i, a) => x && a.indexOf(x) === i);
+  const candidates = [id, digitsOf(id)].filter((x, i, a) => x && a.indexOf(x) === i);
   for (const alias of candidates) {
     const sessionId = await sessionIdOfAlias(tenantId, alias);
     if (sessionId) return getSession(tenantId, sessionId);

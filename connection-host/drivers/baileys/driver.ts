@@ -8,6 +8,8 @@ import {
   type WAVersion,
 } from '@whiskeysockets/baileys';
 import { type Logger, logger as rootLogger } from '#shared/log/logger';
+import { STATUS_JID, userJid } from '#shared/phone/jid';
+import { digitsOf } from '#shared/phone/number';
 import type { DriverEvents, DriverLink, LinkRequest, NetworkDriver } from '../driver.ts';
 import { clearAuthState, loadAuthState } from './auth-state.ts';
 import { toLinkEnd } from './disconnect.ts';
@@ -94,7 +96,7 @@ async function connect(
 ): Promise<DriverLink> {
   const { sessionId } = request;
   const log = (opts.logger ?? rootLogger).child({ component: 'baileys', sessionId });
-  const phone = request.phoneNumber?.replace(/\D/g, '');
+  const phone = request.phoneNumber ? digitsOf(request.phoneNumber) : undefined;
   if (request.method === 'phone' && !phone) throw new Error('linking by phone needs a phone number');
 
   const auth = await loadAuthState(sessionId, request.lease);
@@ -220,8 +222,8 @@ async function connect(
           : story.type === 'image'
             ? { image: bytes, mimetype: story.media?.mimetype }
             : { video: bytes, mimetype: story.media?.mimetype };
-      await sock.sendMessage('status@broadcast', content, {
-        statusJidList: audience.map((p) => `${p}@s.whatsapp.net`),
+      await sock.sendMessage(STATUS_JID, content, {
+        statusJidList: audience.map((p) => userJid(p)),
         ...(story.backgroundColor ? { backgroundColor: story.backgroundColor } : {}),
       });
     },

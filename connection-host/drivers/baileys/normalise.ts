@@ -16,13 +16,14 @@ import {
   type WAMessageUpdate,
 } from '@whiskeysockets/baileys';
 import type { InboundKind, InboundMessage } from '#shared/messages/content';
+import { chatIdOf, groupJid, isUserJid } from '#shared/phone/jid';
 
 /** Network → our shapes. JIDs and LIDs never leave this folder: phones are digits, LIDs their user part. */
 
 const userOf = (jid: string | null | undefined): string | undefined =>
   jid ? jidDecode(jid)?.user : undefined;
 const isPn = (jid: string | null | undefined): jid is string =>
-  !!jid && (isPnUser(jid) === true || isHostedPnUser(jid) === true || jid.endsWith('@c.us'));
+  !!jid && (isPnUser(jid) === true || isHostedPnUser(jid) === true || isUserJid(jid));
 const isLid = (jid: string | null | undefined): jid is string =>
   !!jid && (isLidUser(jid) === true || isHostedLidUser(jid) === true);
 
@@ -39,7 +40,7 @@ export function lidOfJid(jid: string | null | undefined): string | undefined {
 
 /** Our group id: `<id>@g.us` with any device/agent suffix dropped. */
 export function groupIdOfJid(jid: string): string {
-  return `${userOf(jid) ?? jid.split('@')[0]}@g.us`;
+  return groupJid(userOf(jid) ?? jid);
 }
 
 export interface NormalisedInbound {
@@ -147,7 +148,7 @@ export function normaliseMessage(
   let chatId: string;
   if (group) chatId = groupIdOfJid(remote);
   else if (phone) chatId = phone;
-  else if (lid) chatId = `${lid}@lid`;
+  else if (lid) chatId = chatIdOf({ kind: 'lid', lid });
   else return undefined;
 
   const message: Omit<InboundMessage, 'mediaKey'> = {

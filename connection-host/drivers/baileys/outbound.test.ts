@@ -9,7 +9,10 @@ describe('outbound mapping', () => {
     expect(toJid('120363012345678901@g.us')).toBe('120363012345678901@g.us');
     expect(toJid('123456789012345@lid')).toBe('123456789012345@lid');
     expect(toJid('919876543210@c.us')).toBe('919876543210@s.whatsapp.net');
+    expect(toJid('919876543210:2@c.us')).toBe('919876543210:2@s.whatsapp.net');
+    expect(toJid('status')).toBe('status@broadcast');
     expect(() => toJid('not a number')).toThrow();
+    expect(() => toJid('98765')).toThrow();
   });
 
   it('maps every content kind', () => {

@@ -1,5 +1,15 @@
 import type { AnyMessageContent, proto, WAMessage } from '@whiskeysockets/baileys';
 import type { OutboundContent } from '#shared/messages/content';
+import {
+  groupJid,
+  isGroupJid,
+  LEGACY_USER_SERVER,
+  lidJid,
+  parseJid,
+  STATUS_JID,
+  userJid,
+} from '#shared/phone/jid';
+import { isPhoneDigits, writtenDigits } from '#shared/phone/number';
 import type { OutboundMedia } from '../driver.ts';
 
 /** Our shapes → the network's. */
@@ -24,22 +34,16 @@ export interface KnownMessage {
  */
 export function toJid(to: string): string {
   const t = to.trim();
-  if (t === 'status' || t === 'status@broadcast') return 'status@broadcast';
-  if (t.includes('@')) {
-    const [user = '', server = ''] = t.split('@');
-    if (server === 'c.us') return `${user.replace(/\D/g, '')}@s.whatsapp.net`;
-    return `${user}@${server}`;
-  }
-  const digits = t.replace(/[\s+\-().]/g, '');
-  if (!/^\d{5,20}$/.test(digits)) throw new Error(`not a phone number or chat id: ${to}`);
-  return `${digits}@s.whatsapp.net`;
+  if (t === 'status' || t === STATUS_JID) return STATUS_JID;
+  const jid = parseJid(t);
+  if (jid) return jid.server === LEGACY_USER_SERVER ? userJid(jid.user, jid.device) : t;
+  const digits = writtenDigits(t);
+  if (!isPhoneDigits(digits)) throw new Error(`not a phone number or chat id: ${to}`);
+  return userJid(digits);
 }
 
 /** A group id in our form (`<id>@g.us`, or the bare id) → group JID. */
-export function toGroupJid(groupId: string): string {
-  const id = groupId.trim();
-  return id.endsWith('@g.us') ? id : `${id}@g.us`;
-}
+export const toGroupJid = (groupId: string) => groupJid(groupId.trim());
 
 /** Buttons are no longer deliverable to ordinary accounts: they go out as text with numbered options. */
 export function buttonsAsText(text: string | undefined, buttons: OutboundContent['buttons']): string {
@@ -133,11 +137,11 @@ export function retryContent(m: KnownMessage | undefined): proto.IMessage | unde
 /** The key of an earlier message in a chat, as precise as what we know of it allows. */
 export function keyOf(jid: string, messageId: string, known: KnownMessage | undefined): proto.IMessageKey {
   const fromMe = known?.direction === 'outbound';
-  const group = jid.endsWith('@g.us');
+  const group = isGroupJid(jid);
   let participant: string | undefined;
   if (group && !fromMe && known) {
-    if (known.senderPhone) participant = `${known.senderPhone}@s.whatsapp.net`;
-    else if (known.senderLid) participant = `${known.senderLid}@lid`;
+    if (known.senderPhone) participant = userJid(known.senderPhone);
+    else if (known.senderLid) participant = lidJid(known.senderLid);
   }
   return { remoteJid: jid, id: messageId, fromMe, ...(participant ? { participant } : {}) };
 }

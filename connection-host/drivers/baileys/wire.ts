@@ -5,6 +5,7 @@ import {
   type WASocket,
 } from '@whiskeysockets/baileys';
 import type { Logger } from '#shared/log/logger';
+import { lidJid } from '#shared/phone/jid';
 import type { DriverEvents } from '../driver.ts';
 import {
   lidOfJid,
@@ -49,7 +50,7 @@ export function wireEvents(ctx: WireContext): { drain(): Promise<void> } {
     const lids = [...new Set(jids.map(lidOfJid).filter((l): l is string => !!l && !phones.has(l)))];
     if (lids.length === 0) return;
     try {
-      const found = await sock.signalRepository.lidMapping.getPNsForLIDs(lids.map((l) => `${l}@lid`));
+      const found = await sock.signalRepository.lidMapping.getPNsForLIDs(lids.map((l) => lidJid(l)));
       for (const m of found ?? []) {
         const lid = lidOfJid(m.lid);
         const phone = phoneOfJid(m.pn);

@@ -1,4 +1,5 @@
 import type { InboundMessage } from '#shared/messages/content';
+import { groupJid, lidJid } from '#shared/phone/jid';
 import type { Frame, MessageFrame } from '../../../simulator/protocol.ts';
 import type { DriverEvents, LinkEnd } from '../driver.ts';
 
@@ -18,8 +19,6 @@ export type FrameStep =
   | { step: 'inbound'; message: Omit<InboundMessage, 'mediaKey'>; mediaUrl?: string };
 
 const KINDS = ['text', 'image', 'audio', 'voice', 'video', 'document', 'sticker'] as const;
-
-const groupJid = (groupId: string) => `${groupId}@g.us`;
 
 /** The network's frame in our words. Pure: no I/O, no state. */
 export function stepOf(f: Frame): FrameStep {
@@ -59,7 +58,7 @@ export function inboundOf(f: MessageFrame): Omit<InboundMessage, 'mediaKey'> {
   const group = f.groupId ? groupJid(f.groupId) : undefined;
   return {
     id: f.id,
-    chatId: group ?? (f.from || `${f.lid}@lid`),
+    chatId: group ?? (f.from || lidJid(f.lid ?? '')),
     senderPhone: f.from || null,
     senderLid: f.lid,
     senderName: f.name,

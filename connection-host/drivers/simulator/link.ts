@@ -1,3 +1,4 @@
+import { STATUS_JID } from '#shared/phone/jid';
 import {
   DEVICE_TOKEN_HEADER,
   type DeviceGroupReply,
@@ -128,7 +129,7 @@ export function deviceLink(conn: DeviceConnection, forgetCreds: () => Promise<vo
     async postStatus(story) {
       await conn.post('send', {
         id: `S${Date.now()}`,
-        to: 'status@broadcast',
+        to: STATUS_JID,
         type: `status-${story.type}`,
         text: story.media ? undefined : story.content,
         caption: story.backgroundColor,

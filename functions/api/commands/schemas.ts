@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
+import { chatInput } from '#shared/phone/schema';
 
 export const Accepted = z.object({
   success: z.literal(true),
@@ -14,13 +15,8 @@ export const SessionRef = z
   .max(100)
   .openapi({ description: 'Session id, mobid or mobile number' });
 
-/** A contact's digits or a group id (`<digits>@g.us` or bare digits with a dash). */
-export const ChatRef = z
-  .string()
-  .trim()
-  .min(3)
-  .max(100)
-  .regex(/^(\+?[\d\s-]+|[\d-]+@g\.us)$/, 'a phone number or <id>@g.us');
+/** A chat to act on → the contact's digits, or the group's `<id>@g.us`. */
+export const ChatRef = chatInput().openapi({ description: 'A phone number with country code, or <id>@g.us' });
 
 /** A POST that accepts a session action (202 with the command id). */
 export const actionRoute = <T extends z.ZodType>(path: string, summary: string, schema: T) =>

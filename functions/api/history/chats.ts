@@ -1,9 +1,11 @@
 import type { StoredMessage } from '#shared/messages/message';
 import { type MessageQuery, queryMessages } from '#shared/messages/repository';
+import { lidJid } from '#shared/phone/jid';
+import { PHONE_MAX_DIGITS } from '#shared/phone/number';
+import { callingCodeOf } from '#shared/phone/readable';
 import type { Session } from '#shared/sessions/session';
 import { lidsOf } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
-import { callingCodeOf } from './readable.ts';
 
 /** The LID mappings of a session whose phone is one of `phones`: one Query of the session's LID items. */
 async function lidsOfPhones(tenantId: string, sessionId: string, phones: string[]): Promise<string[]> {
@@ -36,12 +38,12 @@ export async function chatsOfNumber(
   if (national.length <= 10 || digits.startsWith('0')) {
     for (const s of sessions) {
       const cc = s.mobile_number ? callingCodeOf(s.mobile_number) : undefined;
-      if (cc && `${cc}${national}`.length <= 15) expanded.add(`${cc}${national}`);
+      if (cc && `${cc}${national}`.length <= PHONE_MAX_DIGITS) expanded.add(`${cc}${national}`);
     }
   }
   const phoneList = [...new Set([...expanded, digits])];
   const lids = await Promise.all(sessions.map((s) => lidsOfPhones(tenantId, s.sessionId, phoneList)));
-  return { phones: phoneList, chatIds: [...phoneList, ...new Set(lids.flat().map((l) => `${l}@lid`))] };
+  return { phones: phoneList, chatIds: [...phoneList, ...new Set(lids.flat().map((l) => lidJid(l)))] };
 }
 
 const newestFirst = (a: StoredMessage, b: StoredMessage) =>

@@ -3,12 +3,14 @@ import { router } from '#shared/http/context';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
 import type { StoredMessage } from '#shared/messages/message';
 import { messagesNewestFirst } from '#shared/messages/repository';
+import { chatOf, groupJid } from '#shared/phone/jid';
+import { readableNumber } from '#shared/phone/readable';
 import { requireSession } from '#shared/sessions/repository';
 import type { Session } from '#shared/sessions/session';
 import { requireAuth } from '../auth/middleware.ts';
 import { chatsOfNumber, queryChats } from './chats.ts';
 import { Limit, PhoneDigits } from './query.ts';
-import { displayText, LidResolver, type Party, partyReadable, readableNumber } from './readable.ts';
+import { displayText, LidResolver, type Party, partyReadable } from './readable.ts';
 
 const FormattedMessage = z
   .object({
@@ -30,10 +32,10 @@ const ChatId = z
   .trim()
   .min(1)
   .max(100)
-  .refine(
-    (v) => /@(lid|g\.us)$/.test(v) || PhoneDigits.safeParse(v).success,
-    'a phone number, <lid>@lid or <id>@g.us',
-  );
+  .refine((v) => {
+    const kind = chatOf(v)?.kind;
+    return kind === 'group' || kind === 'lid' || PhoneDigits.safeParse(v).success;
+  }, 'a phone number, <lid>@lid or <id>@g.us');
 
 const FormattedQuery = z.object({
   mobid: z
@@ -130,14 +132,14 @@ export function formattedRoutes() {
 
     let chatIds: string[];
     let shown: string;
-    if (q.chatId.endsWith('@g.us')) {
-      chatIds = [q.chatId];
-      shown = q.chatId;
-    } else if (q.chatId.endsWith('@lid')) {
-      const lid = q.chatId.slice(0, -'@lid'.length);
-      const phone = await resolver.phoneOf(session.sessionId, lid);
+    const asked = chatOf(q.chatId);
+    if (asked?.kind === 'group') {
+      chatIds = [groupJid(asked.id)];
+      shown = groupJid(asked.id);
+    } else if (asked?.kind === 'lid') {
+      const phone = await resolver.phoneOf(session.sessionId, asked.lid);
       chatIds = phone ? [q.chatId, phone] : [q.chatId];
-      shown = phone ? readableNumber(phone) : `lid:${lid}`;
+      shown = phone ? readableNumber(phone) : `lid:${asked.lid}`;
     } else {
       const digits = PhoneDigits.parse(q.chatId);
       const found = await chatsOfNumber(tenantId, digits, [session]);
@@ -146,8 +148,8 @@ export function formattedRoutes() {
     }
     const newest = await queryChats({ tenantId, sessionId: session.sessionId }, chatIds, q.limit);
     // The chat as the messages know it, when they name a phone.
-    const phoneChat = newest.find((m) => /^\d+$/.test(m.chatId))?.chatId;
-    if (phoneChat && !q.chatId.endsWith('@g.us')) shown = readableNumber(phoneChat);
+    const phoneChat = newest.find((m) => chatOf(m.chatId)?.kind === 'phone')?.chatId;
+    if (phoneChat && asked?.kind !== 'group') shown = readableNumber(phoneChat);
     const messages = await Promise.all(newest.reverse().map((m) => formatted(m, session, resolver)));
     return c.json({ success: true as const, chatId: shown, total: messages.length, messages }, 200);
   });

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { phoneNumberInput } from '#shared/phone/schema';
 
 export const MAX_LIMIT = 500;
 
@@ -12,10 +13,5 @@ export const Limit = (fallback: number) =>
     .transform((v) => Math.min(v ?? fallback, MAX_LIMIT))
     .openapi({ type: 'integer', default: fallback, maximum: MAX_LIMIT });
 
-/** A phone number in any common notation → digits; JID suffixes are accepted. */
-export const PhoneDigits = z
-  .string()
-  .trim()
-  .max(64)
-  .transform((v) => v.replace(/@(s\.whatsapp\.net|c\.us)$/, '').replace(/[\s+\-().]/g, ''))
-  .pipe(z.string().regex(/^\d{4,15}$/, 'a phone number (digits, with or without country code)'));
+/** A number to look up, with or without country code, in any common notation → digits. */
+export const PhoneDigits = phoneNumberInput({ national: true });

@@ -1,32 +1,18 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { phoneOfLid } from '#shared/contacts/repository';
 import type { StoredMessage } from '#shared/messages/message';
-
-/** Digits with country code → `+91 98765 43210`; digits the metadata does not know → `+<digits>`. */
-export function readableNumber(digits: string): string {
-  const parsed = parsePhoneNumberFromString(`+${digits}`);
-  return parsed?.isPossible() ? parsed.formatInternational() : `+${digits}`;
-}
-
-/** The calling code of a number with country code, e.g. `91`. */
-export function callingCodeOf(digits: string): string | undefined {
-  return parsePhoneNumberFromString(`+${digits}`)?.countryCallingCode;
-}
+import { type Chat, chatOf, groupJid, jidOfChat, lidOfJid } from '#shared/phone/jid';
+import { readableNumber } from '#shared/phone/readable';
 
 /**
  * Who a chat or sender is, in our words: a phone number (digits), a group, or a LID whose phone the
  * network has not revealed. An unresolved LID is never shown as a phone number.
  */
-export type Party =
-  | { kind: 'phone'; digits: string }
-  | { kind: 'group'; id: string }
-  | { kind: 'lid'; lid: string };
+export type Party = Chat;
 
-export const partyJid = (p: Party) =>
-  p.kind === 'phone' ? `${p.digits}@s.whatsapp.net` : p.kind === 'group' ? `${p.id}@g.us` : `${p.lid}@lid`;
+export const partyJid = jidOfChat;
 
 export const partyReadable = (p: Party) =>
-  p.kind === 'phone' ? readableNumber(p.digits) : p.kind === 'group' ? `${p.id}@g.us` : `lid:${p.lid}`;
+  p.kind === 'phone' ? readableNumber(p.digits) : p.kind === 'group' ? groupJid(p.id) : `lid:${p.lid}`;
 
 /** Digits for payloads that carry digits; `lid:<digits>` when unresolved. */
 export const partyDigits = (p: Party) =>
@@ -49,15 +35,14 @@ export class LidResolver {
 
   /** A chat id (`<digits>`, `<id>@g.us`, `<lid>@lid`) as a party. */
   async chat(sessionId: string, chatId: string): Promise<Party> {
-    if (chatId.endsWith('@g.us')) return { kind: 'group', id: chatId.slice(0, -'@g.us'.length) };
-    if (chatId.endsWith('@lid')) return this.lid(sessionId, chatId.slice(0, -'@lid'.length));
-    return { kind: 'phone', digits: chatId.replace(/@.*$/, '') };
+    const chat = chatOf(chatId) ?? { kind: 'phone', digits: chatId };
+    return chat.kind === 'lid' ? this.lid(sessionId, chat.lid) : chat;
   }
 
   /** The sender of an inbound message; the session's own number for an outbound one. */
   async sender(m: StoredMessage): Promise<Party | undefined> {
     if (m.senderPhone) return { kind: 'phone', digits: m.senderPhone };
-    if (m.senderLid) return this.lid(m.sessionId, m.senderLid.replace(/@lid$/, ''));
+    if (m.senderLid) return this.lid(m.sessionId, lidOfJid(m.senderLid) ?? m.senderLid);
     return undefined;
   }
 

@@ -3,6 +3,7 @@ import { router } from '#shared/http/context';
 import { errorResponses, json } from '#shared/http/schemas';
 import type { StoredMessage } from '#shared/messages/message';
 import { queryMessages } from '#shared/messages/repository';
+import { userJid } from '#shared/phone/jid';
 import { listSessions, requireSession } from '#shared/sessions/repository';
 import { requireAuthOrQueryKey } from '../auth/middleware.ts';
 import { chatsOfNumber, queryChats } from './chats.ts';
@@ -102,7 +103,7 @@ export function viewRoutes() {
       messages = await queryChats(base, chatIds, q.limit);
       const shown =
         messages.find((m) => phones.includes(m.chatId))?.chatId ?? phones[phones.length - 1] ?? phone;
-      jid = `${shown}@s.whatsapp.net`;
+      jid = userJid(shown);
     } else {
       messages = await queryMessages(base, q.limit);
     }

@@ -12,8 +12,6 @@ const ReactionBody = z.object({
   emoji: z.string().max(16).openapi({ description: 'An emoji; an empty string removes the reaction' }),
 });
 
-const chatTarget = (id: string) => (id.endsWith('@g.us') ? id : id.replace(/\D/g, ''));
-
 /** `POST /reaction`, mounted inside `/api/messages`: a session action, not a message of its own. */
 export function reactionRoutes() {
   const r = router();
@@ -26,7 +24,7 @@ export function reactionRoutes() {
         await requireReadySession(c.get('auth').tenant, b.sessionId),
         {
           kind: 'react',
-          to: chatTarget(b.to),
+          to: b.to,
           messageId: b.messageId,
           emoji: b.emoji,
         },

@@ -1,13 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { router } from '#shared/http/context';
+import { groupIdInput, phoneNumberInput } from '#shared/phone/schema';
 import { acceptCommand } from '../commands/accept.ts';
 import { actionRoute, ChatRef, SessionRef } from '../commands/schemas.ts';
 import { requireReadySession } from './service.ts';
-
-const digits = z
-  .string()
-  .transform((v) => v.replace(/[\s+\-()]/g, ''))
-  .pipe(z.string().regex(/^\d{5,20}$/, 'digits with country code'));
 
 const PinBody = z.object({ sessionId: SessionRef, chatId: ChatRef, pin: z.boolean() });
 const StatusBody = z
@@ -47,10 +43,10 @@ const GroupBody = z
   .object({
     sessionId: SessionRef,
     action: z.enum(GROUP_ACTIONS),
-    groupId: z.string().trim().max(100).optional(),
+    groupId: groupIdInput().optional(),
     subject: z.string().trim().min(1).max(100).optional(),
     description: z.string().max(2048).optional(),
-    participants: z.array(digits).max(1024).optional(),
+    participants: z.array(phoneNumberInput()).max(1024).optional(),
   })
   .superRefine((b, ctx) => {
     if (b.action !== 'create' && !b.groupId)
@@ -67,9 +63,6 @@ const GroupBody = z
       });
   });
 
-const groupId = (id: string) => (id.endsWith('@g.us') ? id : `${id}@g.us`);
-const chatTarget = (id: string) => (id.endsWith('@g.us') ? id : id.replace(/\D/g, ''));
-
 const accepted = (commandId: string) => ({ success: true as const, commandId, status: 'pending' as const });
 
 /** Chat pin, status stories and group management; mounted inside `/api/sessions`. */
@@ -79,7 +72,7 @@ export function sessionActionRoutes() {
     const b = c.req.valid('json');
     const { commandId } = await acceptCommand(await requireReadySession(c.get('auth').tenant, b.sessionId), {
       kind: 'pin',
-      chatId: chatTarget(b.chatId),
+      chatId: b.chatId,
       pin: b.pin,
     });
     return c.json(accepted(commandId), 202);
@@ -103,7 +96,7 @@ export function sessionActionRoutes() {
         {
           kind: 'group',
           action: b.action,
-          groupId: b.groupId ? groupId(b.groupId) : undefined,
+          groupId: b.groupId,
           subject: b.subject,
           description: b.description,
           participants: b.participants,

@@ -3,6 +3,7 @@ import QRCode from 'qrcode';
 import { router } from '#shared/http/context';
 import { NotFoundError } from '#shared/http/errors';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
+import { phoneNumberInput } from '#shared/phone/schema';
 import { listSessions, requireSession } from '#shared/sessions/repository';
 import { publicSession } from '#shared/sessions/session';
 import { createSession, deleteSession } from './service.ts';
@@ -33,11 +34,7 @@ const CreateBody = z
   .object({
     name: z.string().trim().max(100).optional(),
     method: z.enum(['qr', 'phone']).default('qr'),
-    phoneNumber: z
-      .string()
-      .transform((v) => v.replace(/[\s+\-()]/g, ''))
-      .pipe(z.string().regex(/^\d{7,15}$/, 'digits with country code'))
-      .optional(),
+    phoneNumber: phoneNumberInput().optional(),
   })
   .refine((b) => b.method !== 'phone' || b.phoneNumber, {
     message: 'phoneNumber is required when method is phone',

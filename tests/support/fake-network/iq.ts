@@ -7,6 +7,8 @@ import {
   KEY_BUNDLE_TYPE,
   S_WHATSAPP_NET,
 } from '@whiskeysockets/baileys';
+import { userJid } from '#shared/phone/jid';
+import { digitsOf } from '#shared/phone/number';
 import type { PreKeyBundle } from './sim-device.ts';
 import type { Companion, FakeUser } from './users.ts';
 
@@ -138,13 +140,7 @@ function usync(iq: BinaryNode, dir: Directory): BinaryNode {
   const protocols = children(getBinaryNodeChild(sync, 'query')).map((p) => p.tag);
   const users = getBinaryNodeChildren(getBinaryNodeChild(sync, 'list'), 'user').map((u) => {
     const phone = getBinaryNodeChild(u, 'contact')?.content;
-    const jid =
-      u.attrs.jid ??
-      (phone
-        ? `${Buffer.from(phone as Uint8Array)
-            .toString()
-            .replace(/\D/g, '')}@s.whatsapp.net`
-        : '');
+    const jid = u.attrs.jid ?? (phone ? userJid(digitsOf(Buffer.from(phone as Uint8Array).toString())) : '');
     const found = dir.userOf(jid);
     const answers = protocols.flatMap((p): BinaryNode[] => {
       if (p === 'devices') {

@@ -1,4 +1,5 @@
 import type { BinaryNode, proto } from '@whiskeysockets/baileys';
+import { lidJid, userJid } from '#shared/phone/jid';
 import type { Link } from './link.ts';
 import { type PreKeyBundle, SimDevice } from './sim-device.ts';
 
@@ -80,11 +81,11 @@ export class FakeUser {
   }
 
   pnJid(device = 0): string {
-    return device ? `${this.number}:${device}@s.whatsapp.net` : `${this.number}@s.whatsapp.net`;
+    return userJid(this.number, device);
   }
 
   lidJid(device = 0): string {
-    return device ? `${this.lid}:${device}@lid` : `${this.lid}@lid`;
+    return lidJid(this.lid, device);
   }
 
   /** Sends a text from this user's phone to every device linked to `to`; resolves with its id. */
