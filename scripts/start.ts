@@ -1,5 +1,9 @@
 import { env } from '#shared/config/env';
-import { startService } from './local/service.ts';
+
+// Readable log lines on a terminal, JSON when piped or redirected (LOG_FORMAT overrides). Set before
+// anything loads the logger, which reads it once: hence the dynamic import.
+process.env.LOG_FORMAT ??= process.stdout.isTTY ? 'pretty' : 'json';
+const { startService } = await import('./local/service.ts');
 
 /** `npm start`: the whole service on this machine, data under DATA_DIR (default .data/). */
 const dataDir = process.env.DATA_DIR ?? '.data';

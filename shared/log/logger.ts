@@ -1,4 +1,23 @@
-import { pino } from 'pino';
+import { pino, type TransportSingleOptions } from 'pino';
+
+/**
+ * LOG_FORMAT=pretty (which `npm start` sets when its output is a terminal) prints readable lines
+ * through pino-pretty. It is a devDependency named here only as a transport target, never
+ * imported, so no Lambda or host bundle contains it; everywhere else the lines are JSON.
+ */
+function prettyTransport(): TransportSingleOptions | undefined {
+  if (process.env.LOG_FORMAT !== 'pretty') return undefined;
+  return {
+    target: 'pino-pretty',
+    // The transport runs in a worker thread, which cannot see that stdout is a terminal.
+    options: {
+      colorize: process.stdout.isTTY === true,
+      singleLine: true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'svc',
+    },
+  };
+}
 
 /** Structured JSON logs: object first, message last, errors under `err`. Secrets are redacted. */
 export const logger = pino({
@@ -18,6 +37,7 @@ export const logger = pino({
     censor: '[redacted]',
   },
   serializers: { err: pino.stdSerializers.err },
+  transport: prettyTransport(),
 });
 
 export type Logger = typeof logger;
