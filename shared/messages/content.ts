@@ -31,6 +31,13 @@ export const OutboundContent = z.object({
 });
 export type OutboundContent = z.infer<typeof OutboundContent>;
 
+/** A voice note's length when the sender does not give one. */
+export const VOICE_DEFAULT_SECONDS = 5;
+
+/** A document's file name: the one given, else `document.pdf` for a PDF and `document` for the rest. */
+export const documentFileName = (kind: 'pdf' | 'document', given?: string) =>
+  given ?? (kind === 'pdf' ? 'document.pdf' : 'document');
+
 export const InboundKind = z.enum([
   'text',
   'image',

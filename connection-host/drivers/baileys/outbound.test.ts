@@ -37,8 +37,11 @@ describe('outbound mapping', () => {
       fileName: 'a.pdf',
       mimetype: 'application/pdf',
     });
+    expect(toMessageContent({ kind: 'pdf' }, { bytes, mimetype: 'application/pdf' })).toMatchObject({
+      fileName: 'document.pdf',
+    });
     expect(toMessageContent({ kind: 'document' }, { bytes, mimetype: 'text/csv' })).toMatchObject({
-      fileName: 'file',
+      fileName: 'document',
       mimetype: 'text/csv',
     });
     expect(

@@ -1,5 +1,5 @@
 import type { AnyMessageContent, proto, WAMessage } from '@whiskeysockets/baileys';
-import type { OutboundContent } from '#shared/messages/content';
+import { documentFileName, type OutboundContent } from '#shared/messages/content';
 import {
   groupJid,
   isGroupJid,
@@ -97,7 +97,7 @@ export function toMessageContent(content: OutboundContent, media?: OutboundMedia
       return {
         document: need(media, content.kind),
         mimetype: pdf ? 'application/pdf' : (mimetype ?? 'application/octet-stream'),
-        fileName: content.fileName ?? (pdf ? 'document.pdf' : 'file'),
+        fileName: documentFileName(content.kind, content.fileName),
         ...opt('caption', content.caption ?? content.text),
       };
     }

@@ -13,7 +13,7 @@ import {
   CloudMessageResponse,
   cloudError,
 } from './cloud-api.ts';
-import { fileNameFromUrl, mimetypeOfFileName } from './media-names.ts';
+import { buildContent } from './content-builder.ts';
 import { fromWamid, toWamid } from './message-id.ts';
 import { acceptSend } from './send-service.ts';
 
@@ -56,36 +56,28 @@ async function contentOf(tenant: string, b: CloudMessageBody): Promise<OutboundC
 async function baseContent(tenant: string, b: CloudMessageBody): Promise<OutboundContent> {
   switch (b.type) {
     case 'text':
-      return { kind: 'text', text: b.text?.body };
+      return buildContent('text', { text: b.text?.body });
     case 'image':
-      return { kind: 'image', mediaUrl: b.image?.link, caption: b.image?.caption };
+      return buildContent('image', { mediaUrl: b.image?.link, caption: b.image?.caption });
     case 'video':
-      return { kind: 'video', mediaUrl: b.video?.link, caption: b.video?.caption };
+      return buildContent('video', { mediaUrl: b.video?.link, caption: b.video?.caption });
     case 'audio':
-      return b.audio?.voice
-        ? { kind: 'voice', mediaUrl: b.audio.link, durationSeconds: 5 }
-        : { kind: 'audio', mediaUrl: b.audio?.link };
-    case 'document': {
-      const link = b.document?.link ?? '';
-      const fileName = b.document?.filename ?? fileNameFromUrl(link) ?? 'document';
-      return {
-        kind: 'document',
-        mediaUrl: link,
+      return buildContent(b.audio?.voice ? 'voice' : 'audio', { mediaUrl: b.audio?.link });
+    case 'document':
+      return buildContent('document', {
+        mediaUrl: b.document?.link,
         caption: b.document?.caption,
-        fileName,
-        mimetype: mimetypeOfFileName(fileName),
-      };
-    }
+        fileName: b.document?.filename,
+      });
     case 'interactive': {
       const i = b.interactive!;
       const footer = i.footer?.text ? `\n\n${i.footer.text}` : '';
       const header = i.header?.text ? `*${i.header.text}*\n\n` : '';
-      return {
-        kind: 'buttons',
+      return buildContent('buttons', {
         text: `${header}${i.body.text}${footer}`,
         buttons: i.action.buttons?.map((x) => x.reply),
         mediaUrl: i.header?.image?.link ?? i.header?.document?.link ?? i.header?.video?.link,
-      };
+      });
     }
     case 'template': {
       const t = b.template!;

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { type OutboundContent, OutboundKind } from '#shared/messages/content';
+import { type OutboundContent, OutboundKind, VOICE_DEFAULT_SECONDS } from '#shared/messages/content';
 import { Button, HttpUrl } from '../templates/template.ts';
-import { fileNameFromUrl, mimetypeOfFileName } from './media-names.ts';
+import { buildContent } from './content-builder.ts';
 import { Recipient } from './recipient.ts';
 
 /** Every native send type: what the network carries, plus stored templates (resolved before sending). */
@@ -38,7 +38,7 @@ export const SendBody = z
       .positive()
       .max(3600)
       .optional()
-      .openapi({ description: 'Voice note seconds (default 5)' }),
+      .openapi({ description: `Voice note seconds (default ${VOICE_DEFAULT_SECONDS})` }),
     params: TemplateParams.optional().openapi({
       description: 'Values for `{{1}}`, `{{2}}`, … of a template',
     }),
@@ -81,35 +81,13 @@ export type SendBody = z.infer<typeof SendBody>;
 
 /** The content of every non-template type. */
 export function contentOf(b: SendBody): OutboundContent {
-  const mediaUrl = b.url ?? b.media_url;
-  const text = b.message ?? b.text;
-  switch (b.type) {
-    case 'text':
-      return { kind: 'text', text };
-    case 'buttons':
-      return { kind: 'buttons', text, buttons: b.buttons, mediaUrl };
-    case 'image':
-    case 'video':
-      return { kind: b.type, mediaUrl, caption: b.caption };
-    case 'audio':
-      return { kind: 'audio', mediaUrl };
-    case 'voice':
-      return { kind: 'voice', mediaUrl, durationSeconds: b.duration ?? 5 };
-    case 'pdf': {
-      const fileName = b.fileName ?? fileNameFromUrl(mediaUrl ?? '') ?? 'document.pdf';
-      return { kind: 'document', mediaUrl, caption: b.caption, fileName, mimetype: 'application/pdf' };
-    }
-    case 'document': {
-      const fileName = b.fileName ?? fileNameFromUrl(mediaUrl ?? '') ?? 'document';
-      return {
-        kind: 'document',
-        mediaUrl,
-        caption: b.caption,
-        fileName,
-        mimetype: mimetypeOfFileName(fileName),
-      };
-    }
-    case 'template':
-      throw new Error('templates are rendered from the store');
-  }
+  if (b.type === 'template') throw new Error('templates are rendered from the store');
+  return buildContent(b.type, {
+    text: b.message ?? b.text,
+    caption: b.caption,
+    mediaUrl: b.url ?? b.media_url,
+    fileName: b.fileName,
+    durationSeconds: b.duration,
+    buttons: b.buttons,
+  });
 }

@@ -5,8 +5,10 @@ import { router } from '#shared/http/context';
 import { ValidationError } from '#shared/http/errors';
 import { bearer, json } from '#shared/http/schemas';
 import { logger } from '#shared/log/logger';
+import { VOICE_DEFAULT_SECONDS } from '#shared/messages/content';
 import { requireAuth } from '../auth/middleware.ts';
 import { requireReadySession } from '../sessions/service.ts';
+import { buildContent } from './content-builder.ts';
 import { newMessageId } from './message-id.ts';
 import { Recipient } from './recipient.ts';
 import { Accepted, sendErrorResponses } from './send-routes.ts';
@@ -18,7 +20,6 @@ import {
   detectFile,
   storeUpload,
   type UploadType,
-  uploadContent,
   uploadKeyOf,
 } from './upload.ts';
 
@@ -39,7 +40,7 @@ const fields = {
     .positive()
     .max(3600)
     .optional()
-    .openapi({ description: 'Voice note seconds (default 5)' }),
+    .openapi({ description: `Voice note seconds (default ${VOICE_DEFAULT_SECONDS})` }),
 };
 
 const Sender = z.string().trim().min(1).max(100);
@@ -125,11 +126,10 @@ async function uploadAndSend(
   const mimetype = type === 'pdf' ? 'application/pdf' : detected.mimetype;
   const url = await storeUpload(key, bytes, mimetype);
   const partName = f.file.name && f.file.name !== 'blob' ? f.file.name : undefined;
-  const content = uploadContent({
-    type,
+  const content = buildContent(type, {
+    mediaUrl: url,
     mimetype,
-    url,
-    key,
+    uploadKey: key,
     caption: f.caption,
     fileName: f.fileName ?? partName,
     durationSeconds: f.duration,

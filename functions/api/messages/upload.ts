@@ -4,7 +4,6 @@ import { fileTypeFromBuffer } from 'file-type';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import { ServiceError, ValidationError } from '#shared/http/errors';
-import type { OutboundContent } from '#shared/messages/content';
 
 export type UploadType = 'image' | 'pdf' | 'document' | 'audio' | 'video' | 'voice';
 
@@ -72,36 +71,4 @@ export async function storeUpload(key: string, bytes: Uint8Array, mimetype: stri
 
 export async function deleteUpload(key: string): Promise<void> {
   await s3Client().send(new DeleteObjectCommand({ Bucket: names.mediaBucket(), Key: key }));
-}
-
-/** The outbound content of an uploaded file. */
-export function uploadContent(f: {
-  type: UploadType;
-  mimetype: string;
-  url: string;
-  key: string;
-  caption?: string;
-  fileName?: string;
-  durationSeconds?: number;
-}): OutboundContent {
-  const base = { mediaUrl: f.url, mimetype: f.mimetype, uploadKey: f.key };
-  switch (f.type) {
-    case 'image':
-    case 'video':
-      return { kind: f.type, ...base, caption: f.caption };
-    case 'audio':
-      return { kind: 'audio', ...base };
-    case 'voice':
-      return { kind: 'voice', ...base, durationSeconds: f.durationSeconds ?? 5 };
-    case 'pdf':
-      return {
-        kind: 'document',
-        ...base,
-        mimetype: 'application/pdf',
-        caption: f.caption,
-        fileName: f.fileName ?? 'document.pdf',
-      };
-    case 'document':
-      return { kind: 'document', ...base, caption: f.caption, fileName: f.fileName ?? 'document' };
-  }
 }

@@ -1,6 +1,6 @@
 import { NotFoundError, ValidationError } from '#shared/http/errors';
 import type { OutboundContent } from '#shared/messages/content';
-import { fileNameFromUrl, mimetypeOfFileName } from '../messages/media-names.ts';
+import { buildContent } from '../messages/content-builder.ts';
 import { getTemplate } from './repository.ts';
 import { fillPlaceholders, type StoredTemplate } from './template.ts';
 
@@ -20,25 +20,16 @@ export function renderTemplate(
   }
   const mediaUrl = overrides.headerUrl ?? t.header?.url;
   if (t.buttons?.length) {
-    return {
-      kind: 'buttons',
+    return buildContent('buttons', {
       text: filled.text,
       buttons: t.buttons,
       mediaUrl: t.header ? mediaUrl : undefined,
-    };
+    });
   }
   if (t.header && mediaUrl) {
-    if (t.header.type !== 'document') return { kind: t.header.type, mediaUrl, caption: filled.text };
-    const fileName = t.header.fileName ?? fileNameFromUrl(mediaUrl) ?? 'document';
-    return {
-      kind: 'document',
-      mediaUrl,
-      caption: filled.text,
-      fileName,
-      mimetype: mimetypeOfFileName(fileName),
-    };
+    return buildContent(t.header.type, { mediaUrl, caption: filled.text, fileName: t.header.fileName });
   }
-  return { kind: 'text', text: filled.text };
+  return buildContent('text', { text: filled.text });
 }
 
 /** The tenant's template by name, rendered with `params`; 404 TEMPLATE_NOT_FOUND when there is none. */
