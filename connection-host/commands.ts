@@ -67,6 +67,7 @@ export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<v
       }
       await rt.pacer.wait();
       await link.send(cmd.messageId, cmd.to, cmd.content, media);
+      // The one report of `sent`: drivers drop the network's own ack of this id (docs/events.md).
       await rt.emit({ kind: 'message.status', messageId: cmd.messageId, status: 'sent' });
       if (cmd.content.uploadKey) scheduleUploadDeletion(cmd.content.uploadKey);
       break;

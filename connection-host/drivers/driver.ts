@@ -27,7 +27,11 @@ export interface DriverEvents {
   onOpen(identity: LinkedIdentity): void;
   onClose(end: LinkEnd): void;
   onInbound(message: Omit<InboundMessage, 'mediaKey'>, media?: { bytes: Uint8Array; mimetype: string }): void;
-  onReceipt(messageId: string, status: 'sent' | 'delivered' | 'read'): void;
+  /**
+   * The recipient's side only. `sent` is not a receipt: the host reports it once, when `send`
+   * resolves, so a driver drops the network's own server ack (docs/events.md).
+   */
+  onReceipt(messageId: string, status: 'delivered' | 'read'): void;
   onContacts(contacts: Array<{ phone: string; name?: string; lid?: string }>): void;
   onGroup(group: {
     groupId: string;
@@ -50,7 +54,10 @@ export interface PresenceUpdate {
 }
 
 export interface DriverLink {
-  /** Sends with the id we chose, so history, receipts and webhooks line up. */
+  /**
+   * Sends with the id we chose, so history, receipts and webhooks line up. Resolves once the network
+   * has taken the message: that is what `sent` means.
+   */
   send(messageId: string, to: string, content: OutboundContent, media?: OutboundMedia): Promise<void>;
   presence(update: PresenceUpdate): Promise<void>;
   react(to: string, messageId: string, emoji: string): Promise<void>;

@@ -194,8 +194,6 @@ async function connect(
         messageId,
         ...(quoted ? { quoted } : {}),
       });
-      // Baileys reports no positive server ack; a relayed message counts as sent.
-      events.onReceipt(messageId, 'sent');
     },
     async presence({ to, type }) {
       await sock.sendPresenceUpdate(type, toJid(to));

@@ -184,13 +184,14 @@ function stripUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** Our delivery status from a message update of one of our own messages. */
-export function receiptOfUpdate(u: WAMessageUpdate): 'sent' | 'delivered' | 'read' | undefined {
+/**
+ * Our delivery status from a message update of one of our own messages. A server ack is not
+ * reported: the host reports `sent` itself when the send resolves (docs/events.md).
+ */
+export function receiptOfUpdate(u: WAMessageUpdate): 'delivered' | 'read' | undefined {
   if (!u.key.fromMe || !u.key.id) return undefined;
   const S = proto.WebMessageInfo.Status;
   switch (u.update.status) {
-    case S.SERVER_ACK:
-      return 'sent';
     case S.DELIVERY_ACK:
       return 'delivered';
     case S.READ:

@@ -77,6 +77,7 @@ describe('event wiring', () => {
     });
     ev.emit('messages.update', [
       { key: { remoteJid: '919876543210@s.whatsapp.net', id: 'O1', fromMe: true }, update: { status: 4 } },
+      { key: { remoteJid: '919876543210@s.whatsapp.net', id: 'O3', fromMe: true }, update: { status: 2 } },
     ]);
     ev.emit('message-receipt.update', [
       {
@@ -110,6 +111,8 @@ describe('event wiring', () => {
     expect(inbound[1]?.[2]).toBeUndefined();
     expect(calls).toContainEqual(['receipt', 'O1', 'read']);
     expect(calls).toContainEqual(['receipt', 'O2', 'delivered']);
+    // A server ack (status 2) is not reported: the host reports `sent` when the send resolves.
+    expect(calls.filter((c) => c[0] === 'receipt' && c[1] === 'O3')).toEqual([]);
     expect(calls).toContainEqual(['lid', '777777777777777', '919999999999']);
     expect(calls).toContainEqual(['contacts', [{ phone: '919876543210', name: 'Asha' }]]);
     await expect

@@ -53,6 +53,8 @@ export function simulatorDriver(): NetworkDriver {
             const media = s.mediaUrl ? await fetchFrameMedia(s.mediaUrl, s.message.mimetype) : undefined;
             return events.onInbound(media ? { ...s.message, mimetype: media.mimetype } : s.message, media);
           }
+          case 'ignore':
+            return;
         }
       };
 

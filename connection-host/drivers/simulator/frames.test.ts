@@ -56,6 +56,8 @@ describe('simulator frames', () => {
       { type: 'receipt', id: 'M1', status: 'read' },
       { step: 'report', event: { name: 'onReceipt', args: ['M1', 'read'] } },
     ],
+    // `sent` is the host's, reported when the send resolves; the network's ack would be a second report.
+    ['server ack of our send', { type: 'receipt', id: 'M1', status: 'sent' }, { step: 'ignore' }],
     [
       'LID mapping',
       { type: 'lid-mapping', lid: '123456789012345', phone: '14155550100' },

@@ -16,7 +16,9 @@ export type FrameStep =
   /** The network closed the link; after a logout its token is worthless and is forgotten. */
   | { step: 'end'; end: LinkEnd; forgetCreds: boolean }
   /** A message; its media, if any, is fetched before it is reported. */
-  | { step: 'inbound'; message: Omit<InboundMessage, 'mediaKey'>; mediaUrl?: string };
+  | { step: 'inbound'; message: Omit<InboundMessage, 'mediaKey'>; mediaUrl?: string }
+  /** Nothing to report: the network's ack of our own send (the host reports `sent` when the send resolves). */
+  | { step: 'ignore' };
 
 const KINDS = ['text', 'image', 'audio', 'voice', 'video', 'document', 'sticker'] as const;
 
@@ -40,7 +42,7 @@ export function stepOf(f: Frame): FrameStep {
     case 'message':
       return { step: 'inbound', message: inboundOf(f), mediaUrl: f.mediaUrl };
     case 'receipt':
-      return report({ name: 'onReceipt', args: [f.id, f.status] });
+      return f.status === 'sent' ? { step: 'ignore' } : report({ name: 'onReceipt', args: [f.id, f.status] });
     case 'lid-mapping':
       return report({ name: 'onLidMapping', args: [f.lid, f.phone] });
     case 'contacts':
