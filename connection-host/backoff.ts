@@ -1,5 +1,15 @@
-/** Capped exponential backoff with full jitter: attempt 0 → up to `baseMs`, doubling to `capMs`. */
-export function backoffDelay(attempt: number, baseMs = 1000, capMs = 30_000, random = Math.random): number {
-  const ceiling = Math.min(capMs, baseMs * 2 ** attempt);
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
-}
+import { type Backoff, backoffDelay } from '#shared/backoff';
+
+/**
+ * The host's waits, in the one backoff shape (shared/backoff.ts). Each lies between half and all of
+ * the capped exponential, so sessions that dropped together do not all come back at once.
+ */
+const JITTER: Backoff['jitter'] = [0.5, 1];
+
+/** Reconnects (docs/sessions.md): RECONNECT_BASE_MS doubling, capped at 30 s. `retry` 0 is the first. */
+export const reconnectDelay = (retry: number, baseMs: number, random?: () => number) =>
+  backoffDelay(retry, { baseMs, capMs: 30_000, jitter: JITTER }, random);
+
+/** Enqueueing a host event again: 200 ms doubling, capped at 5 s. `retry` 0 is the first. */
+export const emitRetryDelay = (retry: number, random?: () => number) =>
+  backoffDelay(retry, { baseMs: 200, capMs: 5_000, jitter: JITTER }, random);

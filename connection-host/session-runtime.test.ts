@@ -5,7 +5,8 @@ import { type RuntimeOptions, SessionRuntime } from './session-runtime.ts';
 
 // The backoff formula is tested on its own; here a plain doubling shows which attempt the runtime asks for.
 vi.mock('./backoff.ts', () => ({
-  backoffDelay: (attempt: number, baseMs = 1000) => baseMs * 2 ** attempt,
+  reconnectDelay: (retry: number, baseMs: number) => baseMs * 2 ** retry,
+  emitRetryDelay: (retry: number) => 200 * 2 ** retry,
 }));
 
 const BASE_MS = 1000;

@@ -3,7 +3,7 @@ import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import type { HostEvent, SessionStatus } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
-import { backoffDelay } from './backoff.ts';
+import { emitRetryDelay, reconnectDelay } from './backoff.ts';
 import type { DriverEvents, DriverLink, LinkEnd, LinkRequest, NetworkDriver } from './drivers/driver.ts';
 import { emitEvent } from './emit.ts';
 import { Pacer } from './pacer.ts';
@@ -154,7 +154,7 @@ export class SessionRuntime {
           });
         }
         await this.report('RECONNECTING', { reason: end.reason });
-        const delay = backoffDelay(this.failures - 1, this.opts.reconnectBaseMs);
+        const delay = reconnectDelay(this.failures - 1, this.opts.reconnectBaseMs);
         this.reconnectTimer = setTimeout(() => void this.open(), delay);
         return;
       }
@@ -233,7 +233,7 @@ export class SessionRuntime {
           return;
         }
         this.log.warn({ err, kind: e.kind, attempt }, 'event not enqueued yet; retrying');
-        await new Promise((r) => setTimeout(r, backoffDelay(attempt - 1, 200, 5000)));
+        await new Promise((r) => setTimeout(r, emitRetryDelay(attempt - 1)));
       }
     }
   }

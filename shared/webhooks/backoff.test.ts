@@ -8,6 +8,8 @@ describe('backoff', () => {
     expect(retryDelayMs(2, cfg, undefined, () => 0)).toBe(16_000);
     expect(retryDelayMs(3, cfg, undefined, () => 1)).toBe(48_000);
     expect(retryDelayMs(9, cfg, undefined, () => 1)).toBe(900_000);
+    // At the cap the waits still spread (shared/backoff.ts), so failures together do not retry together.
+    expect(retryDelayMs(9, cfg, undefined, () => 0)).toBe(720_000);
     let total = 0;
     for (let a = 1; a < MAX_ATTEMPTS; a++) total += retryDelayMs(a, cfg, undefined, () => 0.5);
     expect(total / 60_000).toBeGreaterThan(45);

@@ -1,3 +1,4 @@
+import { type Backoff, backoffDelay } from '../backoff.ts';
 import { env } from '../config/env.ts';
 /** Up to this many POSTs per delivery (the first one included). */
 export const MAX_ATTEMPTS = 10;
@@ -17,10 +18,13 @@ export function backoffConfig(): BackoffConfig {
   };
 }
 
+/** Webhook retries spread ±20 % around the doubling schedule. */
+const JITTER: Backoff['jitter'] = [0.8, 1.2];
+
 /**
  * Delay before attempt `attempt + 1` after attempt `attempt` failed: base·2^(attempt−1), ±20 % jitter,
- * capped. With the 10 s default the nine waits add up to about 50 minutes. A `Retry-After` from the
- * receiver is honoured when it asks for longer (still capped).
+ * capped (shared/backoff.ts). With the 10 s default the nine waits add up to about 50 minutes. A
+ * `Retry-After` from the receiver is honoured when it asks for longer (still capped).
  */
 export function retryDelayMs(
   attempt: number,
@@ -28,9 +32,12 @@ export function retryDelayMs(
   retryAfterMs?: number,
   random: () => number = Math.random,
 ): number {
-  const exp = cfg.baseMs * 2 ** Math.max(0, attempt - 1);
-  const jittered = exp * (0.8 + 0.4 * random());
-  return Math.round(Math.min(cfg.maxDelayMs, Math.max(jittered, retryAfterMs ?? 0)));
+  const backoff = backoffDelay(
+    attempt - 1,
+    { baseMs: cfg.baseMs, capMs: cfg.maxDelayMs, jitter: JITTER },
+    random,
+  );
+  return Math.round(Math.min(cfg.maxDelayMs, Math.max(backoff, retryAfterMs ?? 0)));
 }
 
 /** SQS DelaySeconds is whole seconds: a sub-second wait rounds to 0 or 1, longer ones to the nearest second. */
