@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LidCache } from '#shared/contacts/lid-cache';
 import type { HostEvent } from '#shared/events/types';
 import type { DriverEvents, DriverLink, LinkRequest, NetworkDriver } from './drivers/driver.ts';
 import { type RuntimeOptions, SessionRuntime } from './session-runtime.ts';
@@ -97,7 +98,7 @@ describe('SessionRuntime', () => {
     const { driver, emitted, rt, statuses } = setup();
     running = rt;
     await rt.start();
-    expect(driver.connects.map((c) => c.request)).toEqual([request]);
+    expect(driver.connects.map((c) => c.request)).toEqual([{ ...request, lids: expect.any(LidCache) }]);
 
     const ready = rt.whenReady(5000);
     driver.latest.onQr('2@qr-text');
@@ -149,6 +150,33 @@ describe('SessionRuntime', () => {
     driver.latest.onClose({ kind: 'transient', reason: 'once more' });
     await vi.advanceTimersByTimeAsync(BASE_MS);
     expect(driver.connects).toHaveLength(4);
+  });
+
+  it('keeps the LIDs revealed on one link for the next: a message from a LID carries its phone', async () => {
+    const { driver, emitted, rt } = setup();
+    running = rt;
+    await rt.start();
+    driver.latest.onOpen({ mobile: '1' });
+    driver.latest.onLidMapping('123456789012345', '14155550100');
+    driver.latest.onClose({ kind: 'transient', reason: 'connection lost (428)' });
+    await vi.advanceTimersByTimeAsync(BASE_MS);
+    expect(driver.connects).toHaveLength(2);
+    // One cache per session, handed to every link's driver rather than one per link.
+    expect(driver.connects[1]?.request.lids).toBe(driver.connects[0]?.request.lids);
+    expect(driver.connects[1]?.request.lids?.get('123456789012345')).toBe('14155550100');
+
+    driver.latest.onInbound({
+      id: 'I1',
+      chatId: '123456789012345@lid',
+      senderPhone: null,
+      senderLid: '123456789012345',
+      kind: 'text',
+      text: 'hi',
+      timestampMs: 1_000_000,
+    });
+    await settle();
+    const inbound = emitted.find((e) => e.kind === 'message.inbound');
+    expect(inbound).toMatchObject({ message: { id: 'I1', senderPhone: '14155550100' } });
   });
 
   it('treats a connect that throws as a transient close', async () => {

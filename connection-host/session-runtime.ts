@@ -1,6 +1,7 @@
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
+import { LidCache } from '#shared/contacts/lid-cache';
 import type { HostEvent, SessionStatus } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
 import { emitRetryDelay, reconnectDelay } from './backoff.ts';
@@ -33,10 +34,11 @@ export class SessionRuntime {
   private zombieTimer?: NodeJS.Timeout;
   private readyWaiters: Array<() => void> = [];
   /**
-   * LID → phone as the network revealed them on this link: a message from a LID carries the phone
-   * itself, so consumers need not rely on the mapping event being applied first.
+   * LID → phone as the network revealed them to this session, kept across links and handed to the
+   * driver: a message from a LID carries the phone itself, so consumers need not rely on the mapping
+   * event being applied first.
    */
-  private readonly lids = new Map<string, string>();
+  private readonly lids = new LidCache();
   readonly pacer: Pacer;
   private readonly log;
 
@@ -122,7 +124,7 @@ export class SessionRuntime {
       },
     };
     try {
-      this.link = await this.driver.connect(this.request, events);
+      this.link = await this.driver.connect({ ...this.request, lids: this.lids }, events);
     } catch (err) {
       await this.onClose({ kind: 'transient', reason: `connect failed: ${(err as Error).message}` });
     }

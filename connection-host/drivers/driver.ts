@@ -1,3 +1,4 @@
+import type { LidCache } from '#shared/contacts/lid-cache';
 import type { InboundMessage, OutboundContent } from '#shared/messages/content';
 import type { LeaseGuard } from '../leases.ts';
 
@@ -91,6 +92,11 @@ export interface LinkRequest {
   phoneNumber?: string;
   /** The shard lease the host holds; auth-state writes are refused once it has moved on. */
   lease?: LeaseGuard;
+  /**
+   * LID → phone as the network revealed them to this session. The runtime keeps it across links; a
+   * driver that learns mappings itself fills and reads this one rather than a cache of its own.
+   */
+  lids?: LidCache;
 }
 
 export interface NetworkDriver {

@@ -1,5 +1,5 @@
-import { phoneOfLid } from '../contacts/repository.ts';
-import { lidJid, parseJid } from '../phone/jid.ts';
+import { bareLid, lookupPhoneOfLid } from '../contacts/lid-cache.ts';
+import { lidJid } from '../phone/jid.ts';
 
 /**
  * The sender's digits. A sender known only by a LID is shown by the phone number the network has
@@ -12,10 +12,5 @@ export async function resolveSender(
 ): Promise<string | null> {
   if (m.senderPhone) return m.senderPhone;
   if (!m.senderLid) return null;
-  const lid = parseJid(m.senderLid)?.user ?? m.senderLid;
-  return (
-    (await phoneOfLid(tenantId, sessionId, lid)) ??
-    (await phoneOfLid(tenantId, sessionId, m.senderLid)) ??
-    lidJid(lid)
-  );
+  return (await lookupPhoneOfLid(tenantId, sessionId, m.senderLid)) ?? lidJid(bareLid(m.senderLid));
 }

@@ -7,6 +7,7 @@ import {
   type WASocket,
   type WAVersion,
 } from '@whiskeysockets/baileys';
+import { LidCache } from '#shared/contacts/lid-cache';
 import { type Logger, logger as rootLogger } from '#shared/log/logger';
 import { STATUS_JID, userJid } from '#shared/phone/jid';
 import { digitsOf } from '#shared/phone/number';
@@ -171,6 +172,7 @@ async function connect(
     log,
     groups,
     contacts,
+    lids: request.lids ?? new LidCache(),
     maxMediaBytes: opts.maxMediaBytes ?? 64 * 1024 * 1024,
     mediaTimeoutMs: opts.mediaTimeoutMs ?? 60_000,
   });

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { GroupMetadata, WAMessage, WASocket } from '@whiskeysockets/baileys';
 import { describe, expect, it } from 'vitest';
+import { LidCache } from '#shared/contacts/lid-cache';
 import { logger } from '#shared/log/logger';
 import type { DriverEvents } from '../driver.ts';
 import { wireEvents } from './wire.ts';
@@ -49,6 +50,7 @@ describe('event wiring', () => {
       mediaTimeoutMs: 1000,
       groups: new Map(),
       contacts: new Set(),
+      lids: new LidCache(),
     });
 
     ev.emit('messages.upsert', {

@@ -4,6 +4,7 @@ import {
   type WAMessage,
   type WASocket,
 } from '@whiskeysockets/baileys';
+import type { LidCache } from '#shared/contacts/lid-cache';
 import type { Logger } from '#shared/log/logger';
 import { lidJid } from '#shared/phone/jid';
 import type { DriverEvents } from '../driver.ts';
@@ -27,6 +28,8 @@ export interface WireContext {
   groups: Map<string, GroupMetadata>;
   /** Phone digits of contacts seen on this link (status audience). */
   contacts: Set<string>;
+  /** LID → phone digits as revealed to this session. */
+  lids: LidCache;
 }
 
 /**
@@ -36,18 +39,16 @@ export interface WireContext {
  */
 export function wireEvents(ctx: WireContext): { drain(): Promise<void> } {
   const { sock, events, log } = ctx;
-  const phones = new Map<string, string>(); // LID user → phone digits
+  const phones = ctx.lids;
   const phoneForLid = (lid: string) => phones.get(lid);
 
   const learn = (lid: string | undefined, phone: string | undefined) => {
-    if (!lid || !phone || phones.get(lid) === phone) return;
-    phones.set(lid, phone);
-    events.onLidMapping(lid, phone);
+    if (lid && phone && phones.set(lid, phone)) events.onLidMapping(lid, phone);
   };
 
   /** Fills the LID map from Baileys' own store for the LIDs about to be normalised. */
   const resolve = async (jids: Array<string | null | undefined>) => {
-    const lids = [...new Set(jids.map(lidOfJid).filter((l): l is string => !!l && !phones.has(l)))];
+    const lids = [...new Set(jids.map(lidOfJid).filter((l): l is string => !!l && !phones.get(l)))];
     if (lids.length === 0) return;
     try {
       const found = await sock.signalRepository.lidMapping.getPNsForLIDs(lids.map((l) => lidJid(l)));

@@ -1,6 +1,6 @@
-import { phoneOfLid } from '#shared/contacts/repository';
+import { bareLid, LidLookup } from '#shared/contacts/lid-cache';
 import type { StoredMessage } from '#shared/messages/message';
-import { type Chat, chatOf, groupJid, jidOfChat, lidOfJid } from '#shared/phone/jid';
+import { type Chat, chatOf, groupJid, jidOfChat } from '#shared/phone/jid';
 import { readableNumber } from '#shared/phone/readable';
 
 /**
@@ -18,21 +18,8 @@ export const partyReadable = (p: Party) =>
 export const partyDigits = (p: Party) =>
   p.kind === 'phone' ? p.digits : p.kind === 'group' ? p.id : `lid:${p.lid}`;
 
-/** LID → phone lookups for one request, each LID read once. */
-export class LidResolver {
-  private readonly cache = new Map<string, Promise<string | undefined>>();
-  constructor(private readonly tenantId: string) {}
-
-  phoneOf(sessionId: string, lid: string): Promise<string | undefined> {
-    const key = `${sessionId}#${lid}`;
-    let hit = this.cache.get(key);
-    if (!hit) {
-      hit = phoneOfLid(this.tenantId, sessionId, lid);
-      this.cache.set(key, hit);
-    }
-    return hit;
-  }
-
+/** Chats and senders as parties for one request, each LID read once. */
+export class LidResolver extends LidLookup {
   /** A chat id (`<digits>`, `<id>@g.us`, `<lid>@lid`) as a party. */
   async chat(sessionId: string, chatId: string): Promise<Party> {
     const chat = chatOf(chatId) ?? { kind: 'phone', digits: chatId };
@@ -42,7 +29,7 @@ export class LidResolver {
   /** The sender of an inbound message; the session's own number for an outbound one. */
   async sender(m: StoredMessage): Promise<Party | undefined> {
     if (m.senderPhone) return { kind: 'phone', digits: m.senderPhone };
-    if (m.senderLid) return this.lid(m.sessionId, lidOfJid(m.senderLid) ?? m.senderLid);
+    if (m.senderLid) return this.lid(m.sessionId, bareLid(m.senderLid));
     return undefined;
   }
 

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { bareLid, LidCache } from './lid-cache.ts';
+
+describe('LidCache', () => {
+  it('keeps mappings and says which are news', () => {
+    const c = new LidCache();
+    expect(c.set('123456789012345', '14155550100')).toBe(true);
+    expect(c.set('123456789012345', '14155550100')).toBe(false);
+    expect(c.get('123456789012345')).toBe('14155550100');
+    expect(c.set('123456789012345', '14155550199')).toBe(true);
+    expect(c.get('123456789012345')).toBe('14155550199');
+    expect(c.get('999')).toBeUndefined();
+  });
+
+  it('forgets the least recently used entry past its size', () => {
+    const c = new LidCache({ maxEntries: 2 });
+    c.set('a', '1');
+    c.set('b', '2');
+    expect(c.get('a')).toBe('1');
+    c.set('c', '3');
+    expect([c.get('a'), c.get('b'), c.get('c')]).toEqual(['1', undefined, '3']);
+    expect(c.size).toBe(2);
+  });
+
+  it('forgets an entry after its time to live, and learns it again as news', () => {
+    let now = 0;
+    const c = new LidCache({ ttlMs: 1000, now: () => now });
+    c.set('a', '1');
+    now = 999;
+    expect(c.get('a')).toBe('1');
+    now = 1000;
+    expect(c.get('a')).toBeUndefined();
+    expect(c.size).toBe(0);
+    expect(c.set('a', '1')).toBe(true);
+  });
+
+  it('reads a LID bare or as a JID', () => {
+    expect(bareLid('123456789012345@lid')).toBe('123456789012345');
+    expect(bareLid('123456789012345:7@lid')).toBe('123456789012345');
+    expect(bareLid('123456789012345')).toBe('123456789012345');
+  });
+});
