@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+// Quiet by default (warnings and errors only), in the service the global setup starts and in every worker.
+process.env.LOG_LEVEL ??= 'warn';
+
 /**
  * Two projects. `unit`: tests beside the pure modules they test, with no emulators (no Java, no
  * service): `npm run test:unit`. `e2e`: integration and end-to-end tests under tests/, against one
