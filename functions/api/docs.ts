@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { Hono } from 'hono';
-import type { AppEnv } from '#shared/http/context';
+import { createRoute, z } from '@hono/zod-openapi';
+import { router } from '#shared/http/context';
+import { NotFoundError } from '#shared/http/errors';
 
 const ASSETS = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -20,12 +21,32 @@ async function packaged(name: Asset): Promise<string | undefined> {
   }
 }
 
+const page = createRoute({
+  method: 'get',
+  path: '/',
+  tags: ['meta'],
+  summary: 'Interactive API reference (Swagger UI over /openapi.json; no auth)',
+  responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } } },
+});
+
+const assetRoute = createRoute({
+  method: 'get',
+  path: '/assets/{name}',
+  tags: ['meta'],
+  summary: "The reference page's script and style sheet (no auth)",
+  request: { params: z.object({ name: z.string().max(100).openapi({ example: 'swagger-ui.css' }) }) },
+  responses: {
+    200: { description: 'The asset', content: { 'text/plain': { schema: z.string() } } },
+    404: { description: 'Not packaged here' },
+  },
+});
+
 /**
  * `/docs`: Swagger UI over `/openapi.json`, served from the installed `swagger-ui-dist` so it works
  * with no internet (local mode); where the package is absent it falls back to the CDN.
  */
 export function docsRoutes() {
-  const r = new Hono<AppEnv>();
+  const r = router();
   const cache = new Map<Asset, Promise<string | undefined>>();
   const asset = (name: Asset) => {
     let p = cache.get(name);
@@ -36,7 +57,7 @@ export function docsRoutes() {
     return p;
   };
 
-  r.get('/', async (c) => {
+  r.openapi(page, async (c) => {
     const base = (await asset('swagger-ui-bundle.js')) ? '/docs/assets' : CDN;
     return c.html(`<!doctype html>
 <html lang="en">
@@ -54,11 +75,11 @@ export function docsRoutes() {
 </html>`);
   });
 
-  r.get('/assets/:name', async (c) => {
-    const name = c.req.param('name');
-    if (!(name in ASSETS)) return c.notFound();
+  r.openapi(assetRoute, async (c) => {
+    const { name } = c.req.valid('param');
+    if (!(name in ASSETS)) throw new NotFoundError(`no asset ${name}`);
     const body = await asset(name as Asset);
-    if (body === undefined) return c.notFound();
+    if (body === undefined) throw new NotFoundError(`${name} is not packaged here`);
     return c.body(body, 200, {
       'content-type': ASSETS[name as Asset],
       'cache-control': 'public, max-age=86400',

@@ -1,6 +1,7 @@
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import type { TokenClaims } from '../auth/claims.ts';
-import { ValidationError } from './errors.ts';
+import { ServiceError, ValidationError } from './errors.ts';
 
 export interface AppEnv {
   Variables: {
@@ -9,9 +10,38 @@ export interface AppEnv {
   };
 }
 
+const essence = (contentType: string) => contentType.split(';')[0]!.trim().toLowerCase();
+const accepts = (declared: string, given: string) =>
+  declared === 'application/json' ? given === declared || given.endsWith('+json') : given === declared;
+
+/**
+ * Bodies are parsed in one place: the route's declared media types. A body of another type, or none
+ * where one is required (the default unless the route says `required: false`), is a 415 that names
+ * what the route takes, before any validator or handler sees it.
+ */
+function bodyGate(route: RouteConfig): MiddlewareHandler<AppEnv>[] {
+  const body = route.request?.body;
+  const types = Object.keys(body?.content ?? {});
+  if (!body || types.length === 0) return [];
+  const takes = `this route takes ${types.join(' or ')}`;
+  return [
+    async (c, next) => {
+      const given = c.req.header('content-type');
+      if (!given) {
+        const empty = (c.req.header('content-length') ?? '0') === '0' && !c.req.header('transfer-encoding');
+        if (body.required === false && empty) return next();
+        throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `${takes}; the request has no Content-Type`);
+      }
+      if (!types.some((t) => accepts(t, essence(given))))
+        throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `${takes}, not ${essence(given)}`);
+      return next();
+    },
+  ];
+}
+
 /** A router whose zod validation failures become our 400 with the field named. */
 export function router() {
-  return new OpenAPIHono<AppEnv>({
+  const r = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
         const issue = result.error.issues[0];
@@ -23,6 +53,15 @@ export function router() {
       }
     },
   });
+  const register = r.openapi;
+  r.openapi = ((route: RouteConfig, ...rest: unknown[]) => {
+    const own = route.middleware ? [route.middleware].flat() : [];
+    return (register as (...a: unknown[]) => unknown)(
+      { ...route, middleware: [...bodyGate(route), ...own] },
+      ...rest,
+    );
+  }) as typeof r.openapi;
+  return r;
 }
 
 export type Router = ReturnType<typeof router>;

@@ -13,6 +13,11 @@ export function toServiceError(err: unknown, requestId: string): ServiceError {
   if (err instanceof HTTPException) {
     if (err.status === 400) return new ServiceError('MALFORMED_JSON', 'request body is not valid JSON');
     if (err.status === 413) return new ServiceError('PAYLOAD_TOO_LARGE', 'request body too large');
+    if (err.status === 415)
+      return new ServiceError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'this route does not take a body of that content type',
+      );
   }
   return new ServiceError('INTERNAL', `internal error (request id ${requestId})`);
 }

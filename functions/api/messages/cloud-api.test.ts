@@ -21,12 +21,9 @@ const EXPECTED = {
   TEMPLATE_NOT_FOUND: { status: 404, code: 132001 },
   CONFLICT: { status: 409, code: 100 },
   PAYLOAD_TOO_LARGE: { status: 413, code: 131053 },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, code: 100 },
   SESSION_NOT_READY: { status: 422, code: 133010 },
-  PAYMENT_NOT_CONFIGURED: { status: 422, code: 131000 },
-  NOT_AVAILABLE: { status: 422, code: 131000 },
   QUOTA_EXCEEDED: { status: 429, code: 131056 },
-  RATE_LIMITED: { status: 429, code: 130429 },
-  UPSTREAM_FAILED: { status: 502, code: 131000 },
   UPSTREAM_UNAVAILABLE: { status: 503, code: 131016 },
   INTERNAL: { status: 500, code: 131000 },
 } satisfies Record<ErrorCode, { status: number; code: number; subcode?: number }>;

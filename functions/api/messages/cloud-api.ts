@@ -161,12 +161,9 @@ const CLOUD_CODES: Record<ErrorCode, { code: number; title: string; subcode?: nu
   TEMPLATE_NOT_FOUND: { code: 132001, title: 'Template name does not exist in the translation' },
   CONFLICT: { code: 100, title: 'Invalid parameter' },
   PAYLOAD_TOO_LARGE: { code: 131053, title: 'Media upload error' },
+  UNSUPPORTED_MEDIA_TYPE: { code: 100, title: 'Invalid parameter' },
   SESSION_NOT_READY: { code: 133010, title: 'Phone number not registered (session not connected)' },
-  PAYMENT_NOT_CONFIGURED: { code: 131000, title: 'Something went wrong' },
-  NOT_AVAILABLE: { code: 131000, title: 'Something went wrong' },
   QUOTA_EXCEEDED: { code: 131056, title: 'Message quota for this phone number reached' },
-  RATE_LIMITED: { code: 130429, title: 'Rate limit hit' },
-  UPSTREAM_FAILED: { code: 131000, title: 'Something went wrong' },
   UPSTREAM_UNAVAILABLE: { code: 131016, title: 'Service unavailable' },
   INTERNAL: { code: 131000, title: 'Something went wrong' },
 };

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { adminToken, baseUrl, newTenant, readySession } from '../support/client.ts';
+
+/** A raw request: these tests are about bodies the JSON client would never send. */
+async function raw(path: string, token: string | undefined, body: string | undefined, contentType?: string) {
+  const res = await fetch(`${baseUrl()}${path}`, {
+    method: 'POST',
+    headers: {
+      ...(contentType ? { 'content-type': contentType } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body,
+  });
+  const text = await res.text();
+  return { status: res.status, body: JSON.parse(text) };
+}
+
+describe('bodies of the wrong kind', () => {
+  it('answers 4xx with the error shape on every JSON route, whatever the body and content type', async () => {
+    const t = await newTenant();
+    const admin = await adminToken();
+    const s = await readySession(t.api);
+    const routes: Array<[string, string | undefined]> = [
+      ['/api/auth/token', undefined],
+      ['/api/admin/tenants', admin],
+      [`/api/admin/tenants/${t.id}/keys`, admin],
+      ['/api/sessions', t.token],
+      ['/api/messages/send', t.token],
+      ['/api/messages/reaction', t.token],
+      ['/api/webhook/config', t.token],
+      ['/api/templates', t.token],
+      ['/api/sessions/pin', t.token],
+      ['/api/sessions/status', t.token],
+      ['/api/sessions/groups', t.token],
+      [`/api/sessions/usage/${s.sessionId}`, t.token],
+    ];
+    for (const [path, token] of routes) {
+      // What `curl -d '"hello"'` sends (a form content type), no content type, and plain text.
+      for (const contentType of ['application/x-www-form-urlencoded', undefined, 'text/plain']) {
+        const r = await raw(path, token, '"hello"', contentType);
+        expect.soft(r.status, `${path} with ${contentType ?? 'no content type'}`).toBe(415);
+        expect.soft(r.body.error?.message, path).toMatch(/takes application\/json/);
+      }
+      const bare = await raw(path, token, '"hello"', 'application/json');
+      expect.soft(bare.status, `${path} with a bare JSON string`).toBe(400);
+      expect.soft(bare.body).toMatchObject({ success: false, error: { code: 'VALIDATION_FAILED' } });
+    }
+    // The Cloud-API-compatible path answers in its own error shape.
+    const cloud = await raw(`/api/messages/${s.mobid}/messages`, t.token, '"hello"', 'text/plain');
+    expect(cloud.status).toBe(415);
+    expect(cloud.body.error).toMatchObject({ code: 100, type: 'OAuthException' });
+  });
+
+  it('tells a JSON caller of upload-send that the route takes multipart/form-data', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    for (const path of ['/api/messages/upload-send', `/api/messages/${s.mobid}/upload-send`]) {
+      const r = await raw(
+        path,
+        t.token,
+        JSON.stringify({ sessionId: s.sessionId, to: '919800000001' }),
+        'application/json',
+      );
+      expect(r.status, path).toBe(415);
+      expect(r.body).toEqual({
+        success: false,
+        error: {
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: 'this route takes multipart/form-data, not application/json',
+        },
+      });
+    }
+  });
+
+  it('still takes an API key in the header with no body at all', async () => {
+    const t = await newTenant();
+    const r = await fetch(`${baseUrl()}/api/auth/token`, {
+      method: 'POST',
+      headers: { 'x-api-key': t.apiKey },
+    });
+    expect(r.status).toBe(200);
+    expect(((await r.json()) as { token?: unknown }).token).toEqual(expect.any(String));
+  });
+});
