@@ -6,10 +6,14 @@ import { adminToken, api, baseUrl, newTenant, readySession } from '../support/cl
  * Property-based: every operation /openapi.json documents, sent malformed bodies (every JSON type,
  * nulls, huge and odd strings, deep nesting, `__proto__` keys, wrong content types), odd path
  * parameters and odd query values, as two tenants, an admin and nobody. Never a 5xx; every 4xx in
- * the JSON error shape; tenant B never gets a 2xx on tenant A's ids; the service healthy after.
+ * the JSON error shape; tenant B never gets a 2xx on tenant A's ids; a body over the 1 MiB limit is
+ * 413 on every operation; the service healthy after. A failure prints fast-check's seed: rerun it
+ * with FUZZ_SEED=<seed>.
  */
 const TOTAL_REQUESTS = 1_100;
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
+/** The service's limit on a non-multipart body (functions/api/app.ts); a few bodies go just over it. */
+const JSON_LIMIT = 1024 * 1024;
 
 interface Operation {
   method: string;
@@ -55,6 +59,7 @@ const body = fc.oneof(
       [],
       { sessionId: null, to: null, text: null },
       { text: 'x'.repeat(70_000) },
+      { text: 'x'.repeat(JSON_LIMIT) },
     ),
   },
 );
@@ -117,20 +122,21 @@ describe('every documented operation', () => {
           body,
           contentType,
           async (caller, p, q, b, ct) => {
-            // A real portal id would open a live stream; the stream route gets odd ids only.
             const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
               encodeURIComponent(String(p[name])),
             );
             const search = new URLSearchParams(q).toString();
             const token = who[caller];
             const withBody = op.hasBody || op.method !== 'GET';
+            const payload =
+              withBody && op.method !== 'GET' && op.method !== 'DELETE' ? JSON.stringify(b) : undefined;
             const res = await fetch(`${baseUrl()}${path}${search ? `?${search}` : ''}`, {
               method: op.method,
               headers: {
                 ...(token ? { authorization: `Bearer ${token}` } : {}),
                 ...(withBody && ct ? { 'content-type': ct } : {}),
               },
-              body: withBody && op.method !== 'GET' && op.method !== 'DELETE' ? JSON.stringify(b) : undefined,
+              body: payload,
               signal: AbortSignal.timeout(15_000),
             });
             sent++;
@@ -141,6 +147,10 @@ describe('every documented operation', () => {
             }
             const text = await res.text();
             expect(res.status, label).toBeLessThan(500);
+            // Judged before routing or auth: the limit holds for every caller and every path.
+            if (payload && payload.length > JSON_LIMIT && !ct?.startsWith('multipart/')) {
+              expect(res.status, `${label}: a body over ${JSON_LIMIT} bytes`).toBe(413);
+            }
             const usesAIds = Object.values(p).some((v) => aIds.includes(String(v)));
             if (caller === 'b' && usesAIds && !STREAM.test(op.path) && !/live-messages/.test(op.path)) {
               expect(res.status, `${label}: tenant B on tenant A's ids`).toBeGreaterThanOrEqual(400);
@@ -163,6 +173,19 @@ describe('every documented operation', () => {
       );
     }
     expect(sent).toBeGreaterThanOrEqual(TOTAL_REQUESTS);
+
+    // Whatever the seed: one body just over the limit to every operation that takes one.
+    const over = JSON.stringify({ text: 'x'.repeat(JSON_LIMIT) });
+    for (const op of ops.filter((o) => o.hasBody)) {
+      const path = op.path.replace(/\{(\w+)\}/g, () => aIds[0]!);
+      const res = await fetch(`${baseUrl()}${path}`, {
+        method: op.method,
+        headers: { authorization: `Bearer ${who.b}`, 'content-type': 'application/json' },
+        body: over,
+      });
+      expect(res.status, `${op.method} ${path} with ${over.length} bytes`).toBe(413);
+      expect(await res.json()).toMatchObject({ success: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
+    }
     const health = await api().get('/health');
     expect(health.status).toBe(200);
     expect(health.body.success).toBe(true);
