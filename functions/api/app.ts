@@ -68,6 +68,13 @@ export function createApp() {
   app.route('/api/public/portal', liveRoutes());
   app.route('/api/public/portal', streamRoutes());
 
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/openapi.json',
+    tags: ['meta'],
+    summary: 'This document: the OpenAPI 3.1 description of every route (no auth)',
+    responses: { 200: { description: 'The OpenAPI document' } },
+  });
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: {
