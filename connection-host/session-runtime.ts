@@ -113,6 +113,8 @@ export class SessionRuntime {
       onClose: (end) => void this.onClose(end),
       onInbound: (message, media) => void this.onInbound(message, media),
       onReceipt: (messageId, status) => void this.emit({ kind: 'message.status', messageId, status }),
+      onSendFailed: (messageId, reason) =>
+        void this.emit({ kind: 'message.status', messageId, status: 'failed', reason }),
       onContacts: (contacts) => void this.emit({ kind: 'contacts', contacts }),
       onGroup: (g) => void this.emit({ kind: 'group', ...g }),
       onLidMapping: (lid, phone) => {

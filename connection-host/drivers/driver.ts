@@ -33,6 +33,8 @@ export interface DriverEvents {
    * resolves, so a driver drops the network's own server ack (docs/events.md).
    */
   onReceipt(messageId: string, status: 'delivered' | 'read'): void;
+  /** The network refused a message `send` had already handed over (an error ack); `reason` says why. */
+  onSendFailed(messageId: string, reason: string): void;
   onContacts(contacts: Array<{ phone: string; name?: string; lid?: string }>): void;
   onGroup(group: {
     groupId: string;

@@ -55,6 +55,7 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
         fileName: m.fileName,
         mimetype: m.mimetype,
         mediaKey: m.mediaKey,
+        backlog: m.backlog,
         status: 'delivered',
         timestampMs: m.timestampMs,
         statusAt: e.at,

@@ -71,5 +71,10 @@ export const InboundMessage = z.object({
   /** S3 key of the media the host stored, if any. */
   mediaKey: z.string().optional(),
   timestampMs: z.number(),
+  /**
+   * Received while the link was down: the network's offline queue, replayed when it came back. No
+   * automatic reply goes to a backlog message (docs/events.md, "Backlog").
+   */
+  backlog: z.boolean().optional(),
 });
 export type InboundMessage = z.infer<typeof InboundMessage>;

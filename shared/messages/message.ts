@@ -19,6 +19,8 @@ export interface StoredMessage {
   mimetype?: string;
   mediaKey?: string;
   mediaUrl?: string;
+  /** Inbound only: replayed from the network's offline queue after a link came up (docs/events.md). */
+  backlog?: boolean;
   status: MessageStatus;
   statusReason?: string;
   timestampMs: number;

@@ -132,6 +132,7 @@ function recorder() {
     onClose: (end) => closes.push(end),
     onInbound: () => seen.push('inbound'),
     onReceipt: () => seen.push('receipt'),
+    onSendFailed: () => seen.push('failed'),
     onContacts: () => seen.push('contacts'),
     onGroup: () => seen.push('group'),
     onLidMapping: () => seen.push('lid'),

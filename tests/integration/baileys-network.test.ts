@@ -53,6 +53,7 @@ function recorder() {
     closes: [] as LinkEnd[],
     inbound: [] as Array<Omit<InboundMessage, 'mediaKey'>>,
     receipts: [] as Array<[string, string]>,
+    failures: [] as Array<[string, string]>,
   };
   const events: DriverEvents = {
     onQr: (qr) => r.qrs.push(qr),
@@ -61,6 +62,7 @@ function recorder() {
     onClose: (end) => r.closes.push(end),
     onInbound: (m) => r.inbound.push(m),
     onReceipt: (id, status) => r.receipts.push([id, status]),
+    onSendFailed: (id, reason) => r.failures.push([id, reason]),
     onContacts: () => {},
     onGroup: () => {},
     onLidMapping: () => {},

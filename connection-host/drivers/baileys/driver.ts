@@ -62,6 +62,7 @@ const EVENT_NAMES = [
   'onClose',
   'onInbound',
   'onReceipt',
+  'onSendFailed',
   'onContacts',
   'onGroup',
   'onLidMapping',

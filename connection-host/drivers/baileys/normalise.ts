@@ -184,22 +184,40 @@ function stripUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
+/** What the network said about one of our own messages after it took it (docs/events.md). */
+export type SendOutcome = { status: 'delivered' | 'read' } | { status: 'failed'; reason: string };
+
 /**
- * Our delivery status from a message update of one of our own messages. A server ack is not
- * reported: the host reports `sent` itself when the send resolves (docs/events.md).
+ * What a status of our own message tells the host. The server ack is not reported (the host reports
+ * `sent` when `send` resolves); an error ack carries the network's error code as its stub parameter.
  */
-export function receiptOfUpdate(u: WAMessageUpdate): 'delivered' | 'read' | undefined {
-  if (!u.key.fromMe || !u.key.id) return undefined;
+export function outcomeOfStatus(
+  status: number | null | undefined,
+  stubParameters?: readonly string[] | null,
+): SendOutcome | undefined {
   const S = proto.WebMessageInfo.Status;
-  switch (u.update.status) {
+  switch (status) {
+    case S.ERROR: {
+      const code = stubParameters?.[0];
+      return {
+        status: 'failed',
+        reason: code ? `network refused the message (error ${code})` : 'network refused the message',
+      };
+    }
     case S.DELIVERY_ACK:
-      return 'delivered';
+      return { status: 'delivered' };
     case S.READ:
     case S.PLAYED:
-      return 'read';
+      return { status: 'read' };
     default:
       return undefined;
   }
+}
+
+/** A `messages.update` for one of our own messages; others' messages are not ours to report. */
+export function outcomeOfUpdate(u: WAMessageUpdate): SendOutcome | undefined {
+  if (!u.key.fromMe || !u.key.id) return undefined;
+  return outcomeOfStatus(u.update.status, u.update.messageStubParameters);
 }
 
 /** Our delivery status from a per-user receipt (groups). */

@@ -22,6 +22,7 @@ describe('event wiring', () => {
       onClose: () => {},
       onInbound: (m, media) => calls.push(['inbound', m, media]),
       onReceipt: (id, status) => calls.push(['receipt', id, status]),
+      onSendFailed: (id, reason) => calls.push(['failed', id, reason]),
       onContacts: (c) => calls.push(['contacts', c]),
       onGroup: (g) => calls.push(['group', g]),
       onLidMapping: (lid, phone) => calls.push(['lid', lid, phone]),
@@ -64,9 +65,17 @@ describe('event wiring', () => {
         }),
       ],
     });
+    // The offline queue replayed after login; with it our own message, its fast receipt folded in.
     ev.emit('messages.upsert', {
       type: 'append',
-      messages: [msg({ key: { remoteJid: '1@s.whatsapp.net', id: 'I3' }, message: { conversation: 'old' } })],
+      messages: [
+        msg({ key: { remoteJid: '1@s.whatsapp.net', id: 'I3' }, message: { conversation: 'old' } }),
+        msg({
+          key: { remoteJid: '1@s.whatsapp.net', id: 'O4', fromMe: true },
+          message: { conversation: 'ours' },
+          status: 3,
+        }),
+      ],
     });
     ev.emit('messages.upsert', {
       type: 'notify',
@@ -80,6 +89,10 @@ describe('event wiring', () => {
     ev.emit('messages.update', [
       { key: { remoteJid: '919876543210@s.whatsapp.net', id: 'O1', fromMe: true }, update: { status: 4 } },
       { key: { remoteJid: '919876543210@s.whatsapp.net', id: 'O3', fromMe: true }, update: { status: 2 } },
+      {
+        key: { remoteJid: '919876543210@s.whatsapp.net', id: 'O5', fromMe: true },
+        update: { status: 0, messageStubParameters: ['479'] },
+      },
     ]);
     ev.emit('message-receipt.update', [
       {
@@ -101,9 +114,17 @@ describe('event wiring', () => {
     };
     ev.emit('groups.update', [group]);
 
-    await expect.poll(() => calls.filter((c) => c[0] === 'inbound').length, { timeout: 5000 }).toBe(3);
+    await expect.poll(() => calls.filter((c) => c[0] === 'inbound').length, { timeout: 5000 }).toBe(4);
     const inbound = calls.filter((c) => c[0] === 'inbound');
-    expect(inbound.map((c) => (c[1] as { id: string }).id)).toEqual(['I1', 'I2', 'I4']);
+    expect(inbound.map((c) => (c[1] as { id: string }).id)).toEqual(['I1', 'I2', 'I3', 'I4']);
+    expect(inbound.map((c) => (c[1] as { backlog?: boolean }).backlog)).toEqual([
+      undefined,
+      undefined,
+      true,
+      undefined,
+    ]);
+    expect(calls).toContainEqual(['receipt', 'O4', 'delivered']);
+    expect(calls).toContainEqual(['failed', 'O5', 'network refused the message (error 479)']);
     expect(inbound[0]?.[1]).toMatchObject({
       chatId: '14155550100',
       senderPhone: '14155550100',

@@ -13,8 +13,9 @@ import {
   normaliseContacts,
   normaliseGroup,
   normaliseMessage,
+  outcomeOfStatus,
+  outcomeOfUpdate,
   phoneOfJid,
-  receiptOfUpdate,
   receiptOfUserReceipt,
 } from './normalise.ts';
 
@@ -85,11 +86,12 @@ export function wireEvents(ctx: WireContext): { drain(): Promise<void> } {
     }
   };
 
-  const upsert = async (messages: WAMessage[]) => {
+  const upsert = async (messages: WAMessage[], backlog: boolean) => {
     await resolve(messages.flatMap((m) => [m.key.remoteJid, m.key.participant, m.key.participantAlt]));
     for (const m of messages) {
       const n = normaliseMessage(m, phoneForLid);
       if (!n) continue;
+      if (backlog) n.message.backlog = true;
       if (n.lidMapping) learn(n.lidMapping.lid, n.lidMapping.phone);
       const tooBig = (n.media?.fileLength ?? 0) > ctx.maxMediaBytes;
       if (tooBig)
@@ -100,20 +102,31 @@ export function wireEvents(ctx: WireContext): { drain(): Promise<void> } {
   };
   // Inbound messages keep their order: one batch at a time, media downloaded before the report.
   let inbound: Promise<void> = Promise.resolve();
+  const outcome = (id: string | null | undefined, o: ReturnType<typeof outcomeOfUpdate>) => {
+    if (!id || !o) return;
+    if (o.status === 'failed') events.onSendFailed(id, o.reason);
+    else events.onReceipt(id, o.status);
+  };
+  // `append` is the offline queue replayed after login (and our own sent messages): dropping it
+  // loses everything received while the link was down. A receipt that arrives while Baileys still
+  // holds its own sent message (100 ms) is folded into that message's `append`, not an update.
   sock.ev.on('messages.upsert', ({ messages, type }) => {
-    if (type !== 'notify') return;
+    if (type !== 'notify' && type !== 'append') return;
+    if (type === 'append') {
+      guard('own message status', () => {
+        for (const m of messages)
+          if (m.key.fromMe) outcome(m.key.id, outcomeOfStatus(m.status, m.messageStubParameters));
+      })(undefined);
+    }
     inbound = inbound
-      .then(() => upsert(messages))
+      .then(() => upsert(messages, type === 'append'))
       .catch((err) => log.warn({ err }, 'baileys driver: inbound messages failed'));
   });
 
   sock.ev.on(
     'messages.update',
     guard('message updates', (updates) => {
-      for (const u of updates) {
-        const status = receiptOfUpdate(u);
-        if (status && u.key.id) events.onReceipt(u.key.id, status);
-      }
+      for (const u of updates) outcome(u.key.id, outcomeOfUpdate(u));
     }),
   );
 
