@@ -151,6 +151,13 @@ describe('Baileys driver against the fake network', () => {
     );
   });
 
+  it("the network's error ack for a sent message reaches onSendFailed with its code", async () => {
+    net.failNextSend('479', asha);
+    await link.send('msg-out-2', '+1 415 555 0100', { kind: 'text', text: 'this one is refused' });
+    await poll(() => rec.failures).toEqual([['msg-out-2', expect.stringContaining('479')]]);
+    expect(rec.receipts.filter(([id]) => id === 'msg-out-2')).toEqual([]);
+  });
+
   it.each([
     [515, { kind: 'restart' }],
     [408, { kind: 'transient', reason: expect.stringContaining('(408)') }],
