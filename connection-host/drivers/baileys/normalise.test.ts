@@ -2,6 +2,7 @@ import { proto, type WAMessage } from '@whiskeysockets/baileys';
 import { describe, expect, it } from 'vitest';
 import {
   normaliseContacts,
+  normaliseGroup,
   normaliseMessage,
   outcomeOfStatus,
   outcomeOfUpdate,
@@ -169,5 +170,22 @@ describe('inbound normalisation', () => {
       { phone: '919876543210', name: 'Asha', lid: '123456789012345' },
       { phone: '14155550100', name: 'Bob', lid: '111111111111111' },
     ]);
+  });
+
+  it('a group member known only by LID never gets the LID as its phone', () => {
+    const g = normaliseGroup(
+      {
+        id: '120363000000000001@g.us',
+        subject: 'Team',
+        owner: undefined,
+        participants: [
+          { id: '919876543210@s.whatsapp.net' },
+          { id: '555555555555555@lid' },
+          { id: '888888888888888@lid', phoneNumber: '888888888888888@lid' },
+        ],
+      },
+      (lid) => (lid === '555555555555555' ? '14155550100' : undefined),
+    );
+    expect(g.participants).toEqual([{ phone: '919876543210' }, { phone: '14155550100' }]);
   });
 });
