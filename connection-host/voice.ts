@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 
 /**
  * Converts any audio to OGG/Opus mono 48 kHz, the format the network plays as a push-to-talk voice
- * note. Audio that is already OGG is passed through untouched.
+ * note. OGG/Opus is passed through untouched; any other OGG (Vorbis) would not play, so it is converted.
  */
 export async function toVoiceNote(input: Uint8Array, ffmpegPath = 'ffmpeg'): Promise<Uint8Array> {
-  if (isOgg(input)) return input;
+  if (isOggOpus(input)) return input;
   return new Promise((resolve, reject) => {
     const proc = spawn(ffmpegPath, [
       '-hide_banner',
@@ -40,6 +40,10 @@ export async function toVoiceNote(input: Uint8Array, ffmpegPath = 'ffmpeg'): Pro
   });
 }
 
-function isOgg(b: Uint8Array): boolean {
-  return b[0] === 0x4f && b[1] === 0x67 && b[2] === 0x67 && b[3] === 0x53;
+/** An OGG stream whose first page carries the Opus identification header (`OpusHead`, RFC 7845). */
+function isOggOpus(b: Uint8Array): boolean {
+  if (Buffer.from(b.subarray(0, 4)).toString('latin1') !== 'OggS' || b.length < 27) return false;
+  // The first packet starts after the 27-byte page header and its segment table.
+  const start = 27 + (b[26] ?? 0);
+  return Buffer.from(b.subarray(start, start + 8)).toString('latin1') === 'OpusHead';
 }
