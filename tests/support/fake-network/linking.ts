@@ -133,7 +133,7 @@ export class Linking {
    * code, the client sends its key bundle (companion_finish), the phone derives the adv secret.
    */
   async enterPairingCode(user: FakeUser, code: string): Promise<Companion> {
-    const r = this.pending().find((x) => x.codeRequest?.phone === user.number);
+    const r = await this.codeRequestFor(user.number);
     if (!r?.codeRequest) throw new Error(`no client asked for a pairing code for ${user.number}`);
     const companionEphemeral = await unwrapWithCode(code, r.codeRequest.wrappedEphemeral);
     const primaryEphemeral = Curve.generateKeyPair();
@@ -245,6 +245,30 @@ export class Linking {
     r.link.send(streamError(515));
     this.events.emit('paired', c);
     return c;
+  }
+
+  /**
+   * The registration that asked for a code for this number. Baileys hands the code to the app
+   * before its request reaches the server (it sends without waiting for the answer), so a phone
+   * typing at once may be ahead of the request: wait for it like awaitReply waits for answers.
+   */
+  private codeRequestFor(phone: string): Promise<Registration | undefined> {
+    const has = (x: Registration) => x.codeRequest?.phone === phone;
+    const found = this.pending().find(has);
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve) => {
+      const onRequest = (r: Registration) => {
+        if (!has(r)) return;
+        clearTimeout(timer);
+        this.events.off('pairing-code-requested', onRequest);
+        resolve(r);
+      };
+      const timer = setTimeout(() => {
+        this.events.off('pairing-code-requested', onRequest);
+        resolve(undefined);
+      }, this.replyTimeoutMs);
+      this.events.on('pairing-code-requested', onRequest);
+    });
   }
 
   private awaitReply(key: string): Promise<BinaryNode> {
