@@ -8,7 +8,7 @@ import { sessionStatusSentKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { mediaLink } from '#shared/webhooks/media-link';
 import { resolveSender } from '#shared/webhooks/sender';
-import { enqueueBuilt } from './enqueue.ts';
+import { enqueueBuilt } from '#shared/webhooks/enqueue';
 import {
   commandResultPayload,
   inboundWebhookPayload,

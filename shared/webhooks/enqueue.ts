@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { logger } from '#shared/log/logger';
-import { hostOf, isApprovedHost } from '#shared/webhooks/config';
-import { resolveConfig } from '#shared/webhooks/config-store';
-import { sendJob } from '#shared/webhooks/job';
-import { createDelivery, type Delivery, getDelivery } from '#shared/webhooks/repository';
+import { logger } from '../log/logger.ts';
+import { hostOf, isApprovedHost } from './config.ts';
+import { resolveConfig } from './config-store.ts';
+import { sendJob } from './job.ts';
+import { createDelivery, type Delivery, getDelivery } from './repository.ts';
 
 export interface EnqueueOptions {
   /**
