@@ -1,0 +1,68 @@
+import { RE2JS, RE2JSException } from 're2js';
+import { ValidationError } from '../http/errors.ts';
+
+/**
+ * User regular expressions (chatbot rules) run on RE2JS, a port of RE2: matching time is linear in
+ * the input whatever the pattern, so no pattern can stall the process (no backtracking, hence no
+ * back-references or look-arounds: such patterns are refused when the rule is saved).
+ */
+
+/** Longest pattern accepted, in characters. */
+export const MAX_PATTERN_LENGTH = 500;
+/** Largest compiled program accepted (RE2 instructions): bounds memory and per-character cost of `a{1000}`-style counts. */
+export const MAX_PROGRAM_SIZE = 10_000;
+
+export interface SafeRegex {
+  readonly source: string;
+  /** Whether the pattern matches anywhere in the text (unanchored, case-insensitive). */
+  test(text: string): boolean;
+}
+
+/** Compiles a user pattern or throws a 400 `ValidationError` naming `field`. */
+export function compileSafeRegex(pattern: string, field = 'keyword'): SafeRegex {
+  if (pattern.length === 0) throw new ValidationError(`${field}: the regular expression is empty`, field);
+  if (pattern.length > MAX_PATTERN_LENGTH) {
+    throw new ValidationError(
+      `${field}: the regular expression is longer than ${MAX_PATTERN_LENGTH} characters`,
+      field,
+    );
+  }
+  let re: RE2JS;
+  try {
+    re = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
+  } catch (err) {
+    if (!(err instanceof RE2JSException)) throw err;
+    throw new ValidationError(
+      `${field}: not a supported regular expression (${err.message}); the engine is RE2: no back-references or look-arounds`,
+      field,
+    );
+  }
+  if (re.programSize() > MAX_PROGRAM_SIZE) {
+    throw new ValidationError(`${field}: the regular expression is too large once compiled`, field);
+  }
+  return {
+    source: pattern,
+    test: (text) => re.test(text),
+  };
+}
+
+const cache = new Map<string, SafeRegex | null>();
+const CACHE_LIMIT = 2_000;
+
+/**
+ * The compiled pattern, cached per source (a warm Lambda matches the same rules on every message);
+ * `undefined` for a pattern that no longer compiles, which then simply never matches.
+ */
+export function cachedSafeRegex(pattern: string): SafeRegex | undefined {
+  let hit = cache.get(pattern);
+  if (hit === undefined) {
+    try {
+      hit = compileSafeRegex(pattern);
+    } catch {
+      hit = null;
+    }
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    cache.set(pattern, hit);
+  }
+  return hit ?? undefined;
+}
