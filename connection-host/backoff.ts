@@ -6,9 +6,12 @@ import { type Backoff, backoffDelay } from '#shared/backoff';
  */
 const JITTER: Backoff['jitter'] = [0.5, 1];
 
-/** Reconnects (docs/sessions.md): RECONNECT_BASE_MS doubling, capped at 30 s. `retry` 0 is the first. */
-export const reconnectDelay = (retry: number, baseMs: number, random?: () => number) =>
-  backoffDelay(retry, { baseMs, capMs: 30_000, jitter: JITTER }, random);
+/**
+ * Reconnects (docs/sessions.md): RECONNECT_BASE_MS doubling, capped at RECONNECT_MAX_DELAY_MS
+ * (`capMs`, 60 s unless configured). `retry` 0 is the first; retries never stop, so any count works.
+ */
+export const reconnectDelay = (retry: number, baseMs: number, capMs = 60_000, random?: () => number) =>
+  backoffDelay(retry, { baseMs, capMs: Math.max(capMs, baseMs), jitter: JITTER }, random);
 
 /** Enqueueing a host event again: 200 ms doubling, capped at 5 s. `retry` 0 is the first. */
 export const emitRetryDelay = (retry: number, random?: () => number) =>

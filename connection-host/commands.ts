@@ -7,6 +7,7 @@ import { getSession } from '#shared/sessions/repository';
 import { commandDoneKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import type { OutboundMedia } from './drivers/driver.ts';
+import { emitEvent } from './emit.ts';
 import { fetchMedia, MediaError } from './media.ts';
 import type { SessionRuntime } from './session-runtime.ts';
 
@@ -21,6 +22,8 @@ export interface CommandContext {
   forget(sessionId: string): void;
   /** Logs out a session that has no live link here: removes its auth state and reports LOGGED_OUT. */
   logoutUnlinked(ref: { tenantId: string; sessionId: string }): Promise<void>;
+  /** Drops the session's link and connects again at once (a fresh runtime if it had ended). */
+  reconnect(ref: { tenantId: string; sessionId: string }): Promise<void>;
 }
 
 /**
@@ -36,6 +39,25 @@ export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<v
     case 'connect': {
       const session = await getSession(cmd.tenantId, cmd.sessionId);
       if (session?.dbStatus === 'active') await ctx.runtimeFor(cmd, true);
+      break;
+    }
+    case 'reconnect': {
+      // Done once the new attempt has started; READY (or not) follows as session status.
+      let error: string | undefined;
+      try {
+        await ctx.reconnect(cmd);
+      } catch (err) {
+        error = (err as Error).message;
+      }
+      await emitEvent({
+        kind: 'command.result',
+        tenantId: cmd.tenantId,
+        sessionId: cmd.sessionId,
+        at: Date.now(),
+        commandId: cmd.commandId,
+        ok: !error,
+        ...(error ? { error } : { result: { reconnecting: true } }),
+      });
       break;
     }
     case 'logout': {

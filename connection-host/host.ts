@@ -43,6 +43,7 @@ export async function startConnectionHost(
       zombieIdleMs: cfg.ZOMBIE_IDLE_MS,
       sendIntervalMs: cfg.SEND_INTERVAL_MS,
       reconnectBaseMs: cfg.RECONNECT_BASE_MS,
+      reconnectMaxDelayMs: cfg.RECONNECT_MAX_DELAY_MS,
     },
   });
   const commands = new CommandQueues(runtimes);

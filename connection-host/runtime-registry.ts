@@ -1,11 +1,11 @@
 import type { HostEvent } from '#shared/events/types';
-import { getSession } from '#shared/sessions/repository';
+import { getSession, recordReconnectState } from '#shared/sessions/repository';
 import type { Session } from '#shared/sessions/session';
 import { shardOf } from '#shared/sessions/shard';
 import type { CommandContext } from './commands.ts';
 import type { NetworkDriver } from './drivers/driver.ts';
 import { emitEvent } from './emit.ts';
-import type { LeaseGuard } from './leases.ts';
+import { type LeaseGuard, stillHeld } from './leases.ts';
 import { type RuntimeOptions, SessionRuntime } from './session-runtime.ts';
 
 type SessionRef = { tenantId: string; sessionId: string };
@@ -15,7 +15,7 @@ export interface RegistryDeps {
   shardCount: number;
   /** The lease this host holds the shard under, if it holds it. */
   lease(shard: number): LeaseGuard | undefined;
-  runtime: Omit<RuntimeOptions, 'fence'>;
+  runtime: Omit<RuntimeOptions, 'fence' | 'onEnded'>;
   readSession?: (tenantId: string, sessionId: string) => Promise<Session | undefined>;
   emitEvent?: (event: HostEvent) => Promise<void>;
 }
@@ -45,7 +45,9 @@ export class RuntimeRegistry implements CommandContext {
    * session as just read (consistently) by the caller, which spares a second read.
    */
   runtimeFor(ref: SessionRef, create: boolean, known?: Session): Promise<SessionRuntime | undefined> {
-    const existing = this.runtimes.get(ref.sessionId);
+    const found = this.runtimes.get(ref.sessionId);
+    // A runtime that has ended is on its way out: a connect gets a fresh one.
+    const existing = found && create && found.done ? undefined : found;
     if (existing || !create) return Promise.resolve(existing);
     let pending = this.creating.get(ref.sessionId);
     if (!pending) {
@@ -57,6 +59,22 @@ export class RuntimeRegistry implements CommandContext {
 
   forget(sessionId: string): void {
     this.runtimes.delete(sessionId);
+  }
+
+  /**
+   * A user's reconnect: the live runtime drops its link and connects again at once (backoff reset);
+   * a session without one (FAILED, DISCONNECTED, or never started here) gets a fresh runtime.
+   */
+  async reconnect(ref: SessionRef): Promise<void> {
+    const session = await this.readSession(ref.tenantId, ref.sessionId);
+    if (session?.dbStatus !== 'active' || session.status === 'LOGGED_OUT')
+      throw new Error(`session ${ref.sessionId} is logged out or deleted: it must be linked again`);
+    const live = await this.runtimeFor(ref, false);
+    if (live && !live.done) await live.reconnectNow();
+    else {
+      if (live) this.runtimes.delete(ref.sessionId);
+      await this.runtimeFor(ref, true, session);
+    }
   }
 
   async logoutUnlinked(ref: SessionRef): Promise<void> {
@@ -98,7 +116,26 @@ export class RuntimeRegistry implements CommandContext {
         lease: this.deps.lease(session.shard),
       },
       this.deps.driver,
-      { ...this.deps.runtime, fence: () => this.deps.lease(session.shard)?.fence },
+      {
+        recordReconnect: (state) =>
+          recordReconnectState(
+            session.tenantId,
+            session.sessionId,
+            Date.now(),
+            state,
+            this.deps.lease(session.shard)?.fence,
+          ).then(() => undefined),
+        stillHolds: async () => {
+          const guard = this.deps.lease(session.shard);
+          return guard ? stillHeld(guard) : true;
+        },
+        ...this.deps.runtime,
+        fence: () => this.deps.lease(session.shard)?.fence,
+        // A runtime that ended for good leaves: a later connect or reconnect makes a fresh one.
+        onEnded: (ended) => {
+          if (this.runtimes.get(ref.sessionId) === ended) this.runtimes.delete(ref.sessionId);
+        },
+      },
     );
     this.runtimes.set(ref.sessionId, rt);
     await rt.start();

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LidCache } from '#shared/contacts/lid-cache';
 import type { HostEvent } from '#shared/events/types';
+import type { ReconnectState } from '#shared/sessions/session';
 import type { DriverEvents, DriverLink, LinkRequest, NetworkDriver } from './drivers/driver.ts';
-import { type RuntimeOptions, SessionRuntime } from './session-runtime.ts';
+import { MAX_REPLACED, type RuntimeOptions, SessionRuntime } from './session-runtime.ts';
 
 // The backoff formula is tested on its own; here a plain doubling shows which attempt the runtime asks for.
 vi.mock('./backoff.ts', () => ({
@@ -189,20 +190,140 @@ describe('SessionRuntime', () => {
     expect(driver.connects).toHaveLength(1);
   });
 
-  it('gives up as FAILED after maxFailures transient closes in a row', async () => {
+  it('never gives up on transient closes, and shows the attempt in the recorded reconnect state', async () => {
+    const recorded: ReconnectState[] = [];
+    const { driver, rt, statuses } = setup({
+      maxFailures: 2,
+      recordReconnect: async (state) => {
+        recorded.push(state);
+      },
+    });
+    running = rt;
+    await rt.start();
+    for (let i = 0; i < 12; i++) {
+      driver.latest.onClose({ kind: 'transient', reason: 'stream error (500)', code: 500 });
+      await vi.advanceTimersByTimeAsync(BASE_MS * 2 ** i);
+    }
+    expect(driver.connects).toHaveLength(13);
+    expect(statuses().every((s) => s.status === 'RECONNECTING')).toBe(true);
+    expect(recorded.at(-1)).toEqual({
+      attempt: 12,
+      nextRetryAt: expect.any(Number),
+      lastDisconnect: { code: 500, reason: 'stream error (500)', at: expect.any(Number) },
+    });
+    expect(rt.reconnectAttempt).toBe(12);
+    driver.latest.onOpen({ mobile: '1' });
+    await settle();
+    expect(rt.reconnectAttempt).toBe(0);
+  });
+
+  it('ends a bad session as FAILED after maxFailures refused logins in a row, and leaves its owner', async () => {
+    const ended: SessionRuntime[] = [];
+    const { driver, rt, statuses } = setup({ maxFailures: 3, onEnded: (r) => ended.push(r) });
+    running = rt;
+    await rt.start();
+    // Transient closes between refusals do not reset the count; only READY does.
+    driver.latest.onClose({ kind: 'refused', reason: 'login refused (405)', code: 405 });
+    await vi.advanceTimersByTimeAsync(BASE_MS);
+    driver.latest.onClose({ kind: 'transient', reason: 'lost' });
+    await vi.advanceTimersByTimeAsync(2 * BASE_MS);
+    driver.latest.onClose({ kind: 'refused', reason: 'login refused (405)', code: 405 });
+    await vi.advanceTimersByTimeAsync(4 * BASE_MS);
+    expect(driver.connects).toHaveLength(4);
+    expect(ended).toEqual([]);
+    driver.latest.onClose({ kind: 'refused', reason: 'login refused (405)', code: 405 });
+    await vi.advanceTimersByTimeAsync(10 * 60_000);
+
+    expect(driver.connects).toHaveLength(4);
+    expect(statuses().at(-1)).toEqual({
+      status: 'FAILED',
+      reason: 'bad session: the network refused 3 logins in a row; last: login refused (405)',
+    });
+    expect(ended).toEqual([rt]);
+    expect(rt.done).toBe(true);
+  });
+
+  it('READY between refused logins starts the count again', async () => {
     const { driver, rt, statuses } = setup({ maxFailures: 2 });
     running = rt;
     await rt.start();
-    for (const delay of [BASE_MS, 2 * BASE_MS]) {
-      driver.latest.onClose({ kind: 'transient', reason: 'lost' });
-      await vi.advanceTimersByTimeAsync(delay);
+    for (let i = 0; i < 5; i++) {
+      driver.latest.onClose({ kind: 'refused', reason: 'refused', code: 405 });
+      await vi.advanceTimersByTimeAsync(BASE_MS);
+      driver.latest.onOpen({ mobile: '1' });
+      await settle();
     }
-    expect(driver.connects).toHaveLength(3);
-    driver.latest.onClose({ kind: 'transient', reason: 'lost' });
-    await vi.advanceTimersByTimeAsync(60_000);
+    expect(statuses().some((s) => s.status === 'FAILED')).toBe(false);
+  });
 
-    expect(driver.connects).toHaveLength(3);
-    expect(statuses().at(-1)).toEqual({ status: 'FAILED', reason: 'gave up after 2 attempts: lost' });
+  it('reconnects after a 440, but stops fighting another client after being replaced again and again', async () => {
+    const ended: SessionRuntime[] = [];
+    const { driver, rt, statuses } = setup({ onEnded: (r) => ended.push(r), stillHolds: async () => true });
+    running = rt;
+    await rt.start();
+    for (let i = 0; i < MAX_REPLACED - 1; i++) {
+      driver.latest.onOpen({ mobile: '1' });
+      await settle();
+      driver.latest.onClose({ kind: 'replaced', reason: 'replaced (440)', code: 440 });
+      await vi.advanceTimersByTimeAsync(BASE_MS);
+    }
+    expect(driver.connects).toHaveLength(MAX_REPLACED);
+    expect(statuses().at(-1)).toEqual({ status: 'RECONNECTING', reason: 'replaced (440)' });
+    driver.latest.onOpen({ mobile: '1' });
+    await settle();
+    driver.latest.onClose({ kind: 'replaced', reason: 'replaced (440)', code: 440 });
+    await vi.advanceTimersByTimeAsync(10 * 60_000);
+    expect(driver.connects).toHaveLength(MAX_REPLACED);
+    expect(statuses().at(-1)).toEqual({
+      status: 'DISCONNECTED',
+      reason: expect.stringContaining(`replaced ${MAX_REPLACED} times in a row`),
+    });
+    expect(driver.cleared).toEqual([]);
+    expect(ended).toEqual([rt]);
+  });
+
+  it('a 440 once the shard has moved away stops quietly: the new holder replaced us', async () => {
+    const ended: SessionRuntime[] = [];
+    const { driver, rt, statuses } = setup({ onEnded: (r) => ended.push(r), stillHolds: async () => false });
+    running = rt;
+    await rt.start();
+    driver.latest.onOpen({ mobile: '1' });
+    await settle();
+    driver.latest.onClose({ kind: 'replaced', reason: 'replaced (440)', code: 440 });
+    await vi.advanceTimersByTimeAsync(10 * 60_000);
+    expect(statuses()).toEqual([{ status: 'READY', reason: undefined }]);
+    expect(driver.connects).toHaveLength(1);
+    expect(ended).toEqual([rt]);
+  });
+
+  it('reconnectNow drops the link and connects at once with the backoff reset; the old link end is ignored', async () => {
+    const { driver, rt, statuses } = setup();
+    running = rt;
+    await rt.start();
+    for (let i = 0; i < 4; i++) {
+      driver.latest.onClose({ kind: 'transient', reason: 'lost' });
+      await vi.advanceTimersByTimeAsync(BASE_MS * 2 ** i);
+    }
+    expect(driver.connects).toHaveLength(5);
+    driver.latest.onClose({ kind: 'transient', reason: 'lost' }); // next attempt in 16 s
+    await settle();
+    expect(rt.reconnectAttempt).toBe(5);
+    const before = driver.connects[4];
+    await rt.reconnectNow();
+    expect(driver.connects).toHaveLength(6);
+    expect(rt.reconnectAttempt).toBe(0);
+    // The scheduled attempt is gone, and a late close of an older link changes nothing.
+    before?.events.onClose({ kind: 'transient', reason: 'late' });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(driver.connects).toHaveLength(6);
+    driver.latest.onOpen({ mobile: '1' });
+    await settle();
+    expect(statuses().at(-1)?.status).toBe('READY');
+    // From READY too: the live link is closed and a new one opened.
+    const live = driver.connects[5];
+    await rt.reconnectNow();
+    expect(live?.link.close).toHaveBeenCalled();
+    expect(driver.connects).toHaveLength(7);
   });
 
   it('opens a new link at once when the network asks for a restart', async () => {
@@ -230,19 +351,18 @@ describe('SessionRuntime', () => {
     expect(driver.connects).toHaveLength(1);
   });
 
-  it.each([
-    ['replaced', 'DISCONNECTED'],
-    ['fatal', 'FAILED'],
-  ] as const)('on %s reports %s, keeps the auth state and does not reconnect', async (kind, status) => {
-    const { driver, rt, statuses } = setup();
+  it('on fatal (banned) reports FAILED, keeps the auth state, does not reconnect and leaves its owner', async () => {
+    const ended: SessionRuntime[] = [];
+    const { driver, rt, statuses } = setup({ onEnded: (r) => ended.push(r) });
     running = rt;
     await rt.start();
-    driver.latest.onClose({ kind, reason: 'why' });
+    driver.latest.onClose({ kind: 'fatal', reason: 'why' });
     await vi.advanceTimersByTimeAsync(10 * 60_000);
 
-    expect(statuses()).toEqual([{ status, reason: 'why' }]);
+    expect(statuses()).toEqual([{ status: 'FAILED', reason: 'why' }]);
     expect(driver.cleared).toEqual([]);
     expect(driver.connects).toHaveLength(1);
+    expect(ended).toEqual([rt]);
   });
 
   it('makes a sender wait for READY and fails it when READY does not come in time', async () => {

@@ -4,31 +4,60 @@ import { names } from '#shared/aws/names';
 import { LidCache } from '#shared/contacts/lid-cache';
 import type { HostEvent, SessionStatus } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
+import type { ReconnectState } from '#shared/sessions/session';
 import { emitRetryDelay, reconnectDelay } from './backoff.ts';
 import type { DriverEvents, DriverLink, LinkEnd, LinkRequest, NetworkDriver } from './drivers/driver.ts';
 import { emitEvent } from './emit.ts';
 import { Pacer } from './pacer.ts';
 
 export interface RuntimeOptions {
+  /** Refused logins (`refused` ends) in a row, with no READY between, before the session is FAILED. */
   maxFailures: number;
   zombieIdleMs: number;
   sendIntervalMs: number;
   reconnectBaseMs: number;
+  /** The backoff's cap (RECONNECT_MAX_DELAY_MS); 60 s when not given. */
+  reconnectMaxDelayMs?: number;
   /** The fence of the shard lease under which this runtime runs. */
   fence: () => number | undefined;
   /** Where host events go: the events queue unless a test hands in its own. */
   emitEvent?: (event: HostEvent) => Promise<void>;
+  /** Where the reconnect state goes (session info shows it); nowhere when not given. */
+  recordReconnect?: (state: ReconnectState) => Promise<void>;
+  /** Called once when the runtime ends for good (terminal status): its owner forgets it. */
+  onEnded?: (rt: SessionRuntime) => void;
+  /**
+   * Whether this host still holds the session's shard. A 440 after the shard moved is the new
+   * holder's login replacing ours: not ours to answer. Held when not given.
+   */
+  stillHolds?: () => Promise<boolean>;
 }
+
+/** 440s in a row (no link lasting REPLACED_CALM_MS between) before we stop fighting the other client. */
+export const MAX_REPLACED = 3;
+const REPLACED_CALM_MS = 5 * 60_000;
 
 /**
  * One session's live link: connects through the driver, reports every state change, reconnects by
- * the documented policy, and probes a READY link that has gone quiet (zombie detection).
+ * the documented policy (docs/sessions.md: only logged out, banned, a bad session and a session
+ * replaced again and again end it; everything else is retried forever with capped backoff), and
+ * probes a READY link that has gone quiet (zombie detection).
  */
 export class SessionRuntime {
   status: SessionStatus = 'REGISTERING';
   private link?: DriverLink;
-  private failures = 0;
+  /** Reconnect attempts since the last READY: the backoff step, shown in session info. */
+  private attempt = 0;
+  /** Refused logins since the last READY (the bad-session rule). */
+  private refusals = 0;
+  /** 440s in a row without a calm link between. */
+  private replaced = 0;
+  private openedAt?: number;
+  private lastDisconnect?: ReconnectState['lastDisconnect'];
+  /** Bumped by every new link: events about the end of an older one are ignored. */
+  private generation = 0;
   private stopped = false;
+  private ended = false;
   private lastActivity = Date.now();
   private reconnectTimer?: NodeJS.Timeout;
   private zombieTimer?: NodeJS.Timeout;
@@ -53,6 +82,16 @@ export class SessionRuntime {
 
   get sessionId() {
     return this.request.sessionId;
+  }
+
+  /** Whether the runtime has ended for good (a terminal status) or was stopped. */
+  get done() {
+    return this.stopped;
+  }
+
+  /** The reconnect state as session info shows it. */
+  get reconnectAttempt() {
+    return this.attempt;
   }
 
   async start(): Promise<void> {
@@ -83,34 +122,62 @@ export class SessionRuntime {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
     clearInterval(this.zombieTimer);
-    await this.link?.close().catch(() => undefined);
+    await this.detach();
+  }
+
+  /**
+   * A user's `POST /reconnect`: drops the current link (or the wait for the next attempt) and
+   * connects again at once from the stored auth state, with the backoff and the counts reset.
+   */
+  async reconnectNow(): Promise<void> {
+    if (this.stopped) return;
+    clearTimeout(this.reconnectTimer);
+    this.attempt = 0;
+    this.refusals = 0;
+    this.replaced = 0;
+    await this.detach();
+    await this.open();
+  }
+
+  /** Forgets the current link (its end is not reported) and closes it. */
+  private async detach(): Promise<void> {
+    this.generation++;
+    const link = this.link;
     this.link = undefined;
+    await link?.close().catch(() => undefined);
   }
 
   async logout(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
     clearInterval(this.zombieTimer);
+    this.generation++;
     if (this.link)
       await this.link.logout().catch((err) => this.log.warn({ err }, 'logout at network failed'));
     else await this.driver.clearAuth(this.sessionId);
     this.link = undefined;
     await this.report('LOGGED_OUT', { reason: 'logged out by request' });
+    this.finish();
   }
 
   private async open(): Promise<void> {
     if (this.stopped) return;
+    const generation = ++this.generation;
+    const current = () => generation === this.generation && !this.stopped;
     const events: DriverEvents = {
-      onQr: (qr) => void this.report('QR_READY', { qr }),
-      onPairingCode: (code) => void this.report('PAIRING', { pairingCode: code }),
+      onQr: (qr) => current() && void this.report('QR_READY', { qr }),
+      onPairingCode: (code) => current() && void this.report('PAIRING', { pairingCode: code }),
       onOpen: ({ mobile }) => {
-        this.failures = 0;
+        if (!current()) return;
+        this.attempt = 0;
+        this.refusals = 0;
+        this.openedAt = Date.now();
         this.lastActivity = Date.now();
         void this.report('READY', { mobile }).then(() => {
           for (const w of this.readyWaiters.splice(0)) w();
         });
       },
-      onClose: (end) => void this.onClose(end),
+      onClose: (end) => current() && void this.onClose(end),
       onInbound: (message, media) => void this.onInbound(message, media),
       onReceipt: (messageId, status) => void this.emit({ kind: 'message.status', messageId, status }),
       onSendFailed: (messageId, reason) =>
@@ -126,42 +193,95 @@ export class SessionRuntime {
       },
     };
     try {
-      this.link = await this.driver.connect({ ...this.request, lids: this.lids }, events);
+      const link = await this.driver.connect({ ...this.request, lids: this.lids }, events);
+      if (current()) this.link = link;
+      else await link.close().catch(() => undefined); // stopped or replaced while connecting
     } catch (err) {
-      await this.onClose({ kind: 'transient', reason: `connect failed: ${(err as Error).message}` });
+      if (current())
+        await this.onClose({ kind: 'transient', reason: `connect failed: ${(err as Error).message}` });
     }
   }
 
   private async onClose(end: LinkEnd): Promise<void> {
+    this.generation++;
     this.link = undefined;
     if (this.stopped) return;
     this.log.info({ end }, 'link closed');
+    if (end.kind === 'restart') return this.open();
+    this.lastDisconnect = { ...(end.code ? { code: end.code } : {}), reason: end.reason, at: Date.now() };
+    const linkLasted = this.openedAt ? Date.now() - this.openedAt : 0;
+    this.openedAt = undefined;
     switch (end.kind) {
-      case 'restart':
-        return this.open();
       case 'logged_out':
-        this.stopped = true;
         await this.driver.clearAuth(this.sessionId);
-        return this.report('LOGGED_OUT', { reason: end.reason });
-      case 'replaced':
-        this.stopped = true;
-        return this.report('DISCONNECTED', { reason: end.reason });
+        return this.end('LOGGED_OUT', end.reason);
       case 'fatal':
-        this.stopped = true;
-        return this.report('FAILED', { reason: end.reason });
-      case 'transient': {
-        this.failures++;
-        if (this.failures > this.opts.maxFailures) {
-          this.stopped = true;
-          return this.report('FAILED', {
-            reason: `gave up after ${this.opts.maxFailures} attempts: ${end.reason}`,
-          });
+        return this.end('FAILED', end.reason);
+      case 'replaced': {
+        if (this.opts.stillHolds && !(await this.opts.stillHolds().catch(() => true))) {
+          // The shard moved: the new holder logged in. Its host reports the session from now on.
+          this.log.warn({ end }, 'replaced after the shard moved away: stopping quietly');
+          await this.stop();
+          return this.finish();
         }
-        await this.report('RECONNECTING', { reason: end.reason });
-        const delay = reconnectDelay(this.failures - 1, this.opts.reconnectBaseMs);
-        this.reconnectTimer = setTimeout(() => void this.open(), delay);
-        return;
+        if (linkLasted >= REPLACED_CALM_MS) this.replaced = 0;
+        this.replaced++;
+        if (this.replaced >= MAX_REPLACED)
+          return this.end(
+            'DISCONNECTED',
+            `${end.reason}; replaced ${this.replaced} times in a row, so another client is using this session: not fighting it (POST /api/sessions/{sessionId}/reconnect takes it back)`,
+          );
+        return this.retryLater(end.reason);
       }
+      case 'refused':
+        this.refusals++;
+        if (this.refusals >= this.opts.maxFailures)
+          return this.end(
+            'FAILED',
+            `bad session: the network refused ${this.refusals} logins in a row; last: ${end.reason}`,
+          );
+        return this.retryLater(end.reason);
+      case 'transient':
+        return this.retryLater(end.reason);
+    }
+  }
+
+  /** RECONNECTING, then the next attempt after the capped, jittered backoff. Never gives up. */
+  private async retryLater(reason: string): Promise<void> {
+    const delay = reconnectDelay(this.attempt, this.opts.reconnectBaseMs, this.opts.reconnectMaxDelayMs);
+    this.attempt++;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => void this.open(), delay);
+    await this.recordReconnect(Date.now() + delay);
+    await this.report('RECONNECTING', { reason });
+  }
+
+  /** A terminal status: no more links; the owner forgets this runtime, a later connect starts anew. */
+  private async end(status: 'LOGGED_OUT' | 'FAILED' | 'DISCONNECTED', reason: string): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.zombieTimer);
+    await this.recordReconnect(undefined);
+    await this.report(status, { reason });
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.opts.onEnded?.(this);
+  }
+
+  private async recordReconnect(nextRetryAt: number | undefined): Promise<void> {
+    if (!this.opts.recordReconnect) return;
+    try {
+      await this.opts.recordReconnect({
+        attempt: this.attempt,
+        ...(nextRetryAt ? { nextRetryAt } : {}),
+        ...(this.lastDisconnect ? { lastDisconnect: this.lastDisconnect } : {}),
+      });
+    } catch (err) {
+      this.log.warn({ err }, 'reconnect state not recorded');
     }
   }
 
@@ -176,9 +296,7 @@ export class SessionRuntime {
       this.lastActivity = Date.now();
     } catch (err) {
       this.log.warn({ err }, 'zombie link: reconnecting');
-      const link = this.link;
-      this.link = undefined;
-      await link?.close().catch(() => undefined);
+      await this.detach();
       await this.onClose({ kind: 'transient', reason: `no sign of life: ${(err as Error).message}` });
     }
   }

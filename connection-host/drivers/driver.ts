@@ -7,13 +7,19 @@ import type { LeaseGuard } from '../leases.ts';
  * disconnect codes) is converted here into our own types; nothing above this file sees it.
  */
 
-/** Why a link ended, in our words. The runtime decides what to do from `kind` alone. */
+/**
+ * Why a link ended, in our words. The runtime decides what to do from `kind` alone (docs/sessions.md,
+ * "Reconnect policy"); `code` is the network's status code when it gave one, shown in session info.
+ * - `restart`: open a new link at once.
+ * - `transient`: retried forever with capped backoff.
+ * - `refused`: retried like `transient`, but RECONNECT_MAX_FAILURES in a row (no READY between)
+ *   end the session as FAILED: a login the network keeps refusing (405) is a bad session.
+ * - `replaced`: another client logged in with the same credentials; retried a few times only.
+ * - `logged_out`, `fatal` (banned): terminal.
+ */
 export type LinkEnd =
-  | { kind: 'restart' }
-  | { kind: 'transient'; reason: string }
-  | { kind: 'logged_out'; reason: string }
-  | { kind: 'replaced'; reason: string }
-  | { kind: 'fatal'; reason: string };
+  | { kind: 'restart'; code?: number }
+  | { kind: 'transient' | 'refused' | 'logged_out' | 'replaced' | 'fatal'; reason: string; code?: number };
 
 export interface LinkedIdentity {
   /** The account's phone number, digits with country code. */

@@ -17,6 +17,8 @@ export const Command = z.discriminatedUnion('kind', [
     phoneNumber: z.string().optional(),
   }),
   z.object({ ...base, kind: z.literal('logout') }),
+  /** Drop the link and connect again at once from the stored auth state, backoff reset. */
+  z.object({ ...base, kind: z.literal('reconnect') }),
   z.object({
     ...base,
     kind: z.literal('send'),

@@ -32,6 +32,7 @@ const EnvSchema = z.object({
   LEASE_TTL_MS: z.coerce.number().int().min(1000).default(15_000),
   SEND_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
   ZOMBIE_IDLE_MS: z.coerce.number().int().min(1000).default(90_000),
+  /** Refused logins (405 …) in a row, with no READY between, before a session is FAILED (bad session). */
   RECONNECT_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
   /** The network's WebSocket endpoint (Baileys' default when unset); tests point it at a dead port. */
   BAILEYS_WS_URL: z.string().url().optional(),
@@ -45,6 +46,8 @@ const EnvSchema = z.object({
     .transform((v) => v.split('.').map(Number) as [number, number, number])
     .optional(),
   RECONNECT_BASE_MS: z.coerce.number().int().min(10).default(1000),
+  /** The longest wait between two reconnect attempts (the backoff's cap); retries never stop. */
+  RECONNECT_MAX_DELAY_MS: z.coerce.number().int().min(10).default(60_000),
   VOICE_FFMPEG_PATH: z.string().default('ffmpeg'),
   /** Messages per session per month unless the session has its own limit. */
   DEFAULT_MESSAGE_QUOTA: z.coerce.number().int().min(0).max(100_000_000).default(1000),

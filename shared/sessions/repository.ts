@@ -9,7 +9,7 @@ import {
   shardSessionsPk,
 } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
-import type { Session } from './session.ts';
+import type { ReconnectState, Session } from './session.ts';
 
 export async function sessionOfMobid(
   mobid: string,
@@ -115,6 +115,30 @@ export async function applySessionState(
       values: fenced ? { ':at': at, ':fence': fence } : { ':at': at },
     },
   );
+}
+
+/**
+ * The host's reconnect state, written straight by the host holding the link (session info shows
+ * it). Kept apart from the live status: only a newer write replaces it, and never one from a host
+ * whose lease fence is older than the one that last wrote the session.
+ */
+export async function recordReconnectState(
+  tenantId: string,
+  sessionId: string,
+  at: number,
+  reconnect: ReconnectState,
+  fence?: number,
+): Promise<boolean> {
+  const fenced = fence !== undefined;
+  const updated = await dataTable.update<Session>(
+    sessionKey(tenantId, sessionId),
+    { reconnect, reconnectAt: at },
+    {
+      condition: `attribute_exists(pk) AND (attribute_not_exists(reconnectAt) OR reconnectAt <= :at)${fenced ? ' AND (attribute_not_exists(fence) OR fence <= :fence)' : ''}`,
+      values: fenced ? { ':at': at, ':fence': fence } : { ':at': at },
+    },
+  );
+  return Boolean(updated);
 }
 
 export async function markInactive(tenantId: string, sessionId: string): Promise<Session | undefined> {

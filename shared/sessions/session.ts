@@ -20,6 +20,20 @@ export interface Session {
   stateAt: number;
   /** Shard lease fence of the last host that wrote the state. */
   fence?: number;
+  /** Written by the host holding the link when it schedules a reconnect or ends the session. */
+  reconnect?: ReconnectState;
+  /** Host time of the last `reconnect` write; an older write never replaces a newer one. */
+  reconnectAt?: number;
+}
+
+/** Where the host's reconnect loop stands (docs/sessions.md, "Reconnect policy"). */
+export interface ReconnectState {
+  /** Reconnect attempts since the session was last READY (the attempt under way or next). */
+  attempt: number;
+  /** When the next attempt starts (epoch ms), while one is scheduled. */
+  nextRetryAt?: number;
+  /** Why the last link ended: the network's status code when it gave one, and our reason. */
+  lastDisconnect?: { code?: number; reason: string; at: number };
 }
 
 /** What the API shows of a session. */
@@ -33,6 +47,19 @@ export function publicSession(s: Session) {
     dbStatus: s.dbStatus,
     method: s.method,
     reason: s.reason ?? null,
+    // Reconnect figures count only while the session is reconnecting; the last disconnect stays.
+    reconnectAttempt: s.status === 'RECONNECTING' ? (s.reconnect?.attempt ?? 0) : 0,
+    nextRetryAt:
+      s.status === 'RECONNECTING' && s.reconnect?.nextRetryAt
+        ? new Date(s.reconnect.nextRetryAt).toISOString()
+        : null,
+    lastDisconnect: s.reconnect?.lastDisconnect
+      ? {
+          code: s.reconnect.lastDisconnect.code ?? null,
+          reason: s.reconnect.lastDisconnect.reason,
+          at: new Date(s.reconnect.lastDisconnect.at).toISOString(),
+        }
+      : null,
     createdAt: s.createdAt,
   };
 }

@@ -40,6 +40,7 @@ describe('host events of an outbound message', () => {
       runtimeFor: async () => rt,
       forget: () => {},
       logoutUnlinked: async () => {},
+      reconnect: async () => rt.reconnectNow(),
     };
     const statuses = (messageId: string) =>
       emitted.flatMap((e) => (e.kind === 'message.status' && e.messageId === messageId ? [e.status] : []));

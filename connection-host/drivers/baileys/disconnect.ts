@@ -41,45 +41,73 @@ const detail = (err: BoomLike | undefined) => {
   return inner && !msg.includes(inner) ? `${msg}: ${inner}` : msg;
 };
 
+/** The network's "method not allowed" at login: in practice an outdated client version (BAILEYS_VERSION). */
+const LOGIN_NOT_ALLOWED = 405;
+
 /**
- * Maps why Baileys closed the socket to our LinkEnd. Reasons are meant for people (they end up
- * in session status events) and always carry the network's status code.
+ * Maps why Baileys closed the socket to our LinkEnd (the policy table is in docs/sessions.md).
+ * Reasons are meant for people (they end up in session status events and session info) and always
+ * carry the network's status code. Only 401 (logged out) and 403 (banned) end a session at once;
+ * a login the network refuses (`<failure>`, e.g. 405) is `refused`, retried and counted; every other
+ * close is retried forever.
  */
 export function toLinkEnd(error: Error | undefined): LinkEnd {
   const err = error as BoomLike | undefined;
   const status = err?.output?.statusCode;
   const code = networkCode(err);
   if (code) return { kind: 'transient', reason: `network error (${code}): ${detail(err)}` };
+  // Baileys reports the network's `<failure reason=…>` at login as "Connection Failure".
+  const atLogin = err?.message === 'Connection Failure';
   switch (status) {
     case DisconnectReason.restartRequired:
-      return { kind: 'restart' };
-    case DisconnectReason.timedOut: // also connectionLost
-      return {
-        kind: 'transient',
-        reason: err?.message?.includes('QR refs')
-          ? 'linking timed out: the QR / pairing code was not used in time (408)'
-          : `connection timed out or lost (408): ${detail(err)}`,
-      };
-    case DisconnectReason.connectionClosed:
-      return { kind: 'transient', reason: `connection closed (428): ${detail(err)}` };
-    case DisconnectReason.unavailableService:
-      return { kind: 'transient', reason: `service unavailable (503): ${detail(err)}` };
+      return { kind: 'restart', code: status };
     case DisconnectReason.loggedOut:
-      return { kind: 'logged_out', reason: `device logged out (401): ${detail(err)}` };
-    case DisconnectReason.connectionReplaced:
-      return { kind: 'replaced', reason: `connection replaced by another session (440): ${detail(err)}` };
+      return { kind: 'logged_out', code: status, reason: `device logged out (401): ${detail(err)}` };
     case DisconnectReason.forbidden:
-      return { kind: 'fatal', reason: `forbidden, account may be banned (403): ${detail(err)}` };
-    case DisconnectReason.multideviceMismatch:
-      return { kind: 'fatal', reason: `multi-device mismatch (411): ${detail(err)}` };
-    case DisconnectReason.badSession:
-      return { kind: 'fatal', reason: `bad session (500): ${detail(err)}` };
-    default:
       return {
         kind: 'fatal',
-        reason: status
-          ? `closed with status ${status}: ${detail(err)}`
-          : `unexpected error (no status): ${detail(err)}`,
+        code: status,
+        reason: `forbidden, the account may be banned (403): ${detail(err)}`,
+      };
+    case DisconnectReason.connectionReplaced:
+      return {
+        kind: 'replaced',
+        code: status,
+        reason: `connection replaced: another client logged in with this session's credentials (440): ${detail(err)}`,
+      };
+    case LOGIN_NOT_ALLOWED:
+      return {
+        kind: 'refused',
+        code: status,
+        reason: `login refused (405): the network usually answers this to an outdated client version (set BAILEYS_VERSION): ${detail(err)}`,
+      };
+    case DisconnectReason.multideviceMismatch:
+      return { kind: 'refused', code: status, reason: `multi-device mismatch (411): ${detail(err)}` };
+    case DisconnectReason.timedOut: // also connectionLost
+      return err?.message?.includes('QR refs')
+        ? {
+            kind: 'refused',
+            code: status,
+            reason: 'linking timed out: the QR / pairing code was not used in time (408)',
+          }
+        : { kind: 'transient', code: status, reason: `connection timed out or lost (408): ${detail(err)}` };
+    case DisconnectReason.connectionClosed:
+      return { kind: 'transient', code: status, reason: `connection closed (428): ${detail(err)}` };
+    case DisconnectReason.unavailableService:
+      return { kind: 'transient', code: status, reason: `service unavailable (503): ${detail(err)}` };
+    case DisconnectReason.badSession:
+      // Baileys' name for any stream error it has no code for, e.g. "Stream Errored (ack)", which
+      // real accounts see every few hours: the next login works. A refused login is counted.
+      return atLogin
+        ? { kind: 'refused', code: status, reason: `login refused (500): ${detail(err)}` }
+        : { kind: 'transient', code: status, reason: `stream error (500): ${detail(err)}` };
+    default:
+      if (status === undefined)
+        return { kind: 'transient', reason: `closed without a status: ${detail(err)}` };
+      return {
+        kind: atLogin ? 'refused' : 'transient',
+        code: status,
+        reason: `${atLogin ? 'login refused' : 'closed'} with status ${status}: ${detail(err)}`,
       };
   }
 }

@@ -6,7 +6,7 @@ import { bearer, errorResponses, json } from '#shared/http/schemas';
 import { phoneNumberInput } from '#shared/phone/schema';
 import { listSessions, requireSession } from '#shared/sessions/repository';
 import { publicSession } from '#shared/sessions/session';
-import { createSession, deleteSession } from './service.ts';
+import { createSession, deleteSession, reconnectSession } from './service.ts';
 
 const SessionSchema = z
   .object({
@@ -18,6 +18,25 @@ const SessionSchema = z
     dbStatus: z.string(),
     method: z.string(),
     reason: z.string().nullable(),
+    reconnectAttempt: z.number().int().openapi({
+      description: 'Reconnect attempts since the session was last READY; 0 unless status is RECONNECTING',
+    }),
+    nextRetryAt: z
+      .string()
+      .nullable()
+      .openapi({ description: 'When the next reconnect attempt starts (ISO time), while RECONNECTING' }),
+    lastDisconnect: z
+      .object({
+        code: z
+          .number()
+          .int()
+          .nullable()
+          .openapi({ description: "The network's status code, if it gave one" }),
+        reason: z.string(),
+        at: z.string(),
+      })
+      .nullable()
+      .openapi({ description: 'Why the last link ended' }),
     createdAt: z.string(),
   })
   .openapi('Session');
@@ -160,6 +179,39 @@ export function sessionRoutes() {
       if (!qr) throw new NotFoundError(`session ${s.sessionId} has no QR to show (status ${s.status})`);
       const png = await QRCode.toBuffer(qr, { type: 'png', margin: 2, width: 300 });
       return c.body(new Uint8Array(png), 200, { 'content-type': 'image/png', 'cache-control': 'no-store' });
+    },
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/{sessionId}/reconnect',
+      tags,
+      security: bearer,
+      summary:
+        'Drop the link and connect again at once from the stored credentials (backoff reset); brings back FAILED and DISCONNECTED sessions',
+      request: { params: SessionIdParam },
+      responses: {
+        202: json(
+          z.object({
+            success: z.literal(true),
+            commandId: z.string(),
+            status: z.literal('pending'),
+            sessionId: z.string(),
+          }),
+        ),
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const { session, commandId } = await reconnectSession(
+        c.get('auth').tenant,
+        c.req.valid('param').sessionId,
+      );
+      return c.json(
+        { success: true as const, commandId, status: 'pending' as const, sessionId: session.sessionId },
+        202,
+      );
     },
   );
 

@@ -1,9 +1,10 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { env } from '#shared/config/env';
-import { SessionNotReadyError } from '#shared/http/errors';
+import { ConflictError, SessionNotReadyError } from '#shared/http/errors';
 import { insertSession, markInactive, requireSession } from '#shared/sessions/repository';
 import type { Session } from '#shared/sessions/session';
 import { shardOf } from '#shared/sessions/shard';
+import { acceptCommand } from '../commands/accept.ts';
 import { dispatchCommand, newCommandId } from '../commands/dispatch.ts';
 
 const newSessionId = () => `qr_${Date.now()}_${randomBytes(4).toString('hex')}`;
@@ -67,4 +68,24 @@ export async function requireReadySession(tenantId: string, identifier: string):
     );
   }
   return session;
+}
+
+/**
+ * Asks the host holding the session to drop its link and connect again at once from the stored
+ * auth state (backoff reset); also brings back a FAILED or DISCONNECTED session. A logged-out or
+ * deleted session has no auth state left: it must be linked again (409).
+ */
+export async function reconnectSession(
+  tenantId: string,
+  identifier: string,
+): Promise<{ session: Session; commandId: string }> {
+  const session = await requireSession(tenantId, identifier);
+  if (session.dbStatus !== 'active')
+    throw new ConflictError(`session ${session.sessionId} was deleted; create a new session to link again`);
+  if (session.status === 'LOGGED_OUT')
+    throw new ConflictError(
+      `session ${session.sessionId} is logged out; delete it and create a new session to link again`,
+    );
+  const { commandId } = await acceptCommand(session, { kind: 'reconnect' });
+  return { session, commandId };
 }
