@@ -8,6 +8,7 @@ import { commandDoneKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import type { OutboundMedia } from './drivers/driver.ts';
 import { emitEvent } from './emit.ts';
+import { boundsFromEnv, deliverHumanLike, deliveryTiming } from './human-delivery.ts';
 import { fetchMedia, MediaError } from './media.ts';
 import type { SessionRuntime } from './session-runtime.ts';
 
@@ -87,8 +88,21 @@ export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<v
           break;
         }
       }
-      await rt.pacer.wait();
-      await link.send(cmd.messageId, cmd.to, cmd.content, media);
+      const send = async () => {
+        await rt.pacer.wait();
+        await link.send(cmd.messageId, cmd.to, cmd.content, media);
+      };
+      if (cmd.delivery?.humanLike) {
+        const text = cmd.content.text ?? cmd.content.caption ?? '';
+        await deliverHumanLike(
+          link,
+          cmd.to,
+          cmd.delivery.presence,
+          deliveryTiming(text, boundsFromEnv()),
+          send,
+          (err) => log.warn({ err }, 'presence update failed'),
+        );
+      } else await send();
       // The one report of `sent`: drivers drop the network's own ack of this id (docs/events.md).
       await rt.emit({ kind: 'message.status', messageId: cmd.messageId, status: 'sent' });
       if (cmd.content.uploadKey) scheduleUploadDeletion(cmd.content.uploadKey);

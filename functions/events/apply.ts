@@ -5,6 +5,7 @@ import { logger } from '#shared/log/logger';
 import { advanceStatus, saveMessage } from '#shared/messages/repository';
 import { addAlias, applySessionState } from '#shared/sessions/repository';
 import { nudgeTenantFeed } from '#shared/stream/feed';
+import { enqueueChatbotTurn } from './chatbot.ts';
 import {
   commandResultWebhook,
   inboundMessageWebhook,
@@ -76,7 +77,10 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
       // Not only when saveMessage answers true: a retried event whose first run stored the message
       // but failed before queueing must still queue it. The delivery id derives from the message id,
       // so a repeat finds the existing delivery and never POSTs twice.
-      await inboundMessageWebhook(e.tenantId, e.sessionId, m);
+      await Promise.all([
+        inboundMessageWebhook(e.tenantId, e.sessionId, m),
+        enqueueChatbotTurn(e.tenantId, e.sessionId, m),
+      ]);
       return;
     }
     case 'message.status': {

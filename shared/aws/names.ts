@@ -20,5 +20,6 @@ export const names = {
   deadLetterQueue: (def: QueueDef) => deadLetterQueueName(env().RESOURCE_PREFIX, def),
   eventsQueue: () => queueName(env().RESOURCE_PREFIX, queues.events),
   webhooksQueue: () => queueName(env().RESOURCE_PREFIX, queues.webhooks),
+  chatbotQueue: () => queueName(env().RESOURCE_PREFIX, queues.chatbot),
   commandQueue: (shard: number) => queueName(env().RESOURCE_PREFIX, commandQueue(shard)),
 };

@@ -25,6 +25,13 @@ export const Command = z.discriminatedUnion('kind', [
     messageId: z.string(),
     to: z.string(),
     content: OutboundContent,
+    /**
+     * Set by the chatbot: the host pauses, shows `presence` while "typing" for a time that grows
+     * with the text, then sends (docs/chatbot.md, "Pipeline and delivery"). Absent: sent at once.
+     */
+    delivery: z
+      .object({ humanLike: z.literal(true), presence: z.enum(['composing', 'recording']) })
+      .optional(),
   }),
   z.object({
     ...base,

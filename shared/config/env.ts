@@ -54,6 +54,18 @@ const EnvSchema = z.object({
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(0).default(10_000),
   /** SQS caps DelaySeconds at 15 minutes. */
   WEBHOOK_RETRY_MAX_DELAY_MS: z.coerce.number().int().min(0).max(900_000).default(900_000),
+  /** Inbound messages from one chat within this window are answered as one turn (SQS DelaySeconds, whole seconds). */
+  CHATBOT_DEBOUNCE_MS: z.coerce.number().int().min(0).max(900_000).default(1000),
+  /** No automatic reply to a message older than this when the chatbot sees it (docs/events.md, "Backlog"). */
+  CHATBOT_MAX_MESSAGE_AGE_S: z.coerce.number().int().min(1).default(300),
+  /** Turns of the chat (inbound and outbound messages) the model sees. */
+  CHATBOT_HISTORY_TURNS: z.coerce.number().int().min(0).max(100).default(10),
+  /** Human-like delivery: the random pause before `composing` starts. */
+  CHATBOT_PAUSE_MIN_MS: z.coerce.number().int().min(0).default(300),
+  CHATBOT_PAUSE_MAX_MS: z.coerce.number().int().min(0).default(1000),
+  /** Human-like delivery: the typing delay, 30 ms per character clamped to these bounds. */
+  CHATBOT_TYPING_MIN_MS: z.coerce.number().int().min(0).default(1200),
+  CHATBOT_TYPING_MAX_MS: z.coerce.number().int().min(0).default(5000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

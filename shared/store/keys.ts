@@ -58,6 +58,26 @@ export const sessionStatusSentKey = (tenantId: string, sessionId: string) => ({
   pk: tenantPk(tenantId),
   sk: `WHSS#${sessionId}`,
 });
+/** A chatbot rule, under the session key (or `*`) it applies to; session keys never contain `#`. */
+export const chatbotRuleKey = (tenantId: string, mobid: string, ruleId: string) => ({
+  pk: tenantPk(tenantId),
+  sk: `CBR#${mobid}#${ruleId}`,
+});
+/** The rules of one session key, or every rule of the tenant. */
+export const chatbotRulesOf = (tenantId: string, mobid?: string) => ({
+  pk: tenantPk(tenantId),
+  skBeginsWith: mobid === undefined ? 'CBR#' : `CBR#${mobid}#`,
+});
+/** A rule id → the session key it is stored under (delete by id). */
+export const chatbotRuleIdKey = (tenantId: string, ruleId: string) => ({
+  pk: tenantPk(tenantId),
+  sk: `CBRID#${ruleId}`,
+});
+/** The chatbot switches (enabled, pure extractor) set for one session key. */
+export const chatbotSwitchKey = (tenantId: string, key: string) => ({
+  pk: tenantPk(tenantId),
+  sk: `CBSW#${key}`,
+});
 
 // A session's partition `T#<t>#S#<sid>`: its messages, contacts, chats, groups and LID mappings.
 
@@ -141,6 +161,11 @@ export const usagesOf = (tenantId: string, period: string) => ({
 
 /** mobids are globally unique; tools without a tenant (the simulator) find the session by them. */
 export const mobidKey = (mobid: string) => ({ pk: `MOBID#${mobid}`, sk: META });
+/** The chatbot handled this inbound message (answered or decided not to): a redelivered job stops here. */
+export const chatbotTurnKey = (tenantId: string, sessionId: string, messageId: string) => ({
+  pk: `${tenantPk(tenantId)}#CB#${sessionId}`,
+  sk: messageId,
+});
 export const commandDoneKey = (commandId: string) => ({ pk: `CMDDONE#${commandId}`, sk: META });
 export const leaseKey = (shard: number) => ({ pk: `SHARD#${shard}`, sk: 'LEASE' });
 const shardPk = (shard: number) => `SHARD#${shard}`;

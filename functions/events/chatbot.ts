@@ -1,0 +1,51 @@
+import { names } from '#shared/aws/names';
+import type { ChatbotJob } from '#shared/chatbot/job';
+import { env } from '#shared/config/env';
+import type { InboundMessage } from '#shared/messages/content';
+import { sendJson } from '#shared/queue/send';
+
+/**
+ * Why an inbound message gets no automatic reply, or undefined when the chatbot may answer it. Only
+ * 1:1 chats with a text are answered: never a group, a status broadcast or newsletter, a message
+ * replayed from the network's offline queue (`backlog`), nor one older than CHATBOT_MAX_MESSAGE_AGE_S
+ * (docs/events.md, "Backlog"). Own messages never arrive as inbound (the drivers drop them); the
+ * chatbot consumer checks the sender against the session's number once more.
+ */
+export function notForChatbot(
+  m: InboundMessage,
+  now = Date.now(),
+  maxAgeS = env().CHATBOT_MAX_MESSAGE_AGE_S,
+) {
+  if (m.groupId || m.chatId.endsWith('@g.us')) return 'group';
+  if (m.chatId.includes('@broadcast') || m.chatId.includes('@newsletter')) return 'broadcast';
+  if (m.backlog) return 'backlog';
+  if (now - m.timestampMs > maxAgeS * 1000) return 'too old';
+  if (!(m.text ?? m.caption)?.trim()) return 'no text';
+  return undefined;
+}
+
+/**
+ * Queues the chatbot's job for an inbound message the chatbot may answer, delayed by the debounce
+ * window (CHATBOT_DEBOUNCE_MS, rounded up to whole seconds, the unit of SQS DelaySeconds). Whether the
+ * session's switches and rules make it answer is the chatbot consumer's decision, so this costs one
+ * SQS send and no read. A repeat of the same host event queues a second job; the consumer's
+ * per-message marker answers once.
+ */
+export async function enqueueChatbotTurn(
+  tenantId: string,
+  sessionId: string,
+  m: InboundMessage,
+): Promise<void> {
+  if (notForChatbot(m)) return;
+  const job: ChatbotJob = {
+    tenantId,
+    sessionId,
+    chatId: m.chatId,
+    messageId: m.id,
+    timestampMs: m.timestampMs,
+    queuedAt: Date.now(),
+  };
+  await sendJson(names.chatbotQueue(), job, {
+    delaySeconds: Math.min(900, Math.ceil(env().CHATBOT_DEBOUNCE_MS / 1000)),
+  });
+}
