@@ -78,26 +78,6 @@ export const chatbotSwitchKey = (tenantId: string, key: string) => ({
   pk: tenantPk(tenantId),
   sk: `CBSW#${key}`,
 });
-/** A chatbot rule, under the session key (or `*`) it applies to; session keys never contain `#`. */
-export const chatbotRuleKey = (tenantId: string, mobid: string, ruleId: string) => ({
-  pk: tenantPk(tenantId),
-  sk: `CBR#${mobid}#${ruleId}`,
-});
-/** The rules of one session key, or every rule of the tenant. */
-export const chatbotRulesOf = (tenantId: string, mobid?: string) => ({
-  pk: tenantPk(tenantId),
-  skBeginsWith: mobid === undefined ? 'CBR#' : `CBR#${mobid}#`,
-});
-/** A rule id → the session key it is stored under (delete by id). */
-export const chatbotRuleIdKey = (tenantId: string, ruleId: string) => ({
-  pk: tenantPk(tenantId),
-  sk: `CBRID#${ruleId}`,
-});
-/** The chatbot switches (enabled, pure extractor) set for one session key. */
-export const chatbotSwitchKey = (tenantId: string, key: string) => ({
-  pk: tenantPk(tenantId),
-  sk: `CBSW#${key}`,
-});
 
 // A session's partition `T#<t>#S#<sid>`: its messages, contacts, chats, groups and LID mappings.
 
