@@ -79,6 +79,19 @@ export const chatbotSwitchKey = (tenantId: string, key: string) => ({
   sk: `CBSW#${key}`,
 });
 
+/** The chatbot brain (`CBB#`) or persona prompt (`CBP#`) stored for one session key. */
+export const chatbotBrainKey = (tenantId: string, key: string) => ({
+  pk: tenantPk(tenantId),
+  sk: `CBB#${key}`,
+});
+export const chatbotPromptKey = (tenantId: string, key: string) => ({
+  pk: tenantPk(tenantId),
+  sk: `CBP#${key}`,
+});
+/** The tenant's intents file and its profile (`clinic`, `appliances`, `ecommerce`, `salon`). */
+export const chatbotIntentsKey = (tenantId: string) => ({ pk: tenantPk(tenantId), sk: 'CBINT' });
+export const chatbotProfileKey = (tenantId: string) => ({ pk: tenantPk(tenantId), sk: 'CBPROF' });
+
 // A session's partition `T#<t>#S#<sid>`: its messages, contacts, chats, groups and LID mappings.
 
 const sessionPk = (tenantId: string, sessionId: string) => `T#${tenantId}#S#${sessionId}`;
