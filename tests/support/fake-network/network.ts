@@ -70,6 +70,7 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
   private readonly sendErrors: Array<{ error: string; to?: FakeUser }> = [];
   private readonly loginRefusals: number[] = [];
   private lidSeq = 200_000_000_000_000;
+  private down = false;
   /** Signal state is not safe under concurrent use: encryption and decryption run one at a time. */
   private serial: Promise<unknown> = Promise.resolve();
 
@@ -85,6 +86,8 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
     this.identity = makeServerIdentity();
     this.rootPublicKey = this.identity.rootPublicKey.toString('hex');
     server.on('connection', (ws) => {
+      // An outage: the connection is dropped before a byte is answered.
+      if (this.down) return void ws.terminate();
       new Link(ws, this.identity, {
         onHello: (link, payload, noiseKey) => this.hello(link, payload, noiseKey),
         onNode: (link, node) => this.node(link, node),
@@ -151,6 +154,20 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
    */
   refuseNextLogin(reason: number): void {
     this.loginRefusals.push(reason);
+  }
+
+  /**
+   * An outage: every live connection is dropped and new ones are dropped on arrival until
+   * `restore()`. Messages sent to a device meanwhile wait in its offline queue.
+   */
+  goDown(): void {
+    this.down = true;
+    for (const ws of this.server.clients) ws.terminate();
+  }
+
+  /** Ends an outage: connections are accepted again. */
+  restore(): void {
+    this.down = false;
   }
 
   /** The next message a companion sends (to `to`, if given) is refused with an error ack instead of delivered. */
