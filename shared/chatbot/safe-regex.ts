@@ -1,4 +1,4 @@
-import { RE2JS, RE2JSException } from 're2js';
+import { RE2JS, RE2JSException, RE2Set } from 're2js';
 import { ValidationError } from '../http/errors.ts';
 
 /**
@@ -65,4 +65,32 @@ export function cachedSafeRegex(pattern: string): SafeRegex | undefined {
     cache.set(pattern, hit);
   }
   return hit ?? undefined;
+}
+
+const sets = new Map<string, (text: string) => Set<number>>();
+const SETS_LIMIT = 100;
+
+/**
+ * One pass over the text for many patterns (an RE2 set, one automaton): answers the indices (into
+ * `patterns`) of those that match anywhere, case-insensitively. Patterns that do not compile never
+ * match. Cached per list of patterns, so a warm process compiles a tenant's rules once.
+ */
+export function cachedRegexSet(patterns: string[]): (text: string) => Set<number> {
+  const signature = patterns.join('\u0000');
+  let matcher = sets.get(signature);
+  if (!matcher) {
+    const set = new RE2Set(RE2Set.UNANCHORED, RE2JS.CASE_INSENSITIVE);
+    const original: number[] = [];
+    patterns.forEach((p, i) => {
+      if (!cachedSafeRegex(p)) return;
+      set.add(p);
+      original.push(i);
+    });
+    if (original.length > 0) set.compile();
+    matcher = (text) =>
+      original.length === 0 ? new Set() : new Set(set.match(text).map((k) => original[k] ?? -1));
+    if (sets.size >= SETS_LIMIT) sets.clear();
+    sets.set(signature, matcher);
+  }
+  return matcher;
 }
