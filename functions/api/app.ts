@@ -6,6 +6,7 @@ import { serviceApp } from '#shared/http/service-app';
 import { streamRoutes } from '#shared/stream/routes';
 import { adminRoutes } from './admin/routes.ts';
 import { authRoutes, portalRoutes } from './auth/routes.ts';
+import { chatbotApi } from './chatbot/index.ts';
 import { commandRoutes } from './commands/routes.ts';
 import { docsRoutes } from './docs.ts';
 import { formattedRoutes } from './history/formatted-routes.ts';
@@ -64,6 +65,7 @@ export function createApp() {
   app.route('/api/templates', templateRoutes());
   app.route('/api/webhook', webhookRoutes());
   app.route('/api/v1', formattedRoutes());
+  app.route('/api/v1/chatbot', chatbotApi());
   app.route('/view', viewRoutes());
   app.route('/api/public/portal', liveRoutes());
   app.route('/api/public/portal', streamRoutes());

@@ -1,0 +1,111 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { GLOBAL_KEY } from '#shared/chatbot/session-keys';
+import { setChatbotEnabled, setPureExtractor } from '#shared/chatbot/switches';
+import { router } from '#shared/http/context';
+import { bearer, errorResponses, json } from '#shared/http/schemas';
+import { requireAuth } from '../auth/middleware.ts';
+
+const tags = ['chatbot'];
+
+/** A session key as given, `*` meaning `global` (every session of the tenant). */
+const SwitchKey = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[^#\s]+$/, 'a session key has no `#` and no spaces')
+  .transform((k) => (k === '*' ? GLOBAL_KEY : k));
+
+/** `/toggle` and `/pure-extractor` (mounted under `/api/v1/chatbot`). */
+export function switchRoutes() {
+  const r = router();
+
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/toggle',
+      tags,
+      security: bearer,
+      middleware: [requireAuth] as const,
+      summary: 'Enable or pause the AI chatbot for a session key (answers `status`, not `success`)',
+      request: {
+        body: {
+          content: {
+            'application/json': {
+              schema: z.object({
+                mobid: SwitchKey.openapi({
+                  description:
+                    'session key: phone, session id, mobid, profile, or `global`/`*` for all sessions',
+                  example: 'global',
+                }),
+                enabled: z.boolean(),
+              }),
+            },
+          },
+        },
+      },
+      responses: {
+        200: json(
+          z.object({
+            status: z.literal('success'),
+            message: z.string(),
+            sessionKey: z.string(),
+            enabled: z.boolean(),
+          }),
+        ),
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const { mobid: sessionKey, enabled } = c.req.valid('json');
+      await setChatbotEnabled(c.get('auth').tenant, sessionKey, enabled);
+      const message = enabled
+        ? `Chatbot enabled for ${sessionKey}: the assistant answers automatically.`
+        : `Chatbot paused for ${sessionKey}: the assistant is paused (static rules still answer unless pure extractor mode is on).`;
+      return c.json({ status: 'success' as const, message, sessionKey, enabled }, 200);
+    },
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/pure-extractor',
+      tags,
+      security: bearer,
+      middleware: [requireAuth] as const,
+      summary: 'Pure extractor mode: no automatic replies at all, tenant-wide or for one session key',
+      request: {
+        body: {
+          content: {
+            'application/json': {
+              schema: z.object({
+                enabled: z.boolean(),
+                sessionKey: SwitchKey.optional().openapi({ description: 'default `global` (tenant-wide)' }),
+              }),
+            },
+          },
+        },
+      },
+      responses: {
+        200: json(
+          z.object({
+            success: z.literal(true),
+            message: z.string(),
+            enabled: z.boolean(),
+            sessionKey: z.string(),
+          }),
+        ),
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const { enabled, sessionKey = GLOBAL_KEY } = c.req.valid('json');
+      await setPureExtractor(c.get('auth').tenant, sessionKey, enabled);
+      const message = enabled
+        ? `Pure extractor mode on for ${sessionKey}: the assistant is paused; messages are still stored, streamed and forwarded.`
+        : `Pure extractor mode off for ${sessionKey}: automatic replies resume.`;
+      return c.json({ success: true as const, message, enabled, sessionKey }, 200);
+    },
+  );
+  return r;
+}
