@@ -220,7 +220,11 @@ describe('Baileys driver with the network unreachable', () => {
         r.events,
       );
       await expect.poll(() => r.closes.length, { timeout: 8000 }).toBe(1);
-      expect(r.closes[0]).toEqual({ kind: 'transient', reason: expect.stringMatching(/timed out.*\(408\)/) });
+      expect(r.closes[0]).toEqual({
+        kind: 'transient',
+        code: 408,
+        reason: expect.stringMatching(/timed out.*\(408\)/),
+      });
     } finally {
       silent.close();
     }

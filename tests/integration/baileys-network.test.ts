@@ -92,7 +92,7 @@ describe('Baileys driver against the fake network', () => {
     expect(linking.qrs[1]).not.toBe(linking.qrs[0]);
 
     device = await me.scanQr(linking.qrs[1] ?? '');
-    await poll(() => linking.closes).toEqual([{ kind: 'restart' }]);
+    await poll(() => linking.closes).toEqual([{ kind: 'restart', code: 515 }]);
     expect(linking.opens).toEqual([]);
     await first.close();
 
@@ -159,16 +159,32 @@ describe('Baileys driver against the fake network', () => {
   });
 
   it.each([
-    [515, { kind: 'restart' }],
-    [408, { kind: 'transient', reason: expect.stringContaining('(408)') }],
-    [428, { kind: 'transient', reason: expect.stringContaining('(428)') }],
-    [503, { kind: 'transient', reason: expect.stringContaining('(503)') }],
-    [440, { kind: 'replaced', reason: expect.stringContaining('(440)') }],
-    [401, { kind: 'logged_out', reason: expect.stringContaining('(401)') }],
+    [515, { kind: 'restart', code: 515 }],
+    [408, { kind: 'transient', code: 408, reason: expect.stringContaining('(408)') }],
+    [428, { kind: 'transient', code: 428, reason: expect.stringContaining('(428)') }],
+    [500, { kind: 'transient', code: 500, reason: expect.stringContaining('(500)') }],
+    [503, { kind: 'transient', code: 503, reason: expect.stringContaining('(503)') }],
+    [440, { kind: 'replaced', code: 440, reason: expect.stringContaining('(440)') }],
+    [401, { kind: 'logged_out', code: 401, reason: expect.stringContaining('(401)') }],
   ] as const)('the network ends the connection with %i → %o', async (code, end) => {
     net.disconnect(device, code);
     await poll(() => rec.closes).toEqual([end]);
     await poll(() => device.link).toBeUndefined();
+    rec = recorder();
+    link = await driver().connect(request, rec.events);
+    await poll(() => rec.opens).toEqual(['919876543210']);
+  });
+
+  it.each([
+    [405, 'refused'],
+    [403, 'fatal'],
+  ] as const)('a login the network refuses with %i → %s', async (code, kind) => {
+    await link.close();
+    await poll(() => device.link).toBeUndefined();
+    net.refuseNextLogin(code);
+    rec = recorder();
+    await driver().connect(request, rec.events);
+    await poll(() => rec.closes).toEqual([{ kind, code, reason: expect.stringContaining(`(${code})`) }]);
     rec = recorder();
     link = await driver().connect(request, rec.events);
     await poll(() => rec.opens).toEqual(['919876543210']);
@@ -185,7 +201,7 @@ describe('linking that does not complete', () => {
         r.events,
       );
       await poll(() => r.closes).toEqual([
-        { kind: 'transient', reason: expect.stringMatching(/^linking timed out/) },
+        { kind: 'refused', code: 408, reason: expect.stringMatching(/^linking timed out/) },
       ]);
     } finally {
       net.qrRefs = undefined;
@@ -207,7 +223,7 @@ describe('linking by pairing code', () => {
     await poll(() => linking.codes.length).toBe(1);
     expect(linking.qrs).toEqual([]);
     await owner.enterPairingCode(linking.codes[0] ?? '');
-    await poll(() => linking.closes).toEqual([{ kind: 'restart' }]);
+    await poll(() => linking.closes).toEqual([{ kind: 'restart', code: 515 }]);
     await first.close();
 
     const r = recorder();

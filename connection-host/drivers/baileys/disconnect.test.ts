@@ -43,6 +43,14 @@ describe('disconnect reasons', () => {
     expect(end).toEqual({ kind: 'transient', reason: expect.stringContaining('ENOTFOUND') });
   });
 
+  it('treats a socket that failed under Baileys as a network error, not a status from the network', () => {
+    const end = toLinkEnd(boom(500, 'WebSocket Error (undefined)', 1006));
+    expect(end).toEqual({
+      kind: 'transient',
+      reason: expect.stringContaining('network error (socket closed)'),
+    });
+  });
+
   it('retries an error without any status', () => {
     expect(toLinkEnd(new Error('something odd'))).toEqual({
       kind: 'transient',

@@ -56,6 +56,10 @@ export function toLinkEnd(error: Error | undefined): LinkEnd {
   const status = err?.output?.statusCode;
   const code = networkCode(err);
   if (code) return { kind: 'transient', reason: `network error (${code}): ${detail(err)}` };
+  // The socket failed or closed under Baileys (e.g. dropped before login): its 500 is Boom's default,
+  // not a status from the network.
+  if (err?.message?.startsWith('WebSocket Error') && (status === undefined || status === 500))
+    return { kind: 'transient', reason: `network error (socket closed): ${detail(err)}` };
   // Baileys reports the network's `<failure reason=…>` at login as "Connection Failure".
   const atLogin = err?.message === 'Connection Failure';
   switch (status) {
