@@ -1,8 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { GLOBAL_KEY } from '#shared/chatbot/session-keys';
-import { setChatbotEnabled, setPureExtractor } from '#shared/chatbot/switches';
+import { tenantProfile } from '#shared/chatbot/knowledge';
+import { GLOBAL_KEY, PROFILE_NAMES, sessionKeysOf } from '#shared/chatbot/session-keys';
+import { readSwitches, setChatbotEnabled, setPureExtractor } from '#shared/chatbot/switches';
 import { router } from '#shared/http/context';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
+import { findSession } from '#shared/sessions/repository';
 import { requireAuth } from '../auth/middleware.ts';
 
 const tags = ['chatbot'];
@@ -16,9 +18,53 @@ const SwitchKey = z
   .regex(/^[^#\s]+$/, 'a session key has no `#` and no spaces')
   .transform((k) => (k === '*' ? GLOBAL_KEY : k));
 
-/** `/toggle` and `/pure-extractor` (mounted under `/api/v1/chatbot`). */
+/**
+ * The keys whose switches apply to `key`, most specific first: a key naming one of the tenant's
+ * sessions (id, mobid or number) expands to that session's keys (mobile, id, mobid, profile, global).
+ */
+async function keysOf(tenantId: string, key: string): Promise<string[]> {
+  if (key === GLOBAL_KEY) return [GLOBAL_KEY];
+  if ((PROFILE_NAMES as readonly string[]).includes(key)) return [key, GLOBAL_KEY];
+  const [s, profile] = await Promise.all([findSession(tenantId, key), tenantProfile(tenantId)]);
+  const keys = s
+    ? sessionKeysOf({ sessionId: s.sessionId, mobid: s.mobid, mobile: s.mobile_number }, profile)
+    : sessionKeysOf({ sessionId: key }, profile);
+  return keys.includes(key) ? keys : [key, ...keys];
+}
+
+/** `/switches`, `/toggle` and `/pure-extractor` (mounted under `/api/v1/chatbot`). */
 export function switchRoutes() {
   const r = router();
+
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/switches',
+      tags,
+      security: bearer,
+      middleware: [requireAuth] as const,
+      summary: 'The switches in force for a session key (the most specific key with a value wins)',
+      request: { query: z.object({ sessionKey: SwitchKey.default(GLOBAL_KEY) }) },
+      responses: {
+        200: json(
+          z.object({
+            success: z.literal(true),
+            sessionKey: z.string(),
+            keys: z.array(z.string()).openapi({ description: 'the keys consulted, most specific first' }),
+            chatbotEnabled: z.boolean(),
+            pureExtractor: z.boolean(),
+          }),
+        ),
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const tenant = c.get('auth').tenant;
+      const { sessionKey } = c.req.valid('query');
+      const keys = await keysOf(tenant, sessionKey);
+      return c.json({ success: true as const, sessionKey, keys, ...(await readSwitches(tenant, keys)) }, 200);
+    },
+  );
 
   r.openapi(
     createRoute({
