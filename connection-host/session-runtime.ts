@@ -203,7 +203,7 @@ export class SessionRuntime {
   }
 
   private async onClose(end: LinkEnd): Promise<void> {
-    this.generation++;
+    const generation = ++this.generation;
     this.link = undefined;
     if (this.stopped) return;
     this.log.info({ end }, 'link closed');
@@ -218,7 +218,10 @@ export class SessionRuntime {
       case 'fatal':
         return this.end('FAILED', end.reason);
       case 'replaced': {
-        if (this.opts.stillHolds && !(await this.opts.stillHolds().catch(() => true))) {
+        const held = this.opts.stillHolds ? await this.opts.stillHolds().catch(() => true) : true;
+        // A reconnect or stop while the lease was read has already decided what happens next.
+        if (generation !== this.generation || this.stopped) return;
+        if (!held) {
           // The shard moved: the new holder logged in. Its host reports the session from now on.
           this.log.warn({ end }, 'replaced after the shard moved away: stopping quietly');
           await this.stop();
