@@ -7,6 +7,7 @@ import { streamRoutes } from '#shared/stream/routes';
 import { adminRoutes } from './admin/routes.ts';
 import { authRoutes, portalRoutes } from './auth/routes.ts';
 import { chatbotApi } from './chatbot/index.ts';
+import { legacyChatbotRoutes } from './chatbot/legacy-routes.ts';
 import { commandRoutes } from './commands/routes.ts';
 import { docsRoutes } from './docs.ts';
 import { formattedRoutes } from './history/formatted-routes.ts';
@@ -66,6 +67,7 @@ export function createApp() {
   app.route('/api/webhook', webhookRoutes());
   app.route('/api/v1', formattedRoutes());
   app.route('/api/v1/chatbot', chatbotApi());
+  app.route('/api/chatbot', legacyChatbotRoutes());
   app.route('/view', viewRoutes());
   app.route('/api/public/portal', liveRoutes());
   app.route('/api/public/portal', streamRoutes());

@@ -38,7 +38,7 @@ export const Intent = z
     action: z.string().trim().min(1).max(100),
     /** Example questions per language code; `en` and `ml` expected. */
     training_phrases: z.record(LanguageCode, z.array(Phrase)),
-    /** A fixed answer per language code (placeholders `{{brain.path}}` are filled from the brain). */
+    /** A fixed answer per language code: the intent's reply when it matches (docs/chatbot.md, intent engine). */
     responses: z.record(LanguageCode, z.string().min(1).max(4_096)).optional(),
   })
   .loose();

@@ -1,6 +1,10 @@
 import { router } from '#shared/http/context';
+import { brainRoutes } from './brain-routes.ts';
+import { intentsRoutes } from './intents-routes.ts';
+import { promptRoutes } from './prompt-routes.ts';
 import { rulesRoutes } from './rules-routes.ts';
 import { switchRoutes } from './switch-routes.ts';
+import { templatesRoutes } from './templates-routes.ts';
 
 /**
  * Everything under `/api/v1/chatbot`. Each route carries its own `requireAuth` (no router-wide
@@ -10,5 +14,9 @@ export function chatbotApi() {
   const r = router();
   r.route('/', rulesRoutes());
   r.route('/', switchRoutes());
+  r.route('/', brainRoutes());
+  r.route('/', promptRoutes());
+  r.route('/', intentsRoutes());
+  r.route('/', templatesRoutes());
   return r;
 }
