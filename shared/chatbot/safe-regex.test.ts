@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../http/errors.ts';
-import { cachedSafeRegex, compileSafeRegex, MAX_PATTERN_LENGTH } from './safe-regex.ts';
+import { cachedRegexSet, cachedSafeRegex, compileSafeRegex, MAX_PATTERN_LENGTH } from './safe-regex.ts';
 
 const refusal = (pattern: string) => {
   try {
@@ -51,5 +51,18 @@ describe('cachedSafeRegex', () => {
   it('compiles once and answers undefined for a pattern that does not compile', () => {
     expect(cachedSafeRegex('hel+o')).toBe(cachedSafeRegex('hel+o'));
     expect(cachedSafeRegex('(a)\\1')).toBeUndefined();
+  });
+});
+
+describe('cachedRegexSet', () => {
+  it('answers the indices of every matching pattern in one pass, skipping patterns that do not compile', () => {
+    const match = cachedRegexSet(['^hello', '(a)\\1', 'WORLD$', '(a+)+$', 'absent']);
+    expect([...match('Hello big world')].sort()).toEqual([0, 2]);
+    expect([...match(`${'a'.repeat(40_000)}`)]).toEqual([3]);
+    const started = performance.now();
+    expect([...match(`${'a'.repeat(40_000)}!`)]).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(cachedRegexSet(['^hello', '(a)\\1', 'WORLD$', '(a+)+$', 'absent'])).toBe(match);
+    expect([...cachedRegexSet([])('anything')]).toEqual([]);
   });
 });

@@ -68,18 +68,23 @@ export function cachedSafeRegex(pattern: string): SafeRegex | undefined {
 }
 
 const sets = new Map<string, (text: string) => Set<number>>();
-const SETS_LIMIT = 100;
+/** Sets kept compiled (least recently used dropped first), each with a bounded DFA cache. */
+const SETS_LIMIT = 32;
+const SET_DFA_MEMORY = 2 * 1024 * 1024;
 
 /**
  * One pass over the text for many patterns (an RE2 set, one automaton): answers the indices (into
  * `patterns`) of those that match anywhere, case-insensitively. Patterns that do not compile never
- * match. Cached per list of patterns, so a warm process compiles a tenant's rules once.
+ * match. Cached per list of patterns, so a warm process compiles a tenant's rules once; past its
+ * memory budget the set's DFA gives way to RE2's NFA, still linear.
  */
 export function cachedRegexSet(patterns: string[]): (text: string) => Set<number> {
   const signature = patterns.join('\u0000');
   let matcher = sets.get(signature);
-  if (!matcher) {
-    const set = new RE2Set(RE2Set.UNANCHORED, RE2JS.CASE_INSENSITIVE);
+  if (matcher) {
+    sets.delete(signature);
+  } else {
+    const set = new RE2Set(RE2Set.UNANCHORED, RE2JS.CASE_INSENSITIVE, SET_DFA_MEMORY);
     const original: number[] = [];
     patterns.forEach((p, i) => {
       if (!cachedSafeRegex(p)) return;
@@ -89,8 +94,8 @@ export function cachedRegexSet(patterns: string[]): (text: string) => Set<number
     if (original.length > 0) set.compile();
     matcher = (text) =>
       original.length === 0 ? new Set() : new Set(set.match(text).map((k) => original[k] ?? -1));
-    if (sets.size >= SETS_LIMIT) sets.clear();
-    sets.set(signature, matcher);
+    if (sets.size >= SETS_LIMIT) sets.delete(sets.keys().next().value as string);
   }
+  sets.set(signature, matcher);
   return matcher;
 }
