@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,6 +118,24 @@ describe('chatbot knowledge: brain, prompt, intents', () => {
     expect(
       (await t.api.post('/api/v1/chatbot/brain', { sessionKey: 'a#b', brainData: brainOf('C') })).status,
     ).toBe(400);
+  });
+
+  it('stores a brain too large for one DynamoDB item (near 1 MiB, ~420 KB gzipped: kept in S3) and reads it back whole', async () => {
+    const t = await newTenant('brain-large');
+    const items = Array.from({ length: 8_500 }, (_, i) => ({
+      sku: `SKU-${i}-${randomBytes(12).toString('hex')}`,
+      name: randomBytes(24).toString('base64'),
+      price: i,
+      inStock: i % 2 === 0,
+    }));
+    const big = brainOf('Big Shop', { stock: { items } });
+    expect(JSON.stringify(big).length).toBeGreaterThan(900_000);
+    const saved = await t.api.post('/api/v1/chatbot/brain', { sessionKey: 'big', brainData: big });
+    expect(saved.status).toBe(200);
+    expect(saved.body.bytes).toBe(Buffer.byteLength(JSON.stringify(big)));
+    const got = await t.api.get('/api/v1/chatbot/brain?sessionKey=big');
+    expect(got.body.brain).toEqual(big);
+    expect(got.body.version).toBe(saved.body.version);
   });
 
   it("follows a session's precedence: mobile, session id, mobid, tenant profile, global", async () => {
