@@ -70,7 +70,10 @@ async function encode(
   return { s3Key };
 }
 
-/** Decoded documents by version: a stored version never changes, so a warm process reads it once. */
+/**
+ * Decoded documents by version: a stored version never changes, so a warm process reads it once.
+ * Callers get the shared object: treat brains, prompts and intents as read-only.
+ */
 const decoded = new Map<string, unknown>();
 const DECODED_MAX = 64;
 
