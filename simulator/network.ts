@@ -43,6 +43,8 @@ interface Account {
   outboxIds: Set<string>;
   presence: Map<string, OutboxEntry['presence']>;
   lids: Map<string, string>;
+  /** Timestamp of the last message written to the account: each next one is later (order keys follow it). */
+  lastInboundMs?: number;
 }
 
 const LINK_DELAY_MS = 300;
@@ -150,6 +152,8 @@ export class SimNetwork {
     const a = this.find(identifier);
     if (!a) return undefined;
     const id = `SIM${randomBytes(8).toString('hex').toUpperCase()}`;
+    const timestampMs = Math.max(Date.now(), (a.lastInboundMs ?? 0) + 1);
+    a.lastInboundMs = timestampMs;
     const { lidMode, ...rest } = m;
     if (lidMode) {
       const lid =
@@ -158,9 +162,9 @@ export class SimNetwork {
         a.lids.set(m.from, lid);
         this.deliver(a, { type: 'lid-mapping', lid, phone: m.from });
       }
-      this.deliver(a, { type: 'message', ...rest, from: '', lid, id, timestampMs: Date.now() });
+      this.deliver(a, { type: 'message', ...rest, from: '', lid, id, timestampMs });
     } else {
-      this.deliver(a, { type: 'message', ...rest, id, timestampMs: Date.now() });
+      this.deliver(a, { type: 'message', ...rest, id, timestampMs });
     }
     return id;
   }

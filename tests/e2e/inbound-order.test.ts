@@ -1,0 +1,64 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { openStream } from '../support/sse-client.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
+
+/**
+ * Per-session order under load: one sender writes 500 messages as fast as the simulator takes them
+ * (each injection awaited, so the network's order is the order of the calls; the simulator stamps
+ * an account's messages with strictly increasing timestamps). Every message must reach the webhook
+ * receiver and the tenant stream exactly once, in that order.
+ */
+const N = 500;
+const sim = api();
+const cleanup: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const c of cleanup.splice(0)) await c();
+});
+
+describe('inbound order', () => {
+  it(`${N} messages from one sender arrive once each, in order, on the webhook and the stream`, async () => {
+    const t = await newTenant('inbound order');
+    const recv = await startReceiver();
+    cleanup.push(recv.close);
+    const cfg = await t.api.post('/api/webhook/config', {
+      webhookUrl: recv.url,
+      approvedDomains: '127.0.0.1',
+      enabled: true,
+    });
+    expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
+    const s = await readySession(t.api);
+    const stream = await openStream(t.portalId);
+    cleanup.push(stream.close);
+    expect(stream.status).toBe(200);
+    await stream.connected;
+
+    const texts = Array.from({ length: N }, (_, i) => `order ${String(i).padStart(4, '0')}`);
+    const ids: string[] = [];
+    for (const text of texts) {
+      const r = await sim.post('/_sim/inbound', { sessionId: s.sessionId, from: '15550007777', text });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      ids.push(r.body.messageId);
+    }
+
+    const hooks = () => recv.of('message.inbound').filter((r) => r.json?.session_id === s.sessionId);
+    await waitFor(async () => hooks().length >= N, 110_000, `${N} webhooks`);
+    await waitFor(async () => stream.events.length >= N, 20_000, `${N} stream events`);
+    // Anything late (a duplicate) has a moment to show up before counting.
+    await new Promise((r) => setTimeout(r, 1_500));
+
+    const hooked = hooks().map((r) => r.json.message_id as string);
+    expect(hooked.length, 'webhooks, exactly once each').toBe(N);
+    expect(new Set(hooked).size).toBe(N);
+    expect(hooked, 'webhook order').toEqual(ids);
+    expect(hooks().map((r) => r.json.content?.text)).toEqual(texts);
+
+    const streamed = stream.events.filter((e) => e.json.sessionId === s.sessionId);
+    expect(streamed.length, 'stream events, exactly once each').toBe(N);
+    expect(
+      streamed.map((e) => e.json.message),
+      'stream order',
+    ).toEqual(texts);
+    expect(streamed.every((e) => !e.beforeConnected)).toBe(true);
+  }, 180_000);
+});
