@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { env } from '#shared/config/env';
+import { listContacts } from '#shared/contacts/repository';
 import { logger } from '#shared/log/logger';
 import { getMessage } from '#shared/messages/repository';
 import { CommandQueues } from './command-queues.ts';
@@ -31,6 +32,12 @@ export async function startConnectionHost(
       async getMessage(sessionId, messageId) {
         const rt = runtimes.get(sessionId);
         return rt ? getMessage(rt.request.tenantId, sessionId, messageId) : undefined;
+      },
+      async statusAudience(sessionId) {
+        const rt = runtimes.get(sessionId);
+        if (!rt) return [];
+        const contacts = await listContacts(rt.request.tenantId, sessionId);
+        return contacts.sort((a, b) => (b.lastMsgAt ?? 0) - (a.lastMsgAt ?? 0)).map((c) => c.phone);
       },
     }));
 

@@ -77,6 +77,8 @@ export interface DriverLink {
     content: string;
     backgroundColor?: string;
     media?: OutboundMedia;
+    /** Phone digits named in the request, besides the session's stored contacts. */
+    audience?: string[];
   }): Promise<void>;
   groupAction(action: {
     action: string;

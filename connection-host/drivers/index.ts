@@ -6,6 +6,8 @@ import { simulatorDriver } from './simulator/driver.ts';
 export interface DriverDeps {
   /** The stored message with this id, for the network's retries, quotes and reactions. */
   getMessage(sessionId: string, messageId: string): Promise<StoredMessage | undefined>;
+  /** The session's stored contacts (phone digits, most recent first): the status audience. */
+  statusAudience?(sessionId: string): Promise<string[]>;
 }
 
 /** The driver named by MESSAGING_DRIVER. Baileys is loaded only when used. */
@@ -15,6 +17,7 @@ export async function createDriver(name: 'baileys' | 'simulator', deps: DriverDe
   const { BAILEYS_WS_URL, BAILEYS_VERSION } = env();
   return baileysDriver({
     getMessage: deps.getMessage,
+    ...(deps.statusAudience ? { statusAudience: deps.statusAudience } : {}),
     waWebSocketUrl: BAILEYS_WS_URL,
     version: BAILEYS_VERSION,
   });

@@ -47,6 +47,8 @@ export const Command = z.discriminatedUnion('kind', [
     type: z.enum(['text', 'image', 'video']),
     content: z.string(),
     backgroundColor: z.string().optional(),
+    /** Phone digits that should see the story besides the session's stored contacts. */
+    audience: z.array(z.string()).optional(),
   }),
   z.object({
     ...base,

@@ -119,6 +119,7 @@ describe('GET /view/messages/v1', () => {
       sessionId: s.sessionId,
       type: 'text',
       status: 'delivered',
+      reason: null,
     });
     expect(Math.abs(byId[ids.asha].timestamp - Date.now() / 1000)).toBeLessThan(120);
     expect(byId[ids.reply]).toMatchObject({

@@ -1,5 +1,6 @@
 import {
   type GroupMetadata,
+  generateMessageIDV2,
   makeWASocket,
   S_WHATSAPP_NET,
   WA_CERT_DETAILS,
@@ -22,8 +23,10 @@ import { wireEvents } from './wire.ts';
 export interface BaileysDriverOptions {
   /** What the store knows of an earlier message: quotes, reactions and retries use it. */
   getMessage?: (sessionId: string, messageId: string) => Promise<KnownMessage | undefined>;
-  /** Phone digits that should see status posts (besides contacts seen on the link). */
+  /** The session's stored contacts (phone digits, most recent first): who sees status posts. */
   statusAudience?: (sessionId: string) => Promise<string[]>;
+  /** How long a status post waits for the network's ack before it is reported failed. */
+  statusAckTimeoutMs?: number;
   /** Network endpoint; tests point it at an unreachable address. */
   waWebSocketUrl?: string;
   connectTimeoutMs?: number;
@@ -50,6 +53,44 @@ export function baileysDriver(opts: BaileysDriverOptions = {}): NetworkDriver {
  * that network's certificate chain, signed by a test root instead of the network's. Applies only
  * under NODE_ENV=test; anywhere else the variable is ignored.
  */
+/** At most this many contacts see a status story (own number and the request's list first). */
+export const STATUS_AUDIENCE_MAX = 5000;
+
+/**
+ * Settles when the network acks `id`: rejects with the network's code on an error ack, or when no
+ * ack comes within `timeoutMs` (the story may still have been posted; it is reported as failed).
+ */
+function serverAck(sock: WASocket, id: string, timeoutMs: number) {
+  let cancel = () => {};
+  const result = new Promise<void>((resolve, reject) => {
+    const onAck = (node: { attrs: Record<string, string> }) => {
+      if (node.attrs.id !== id) return;
+      done();
+      if (node.attrs.error)
+        reject(new Error(`the network refused the status story (error ${node.attrs.error})`));
+      else resolve();
+    };
+    const onClose = () => {
+      done();
+      reject(new Error('the link closed before the network acknowledged the status story'));
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`the network did not acknowledge the status story within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
+    const done = () => {
+      clearTimeout(timer);
+      sock.ws.off('CB:ack,class:message', onAck);
+      sock.ws.off('close', onClose);
+    };
+    cancel = done;
+    sock.ws.on('CB:ack,class:message', onAck);
+    sock.ws.on('close', onClose);
+  });
+  result.catch(() => undefined); // awaited by the caller unless the send itself failed
+  return { result, cancel };
+}
+
 function trustTestRootKey(): void {
   const hex = process.env.BAILEYS_TEST_ROOT_PUBLIC_KEY;
   if (hex && process.env.NODE_ENV === 'test') WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(hex, 'hex');
@@ -211,9 +252,11 @@ async function connect(
       await sock.chatModify({ pin }, toJid(chatId));
     },
     async postStatus(story) {
-      const extra = opts.statusAudience ? await opts.statusAudience(sessionId).catch(() => []) : [];
+      const stored = opts.statusAudience ? await opts.statusAudience(sessionId) : [];
       const own = sock.user?.id ? [phoneOfJid(sock.user.id)] : [];
-      const audience = [...new Set([...contacts, ...extra, ...own])].filter((p): p is string => !!p);
+      const audience = [...new Set([...own, ...(story.audience ?? []), ...contacts, ...stored])]
+        .filter((p): p is string => !!p)
+        .slice(0, STATUS_AUDIENCE_MAX);
       // Media comes fetched by the host through the private-address guard; never hand Baileys a URL.
       if (story.type !== 'text' && !story.media) throw new Error(`a ${story.type} story needs its media`);
       const bytes = story.media ? Buffer.from(story.media.bytes) : undefined;
@@ -223,10 +266,20 @@ async function connect(
           : story.type === 'image'
             ? { image: bytes, mimetype: story.media?.mimetype }
             : { video: bytes, mimetype: story.media?.mimetype };
-      await sock.sendMessage(STATUS_JID, content, {
-        statusJidList: audience.map((p) => userJid(p)),
-        ...(story.backgroundColor ? { backgroundColor: story.backgroundColor } : {}),
-      });
+      // The network answers every message with an ack; one with an error is a refused story.
+      const messageId = generateMessageIDV2(sock.user?.id);
+      const acked = serverAck(sock, messageId, opts.statusAckTimeoutMs ?? 30_000);
+      try {
+        await sock.sendMessage(STATUS_JID, content, {
+          messageId,
+          statusJidList: audience.map((p) => userJid(p)),
+          ...(story.backgroundColor ? { backgroundColor: story.backgroundColor } : {}),
+        });
+      } catch (err) {
+        acked.cancel();
+        throw err;
+      }
+      await acked.result;
     },
     async groupAction(a) {
       return groupAction(sock, a, (g) => {

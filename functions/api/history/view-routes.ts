@@ -25,6 +25,10 @@ const LiveMessage = z
     sessionId: z.string(),
     type: z.string(),
     status: z.string(),
+    reason: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Why the message failed (status `failed`), else null' }),
   })
   .openapi('LiveMessage');
 
@@ -79,6 +83,7 @@ async function liveMessage(m: StoredMessage, resolver: LidResolver): Promise<z.i
     sessionId: m.sessionId,
     type: m.kind,
     status: m.status,
+    reason: m.status === 'failed' ? (m.statusReason ?? null) : null,
   };
 }
 

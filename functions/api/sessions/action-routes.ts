@@ -5,6 +5,9 @@ import { acceptCommand } from '../commands/accept.ts';
 import { actionRoute, ChatRef, SessionRef } from '../commands/schemas.ts';
 import { requireReadySession } from './service.ts';
 
+/** Phone numbers a status request may name besides the stored contacts. */
+const STATUS_AUDIENCE_MAX = 1000;
+
 const PinBody = z.object({ sessionId: SessionRef, chatId: ChatRef, pin: z.boolean() });
 const StatusBody = z
   .object({
@@ -15,6 +18,13 @@ const StatusBody = z
       .string()
       .regex(/^#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?$/, 'a hex colour like #25D366')
       .optional(),
+    audience: z
+      .array(phoneNumberInput())
+      .max(STATUS_AUDIENCE_MAX)
+      .optional()
+      .openapi({
+        description: `Phone numbers that should see the story besides the session's stored contacts (at most ${STATUS_AUDIENCE_MAX})`,
+      }),
   })
   .refine((b) => b.type === 'text' || /^https?:\/\//.test(b.content), {
     message: 'content must be an http(s) URL for image and video stories',
@@ -84,6 +94,7 @@ export function sessionActionRoutes() {
       type: b.type,
       content: b.content,
       backgroundColor: b.backgroundColor,
+      ...(b.audience?.length ? { audience: b.audience } : {}),
     });
     return c.json(accepted(commandId), 202);
   });
