@@ -7,6 +7,7 @@ import { CommandQueues } from './command-queues.ts';
 import type { NetworkDriver } from './drivers/driver.ts';
 import { createDriver } from './drivers/index.ts';
 import { RuntimeRegistry } from './runtime-registry.ts';
+import { loadSentMedia, saveSentMedia } from './sent-media.ts';
 import { ShardLeases } from './shard-leases.ts';
 import { resumeShard } from './shard-resume.ts';
 
@@ -31,7 +32,17 @@ export async function startConnectionHost(
     (await createDriver(cfg.MESSAGING_DRIVER, {
       async getMessage(sessionId, messageId) {
         const rt = runtimes.get(sessionId);
-        return rt ? getMessage(rt.request.tenantId, sessionId, messageId) : undefined;
+        if (!rt) return undefined;
+        const { tenantId } = rt.request;
+        const [message, wire] = await Promise.all([
+          getMessage(tenantId, sessionId, messageId),
+          loadSentMedia(tenantId, sessionId, messageId),
+        ]);
+        return message && wire ? { ...message, wire } : message;
+      },
+      async rememberSentMedia(sessionId, messageId, wire) {
+        const rt = runtimes.get(sessionId);
+        if (rt) await saveSentMedia(rt.request.tenantId, sessionId, messageId, wire);
       },
       async statusAudience(sessionId) {
         const rt = runtimes.get(sessionId);

@@ -5,7 +5,12 @@ import { simulatorDriver } from './simulator/driver.ts';
 
 export interface DriverDeps {
   /** The stored message with this id, for the network's retries, quotes and reactions. */
-  getMessage(sessionId: string, messageId: string): Promise<StoredMessage | undefined>;
+  getMessage(
+    sessionId: string,
+    messageId: string,
+  ): Promise<(StoredMessage & { wire?: Uint8Array }) | undefined>;
+  /** Keeps the network form of a sent media message for retries (connection-host/sent-media.ts). */
+  rememberSentMedia?(sessionId: string, messageId: string, wire: Uint8Array): Promise<void>;
   /** The session's stored contacts (phone digits, most recent first): the status audience. */
   statusAudience?(sessionId: string): Promise<string[]>;
 }
@@ -18,6 +23,7 @@ export async function createDriver(name: 'baileys' | 'simulator', deps: DriverDe
   return baileysDriver({
     getMessage: deps.getMessage,
     ...(deps.statusAudience ? { statusAudience: deps.statusAudience } : {}),
+    ...(deps.rememberSentMedia ? { rememberSentMedia: deps.rememberSentMedia } : {}),
     waWebSocketUrl: BAILEYS_WS_URL,
     version: BAILEYS_VERSION,
   });

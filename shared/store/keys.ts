@@ -100,6 +100,11 @@ export const messageKey = (tenantId: string, sessionId: string, messageId: strin
   pk: sessionPk(tenantId, sessionId),
   sk: `M#${messageId}`,
 });
+/** The network form of a media message we sent (the driver's upload reference), for retries. */
+export const sentMediaKey = (tenantId: string, sessionId: string, messageId: string) => ({
+  pk: sessionPk(tenantId, sessionId),
+  sk: `MW#${messageId}`,
+});
 export const contactKey = (tenantId: string, sessionId: string, phone: string) => ({
   pk: sessionPk(tenantId, sessionId),
   sk: `CT#${phone}`,

@@ -17,7 +17,15 @@ import { clearAuthState, loadAuthState } from './auth-state.ts';
 import { toLinkEnd } from './disconnect.ts';
 import { groupAction } from './groups.ts';
 import { phoneOfJid } from './normalise.ts';
-import { type KnownMessage, keyOf, quotedStub, retryContent, toJid, toMessageContent } from './outbound.ts';
+import {
+  type KnownMessage,
+  keyOf,
+  quotedStub,
+  retryContent,
+  sentMediaWire,
+  toJid,
+  toMessageContent,
+} from './outbound.ts';
 import { wireEvents } from './wire.ts';
 
 export interface BaileysDriverOptions {
@@ -25,6 +33,8 @@ export interface BaileysDriverOptions {
   getMessage?: (sessionId: string, messageId: string) => Promise<KnownMessage | undefined>;
   /** The session's stored contacts (phone digits, most recent first): who sees status posts. */
   statusAudience?: (sessionId: string) => Promise<string[]>;
+  /** Keeps the network form of a sent media message (sentMediaWire) for retries after a restart. */
+  rememberSentMedia?: (sessionId: string, messageId: string, wire: Uint8Array) => Promise<void>;
   /** How long a status post waits for the network's ack before it is reported failed. */
   statusAckTimeoutMs?: number;
   /** Network endpoint; tests point it at an unreachable address. */
@@ -234,10 +244,15 @@ async function connect(
       const quoted = content.quotedId
         ? quotedStub(jid, content.quotedId, await known(content.quotedId))
         : undefined;
-      await sock.sendMessage(jid, toMessageContent(content, media), {
+      const sent = await sock.sendMessage(jid, toMessageContent(content, media), {
         messageId,
         ...(quoted ? { quoted } : {}),
       });
+      const wire = media && opts.rememberSentMedia ? sentMediaWire(sent?.message) : undefined;
+      if (wire)
+        await opts
+          .rememberSentMedia?.(sessionId, messageId, wire)
+          .catch((err) => log.warn({ err, messageId }, 'keeping the sent media for retries failed'));
     },
     async presence({ to, type }) {
       await sock.sendPresenceUpdate(type, toJid(to));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quotedStub, retryContent, toJid, toMessageContent } from './outbound.ts';
+import { quotedStub, retryContent, sentMediaWire, toJid, toMessageContent } from './outbound.ts';
 
 describe('outbound mapping', () => {
   const bytes = new Uint8Array([1, 2, 3]);
@@ -77,5 +77,25 @@ describe('outbound mapping', () => {
       conversation: 'again',
     });
     expect(retryContent({ kind: 'image', direction: 'outbound' })).toBeUndefined();
+  });
+
+  it('a sent media message is kept as its media part only, and a retry sends that again', () => {
+    expect(sentMediaWire({ conversation: 'hi' })).toBeUndefined();
+    expect(sentMediaWire(undefined)).toBeUndefined();
+    const wire = sentMediaWire({
+      documentMessage: {
+        url: 'https://mmg.example.net/d.enc',
+        fileName: 'menu.pdf',
+        mimetype: 'application/pdf',
+      },
+      messageContextInfo: { messageSecret: new Uint8Array(32) },
+    });
+    const again = retryContent({ kind: 'document', direction: 'outbound', wire });
+    expect(again?.documentMessage).toMatchObject({
+      url: 'https://mmg.example.net/d.enc',
+      fileName: 'menu.pdf',
+    });
+    expect(again?.messageContextInfo).toBeFalsy();
+    expect(retryContent({ kind: 'image', direction: 'inbound', wire })).toBeUndefined();
   });
 });

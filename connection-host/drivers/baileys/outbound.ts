@@ -1,4 +1,4 @@
-import type { AnyMessageContent, proto, WAMessage } from '@whiskeysockets/baileys';
+import { type AnyMessageContent, proto, type WAMessage } from '@whiskeysockets/baileys';
 import { documentFileName, type OutboundContent } from '#shared/messages/content';
 import {
   groupJid,
@@ -25,6 +25,37 @@ export interface KnownMessage {
   caption?: string;
   fileName?: string;
   mimetype?: string;
+  /** A media message as it was sent (encoded proto.Message): see sentMediaWire. */
+  wire?: Uint8Array;
+}
+
+/** The media parts of a sent message that a retry must carry again (the upload reference). */
+const MEDIA_FIELDS = [
+  'imageMessage',
+  'videoMessage',
+  'audioMessage',
+  'documentMessage',
+  'documentWithCaptionMessage',
+  'stickerMessage',
+  'ptvMessage',
+] as const;
+
+/**
+ * The encoded media message Baileys sent (url, directPath, mediaKey, hashes, caption…), or
+ * undefined for anything without media. Stored, it lets a retry after a restart send the very same
+ * message again without the bytes.
+ */
+export function sentMediaWire(message: proto.IMessage | null | undefined): Uint8Array | undefined {
+  if (!message) return undefined;
+  const media: proto.IMessage = {};
+  let found = false;
+  for (const f of MEDIA_FIELDS) {
+    if (message[f]) {
+      (media as Record<string, unknown>)[f] = message[f];
+      found = true;
+    }
+  }
+  return found ? proto.Message.encode(media).finish() : undefined;
 }
 
 /**
@@ -131,7 +162,15 @@ export function knownToProto(m: KnownMessage): proto.IMessage {
 /** Content Baileys may re-encrypt when a recipient asks for a retry: text only (media cannot be rebuilt). */
 export function retryContent(m: KnownMessage | undefined): proto.IMessage | undefined {
   if (!m || m.direction === 'inbound') return undefined;
-  return m.kind === 'text' || m.kind === 'buttons' ? { conversation: m.text ?? '' } : undefined;
+  if (m.wire) {
+    try {
+      return proto.Message.decode(m.wire);
+    } catch {
+      return undefined;
+    }
+  }
+  if (m.kind === 'text' || m.kind === 'buttons') return { conversation: m.text ?? '' };
+  return undefined;
 }
 
 /** The key of an earlier message in a chat, as precise as what we know of it allows. */

@@ -225,6 +225,24 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
     }
   }
 
+  retryFromPhone(from: FakeUser, to: FakeUser, id: string): void {
+    const addressedAs = from.received.find((m) => m.id === id)?.to;
+    const fromJid = addressedAs && this.userOf(addressedAs) === from ? addressedAs : from.lidJid();
+    const t = now();
+    const regId = Buffer.alloc(4);
+    regId.writeUInt32BE(from.phone.registrationId);
+    for (const c of to.companions.values()) {
+      this.deliver(c, {
+        tag: 'receipt',
+        attrs: { from: fromJid, id, t, type: 'retry' },
+        content: [
+          { tag: 'retry', attrs: { count: '1', id, t, v: '1' } },
+          { tag: 'registration', attrs: {}, content: regId },
+        ],
+      });
+    }
+  }
+
   scanQr(user: FakeUser, qr: string): Promise<Companion> {
     return this.linking.scanQr(user, qr);
   }

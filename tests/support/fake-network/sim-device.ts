@@ -59,6 +59,10 @@ export class SimDevice {
   private readonly repo = makeLibSignalRepository({ creds: this.creds, keys: this.keys }, quiet);
   private readonly oneTime: Array<{ keyId: number; pair: KeyPair }> = [];
 
+  get registrationId(): number {
+    return this.creds.registrationId;
+  }
+
   constructor(preKeys = 20) {
     const preKeyPairs: Record<string, KeyPair> = {};
     for (let keyId = 1; keyId <= preKeys; keyId++) {

@@ -46,6 +46,7 @@ export interface ReceivedMessage {
 export interface Switchboard {
   sendFromPhone(from: FakeUser, to: FakeUser, message: proto.IMessage, opts: SendOptions): Promise<string>;
   receiptFromPhone(from: FakeUser, to: FakeUser, ids: string[], type?: 'read' | 'played'): void;
+  retryFromPhone(from: FakeUser, to: FakeUser, id: string): void;
   scanQr(user: FakeUser, qr: string): Promise<Companion>;
   enterPairingCode(user: FakeUser, code: string): Promise<Companion>;
 }
@@ -100,6 +101,14 @@ export class FakeUser {
   /** Delivery (no type) or read receipts from this user's phone for messages `to` sent. */
   sendReceipt(to: FakeUser, ids: string[], type?: 'read' | 'played'): void {
     this.net.receiptFromPhone(this, to, ids, type);
+  }
+
+  /**
+   * A retry receipt from this user's phone for a message `to` sent ("could not decrypt, send it
+   * again"): Baileys answers by sending the message again, built by its `getMessage`.
+   */
+  requestRetry(to: FakeUser, id: string): void {
+    this.net.retryFromPhone(this, to, id);
   }
 
   /** The phone scans a linking QR; resolves once the new companion has signed in (before its 515). */
