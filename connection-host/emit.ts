@@ -1,8 +1,64 @@
 import { names } from '#shared/aws/names';
 import type { HostEvent } from '#shared/events/types';
-import { sendJson } from '#shared/queue/send';
+import { BATCH_MAX_BYTES, BATCH_MAX_ENTRIES, jsonSize, sendJsonBatch } from '#shared/queue/send';
 
-/** Every network event leaves the host through the events queue; consumers store and fan out. */
+interface Pending {
+  event: HostEvent;
+  size: number;
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+/** Per session: the events not yet on the queue, and whether a send is under way. */
+const lanes = new Map<string, { pending: Pending[]; sending: boolean }>();
+
+/**
+ * Every network event leaves the host through the events queue; consumers store and fan out.
+ * A session's events reach the queue in the order they were emitted: one send per session at a
+ * time, and what piles up meanwhile goes in the next SendMessageBatch (up to ten events), so a
+ * burst costs one SQS request per ten events instead of one each. Resolves once the event is queued.
+ */
 export function emitEvent(event: HostEvent): Promise<void> {
-  return sendJson(names.eventsQueue(), event);
+  return new Promise<void>((resolve, reject) => {
+    const key = `${event.tenantId}:${event.sessionId}`;
+    let lane = lanes.get(key);
+    if (!lane) {
+      lane = { pending: [], sending: false };
+      lanes.set(key, lane);
+    }
+    lane.pending.push({ event, size: jsonSize(event), resolve, reject });
+    if (!lane.sending) void drain(key, lane);
+  });
+}
+
+async function drain(key: string, lane: { pending: Pending[]; sending: boolean }): Promise<void> {
+  lane.sending = true;
+  try {
+    while (lane.pending.length) {
+      const batch: Pending[] = [];
+      let bytes = 0;
+      while (lane.pending.length && batch.length < BATCH_MAX_ENTRIES) {
+        const next = lane.pending[0]!;
+        if (batch.length && bytes + next.size > BATCH_MAX_BYTES) break;
+        batch.push(lane.pending.shift()!);
+        bytes += next.size;
+      }
+      try {
+        const errors = await sendJsonBatch(
+          names.eventsQueue(),
+          batch.map((p) => p.event),
+        );
+        batch.forEach((p, i) => {
+          const err = errors[i];
+          if (err) p.reject(err);
+          else p.resolve();
+        });
+      } catch (err) {
+        for (const p of batch) p.reject(err as Error);
+      }
+    }
+  } finally {
+    lane.sending = false;
+    lanes.delete(key);
+  }
 }

@@ -8,6 +8,7 @@ import { nudgeTenantFeed } from '#shared/stream/feed';
 import { enqueueChatbotTurn } from './chatbot.ts';
 import {
   commandResultWebhook,
+  forgetSession,
   inboundMessageWebhook,
   messageStatusWebhook,
   sessionStatusWebhook,
@@ -33,6 +34,7 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
         },
         e.fence,
       );
+      if (updated) forgetSession(e.tenantId, e.sessionId);
       if (updated && e.mobile) await addAlias(e.tenantId, e.mobile, e.sessionId);
       if (updated) await sessionStatusWebhook(updated);
       logger.info({ sessionId: e.sessionId, status: e.status, applied: Boolean(updated) }, 'session status');
@@ -40,44 +42,54 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
     }
     case 'message.inbound': {
       const m = e.message;
-      const isNew = await saveMessage({
-        tenantId: e.tenantId,
-        sessionId: e.sessionId,
-        messageId: m.id,
-        direction: 'inbound',
-        chatId: m.chatId,
-        senderPhone: m.senderPhone,
-        senderLid: m.senderLid,
-        senderName: m.senderName,
-        groupId: m.groupId,
-        kind: m.kind,
-        text: m.text,
-        caption: m.caption,
-        fileName: m.fileName,
-        mimetype: m.mimetype,
-        mediaKey: m.mediaKey,
-        backlog: m.backlog,
-        status: 'delivered',
-        timestampMs: m.timestampMs,
-        statusAt: e.at,
-      });
-      if (isNew) {
-        nudgeTenantFeed(e.tenantId);
-        const chatName = m.groupId ? undefined : m.senderName;
-        await recordChatActivity(e.tenantId, e.sessionId, m.chatId, m.timestampMs, chatName);
-      }
-      if (m.senderPhone) {
-        await saveContacts(
-          e.tenantId,
-          e.sessionId,
-          [{ phone: m.senderPhone, name: m.senderName }],
-          m.timestampMs,
-        );
-      }
-      // Not only when saveMessage answers true: a retried event whose first run stored the message
-      // but failed before queueing must still queue it. The delivery id derives from the message id,
-      // so a repeat finds the existing delivery and never POSTs twice.
+      // The message and its sender's contact are independent writes: side by side.
+      const [isNew] = await Promise.all([
+        saveMessage({
+          tenantId: e.tenantId,
+          sessionId: e.sessionId,
+          messageId: m.id,
+          direction: 'inbound',
+          chatId: m.chatId,
+          senderPhone: m.senderPhone,
+          senderLid: m.senderLid,
+          senderName: m.senderName,
+          groupId: m.groupId,
+          kind: m.kind,
+          text: m.text,
+          caption: m.caption,
+          fileName: m.fileName,
+          mimetype: m.mimetype,
+          mediaKey: m.mediaKey,
+          backlog: m.backlog,
+          status: 'delivered',
+          timestampMs: m.timestampMs,
+          statusAt: e.at,
+        }),
+        m.senderPhone
+          ? saveContacts(
+              e.tenantId,
+              e.sessionId,
+              [{ phone: m.senderPhone, name: m.senderName }],
+              m.timestampMs,
+            )
+          : undefined,
+      ]);
+      // The stream reads the store: it learns of the message now, whatever the work below takes.
+      if (isNew) nudgeTenantFeed(e.tenantId);
+      // After an inbound message is stored: everything here runs side by side.
+      // The webhook is queued not only when saveMessage answers true: a retried event whose first run
+      // stored the message but failed before queueing must still queue it. The delivery id derives
+      // from the message id, so a repeat finds the existing delivery and never POSTs twice.
       await Promise.all([
+        isNew
+          ? recordChatActivity(
+              e.tenantId,
+              e.sessionId,
+              m.chatId,
+              m.timestampMs,
+              m.groupId ? undefined : m.senderName,
+            )
+          : undefined,
         inboundMessageWebhook(e.tenantId, e.sessionId, m),
         enqueueChatbotTurn(e.tenantId, e.sessionId, m),
       ]);

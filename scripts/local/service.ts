@@ -5,8 +5,8 @@ import { env, resetEnvCache } from '#shared/config/env';
 import { pollQueue } from '#shared/queue/consumer';
 import { startConnectionHost } from '../../connection-host/host.ts';
 import { createApp } from '../../functions/api/app.ts';
-import { handler as eventsHandler } from '../../functions/events/handler.ts';
-import { handler as webhooksHandler } from '../../functions/webhooks/handler.ts';
+import { eventLane, handler as eventsHandler } from '../../functions/events/handler.ts';
+import { webhookLane, handler as webhooksHandler } from '../../functions/webhooks/handler.ts';
 import { simulatorRoutes } from '../../simulator/routes.ts';
 import { bootstrapResources } from './bootstrap.ts';
 import { startLocalAws } from './local-aws.ts';
@@ -77,9 +77,10 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   process.env.SIM_NETWORK_URL ??= baseUrl;
   resetEnvCache();
 
-  const events = pollQueue(names.eventsQueue(), eventsHandler);
+  // Pipelined: one lane per session (its events in order), sessions side by side.
+  const events = pollQueue(names.eventsQueue(), eventsHandler, { lanes: { keyOf: eventLane } });
   stops.push(() => events.stop());
-  const webhooks = pollQueue(names.webhooksQueue(), webhooksHandler);
+  const webhooks = pollQueue(names.webhooksQueue(), webhooksHandler, { lanes: { keyOf: webhookLane } });
   stops.push(() => webhooks.stop());
 
   if (opts.withHost ?? true) {

@@ -17,22 +17,26 @@ export async function saveContacts(
 ): Promise<void> {
   for (const c of contacts) {
     const key = contactKey(tenantId, sessionId, c.phone);
-    await dataTable.update(key, {
-      type: 'contact',
-      tenantId,
-      sessionId,
-      phone: c.phone,
-      name: c.name,
-      lid: c.lid,
-    });
-    if (lastMsgAt !== undefined) {
-      await dataTable.update(
-        key,
-        { lastMsgAt },
-        { condition: 'attribute_not_exists(lastMsgAt) OR lastMsgAt < :t', values: { ':t': lastMsgAt } },
-      );
-    }
+    const fields = { type: 'contact', tenantId, sessionId, phone: c.phone, name: c.name, lid: c.lid };
+    // One write when the message is the contact's newest (the usual case), two otherwise.
+    if (lastMsgAt !== undefined && (await newerActivity(key, fields, lastMsgAt))) continue;
+    await dataTable.update(key, fields);
   }
+}
+
+/** Sets `fields` and `lastMsgAt` in one write when `at` is later than the item's; false otherwise. */
+async function newerActivity(
+  key: { pk: string; sk: string },
+  fields: Record<string, unknown>,
+  at: number,
+  add?: Record<string, number>,
+): Promise<boolean> {
+  const updated = await dataTable.update(
+    key,
+    { ...fields, lastMsgAt: at },
+    { condition: 'attribute_not_exists(lastMsgAt) OR lastMsgAt < :t', values: { ':t': at }, add },
+  );
+  return updated !== undefined;
 }
 
 export async function listContacts(tenantId: string, sessionId: string): Promise<StoredContact[]> {
@@ -101,16 +105,10 @@ export async function recordChatActivity(
   name?: string,
 ): Promise<void> {
   const key = chatKey(tenantId, sessionId, chatId);
-  await dataTable.update(
-    key,
-    { type: 'chat', tenantId, sessionId, chatId, name },
-    { add: { inboundCount: 1 } },
-  );
-  await dataTable.update(
-    key,
-    { lastMsgAt: at },
-    { condition: 'attribute_not_exists(lastMsgAt) OR lastMsgAt < :t', values: { ':t': at } },
-  );
+  const fields = { type: 'chat', tenantId, sessionId, chatId, name };
+  // One write when this is the chat's newest message (the usual case), two otherwise.
+  if (await newerActivity(key, fields, at, { inboundCount: 1 })) return;
+  await dataTable.update(key, fields, { add: { inboundCount: 1 } });
 }
 
 export async function listChats(tenantId: string, sessionId: string): Promise<StoredChat[]> {

@@ -1,6 +1,7 @@
 import {
   ChangeMessageVisibilityBatchCommand,
   DeleteMessageBatchCommand,
+  type Message,
   ReceiveMessageCommand,
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
@@ -11,12 +12,18 @@ import { logger } from '../log/logger.ts';
 
 export type RecordHandler<T> = (body: T, meta: { messageId: string; receiveCount: number }) => Promise<void>;
 
-export interface ProcessOptions {
+export interface ProcessOptions<T = unknown> {
   /**
    * Run the batch's records side by side. Off by default: in order, a record can rely on the ones
    * before it (a LID mapping before the message from that LID).
    */
   concurrent?: boolean;
+  /**
+   * Records with the same key run in order, one after another; different keys run side by side
+   * (e.g. the session of a host event: each session's order is kept, sessions do not wait for each
+   * other). Records whose body does not parse get a key of their own.
+   */
+  groupBy?: (body: T) => string;
 }
 
 /**
@@ -28,10 +35,21 @@ export async function processRecords<T>(
   records: SQSRecord[],
   schema: z.ZodType<T>,
   handle: RecordHandler<T>,
-  opts: ProcessOptions = {},
+  opts: ProcessOptions<T> = {},
 ): Promise<SQSBatchResponse> {
   const outcomes: boolean[] = [];
-  if (opts.concurrent) {
+  if (opts.groupBy) {
+    const groups = new Map<string, number[]>();
+    records.forEach((r, i) => {
+      const key = groupKeyOf(r, schema, opts.groupBy!) ?? `record:${r.messageId}`;
+      groups.set(key, [...(groups.get(key) ?? []), i]);
+    });
+    await Promise.all(
+      [...groups.values()].map(async (idx) => {
+        for (const i of idx) outcomes[i] = await processOne(records[i]!, schema, handle);
+      }),
+    );
+  } else if (opts.concurrent) {
     outcomes.push(...(await Promise.all(records.map((record) => processOne(record, schema, handle)))));
   } else {
     for (const record of records) outcomes.push(await processOne(record, schema, handle));
@@ -39,6 +57,15 @@ export async function processRecords<T>(
   return {
     batchItemFailures: records.filter((_, i) => !outcomes[i]).map((r) => ({ itemIdentifier: r.messageId })),
   };
+}
+
+function groupKeyOf<T>(record: SQSRecord, schema: z.ZodType<T>, groupBy: (body: T) => string) {
+  try {
+    const parsed = schema.safeParse(JSON.parse(record.body));
+    return parsed.success ? groupBy(parsed.data) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** One record; answers false when SQS should deliver it again. */
@@ -77,10 +104,37 @@ export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 export function sqsHandler<T>(
   schema: z.ZodType<T>,
   handle: RecordHandler<T>,
-  opts: ProcessOptions = {},
+  opts: ProcessOptions<T> = {},
 ): SqsHandler {
   return (event) => processRecords(event.Records, schema, handle, opts);
 }
+
+export interface PollOptions {
+  waitSeconds?: number;
+  batchSize?: number;
+  visibilityTimeout?: number;
+  /**
+   * Pipelined mode. The loop keeps receiving while earlier messages are being handled (up to
+   * `maxInFlight` messages at once) and hands each message to the lane `keyOf(body)` names: a lane
+   * runs its messages one at a time in the order they were received, different lanes run side by
+   * side. Messages with no key get a lane each. Receives stay one at a time, so the lanes see the
+   * queue's order.
+   */
+  lanes?: { keyOf: (body: string) => string | undefined; maxInFlight?: number };
+}
+
+const toRecord = (queueName: string, m: Message): SQSRecord =>
+  ({
+    messageId: m.MessageId ?? '',
+    receiptHandle: m.ReceiptHandle ?? '',
+    body: m.Body ?? '',
+    attributes: m.Attributes ?? {},
+    messageAttributes: {},
+    md5OfBody: m.MD5OfBody ?? '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: queueName,
+    awsRegion: process.env.AWS_REGION ?? 'us-east-1',
+  }) as SQSRecord;
 
 /**
  * Locally, the same Lambda handler is driven by a long-polling loop: receive, invoke, delete what
@@ -89,13 +143,17 @@ export function sqsHandler<T>(
 export function pollQueue(
   queueName: string,
   handler: SqsHandler,
-  opts: { waitSeconds?: number; batchSize?: number; visibilityTimeout?: number } = {},
+  opts: PollOptions = {},
 ): { stop(): Promise<void> } {
   let running = true;
+  const lanes = opts.lanes ? new Lanes(opts.lanes.maxInFlight ?? 300) : undefined;
   const loop = (async () => {
     const url = await queueUrl(queueName);
+    const deleter = new Deleter(url);
     while (running) {
       try {
+        if (lanes) await lanes.room();
+        if (!running) break;
         const r = await sqsClient().send(
           new ReceiveMessageCommand({
             QueueUrl: url,
@@ -107,20 +165,29 @@ export function pollQueue(
         );
         const messages = r.Messages ?? [];
         if (!messages.length) continue;
-        const records = messages.map(
-          (m) =>
-            ({
-              messageId: m.MessageId ?? '',
-              receiptHandle: m.ReceiptHandle ?? '',
-              body: m.Body ?? '',
-              attributes: m.Attributes ?? {},
-              messageAttributes: {},
-              md5OfBody: m.MD5OfBody ?? '',
-              eventSource: 'aws:sqs',
-              eventSourceARN: queueName,
-              awsRegion: process.env.AWS_REGION ?? 'us-east-1',
-            }) as SQSRecord,
-        );
+        if (lanes && opts.lanes) {
+          for (const m of messages) {
+            let key: string | undefined;
+            try {
+              key = opts.lanes.keyOf(m.Body ?? '');
+            } catch {}
+            lanes.run(key ?? `message:${m.MessageId}`, async () => {
+              const heartbeat = opts.visibilityTimeout
+                ? keepInvisible(url, [m], opts.visibilityTimeout)
+                : undefined;
+              try {
+                const { batchItemFailures } = await handler({ Records: [toRecord(queueName, m)] });
+                if (!batchItemFailures.length) deleter.add(m);
+              } catch (err) {
+                logger.error({ err, queue: queueName }, 'handler failed');
+              } finally {
+                clearInterval(heartbeat);
+              }
+            });
+          }
+          continue;
+        }
+        const records = messages.map((m) => toRecord(queueName, m));
         const heartbeat = opts.visibilityTimeout
           ? keepInvisible(url, messages, opts.visibilityTimeout)
           : undefined;
@@ -128,21 +195,16 @@ export function pollQueue(
           clearInterval(heartbeat),
         );
         const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
-        const done = messages.filter((m) => !failed.has(m.MessageId ?? ''));
-        if (done.length) {
-          await sqsClient().send(
-            new DeleteMessageBatchCommand({
-              QueueUrl: url,
-              Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
-            }),
-          );
-        }
+        for (const m of messages) if (!failed.has(m.MessageId ?? '')) deleter.add(m);
+        await deleter.flush();
       } catch (err) {
         if (!running) break;
         logger.error({ err, queue: queueName }, 'poll failed');
         await new Promise((r) => setTimeout(r, 500));
       }
     }
+    await lanes?.idle();
+    await deleter.flush();
   })();
   return {
     async stop() {
@@ -150,6 +212,68 @@ export function pollQueue(
       await loop;
     },
   };
+}
+
+/** Ordered lanes of work with a bound on the messages in flight across all of them. */
+class Lanes {
+  private readonly tails = new Map<string, Promise<void>>();
+  private inFlight = 0;
+  private waiters: Array<() => void> = [];
+  constructor(private readonly max: number) {}
+
+  run(key: string, work: () => Promise<void>): void {
+    this.inFlight++;
+    const tail = (this.tails.get(key) ?? Promise.resolve()).then(work).finally(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+      this.inFlight--;
+      for (const w of this.waiters.splice(0)) w();
+    });
+    this.tails.set(key, tail);
+  }
+
+  /** Resolves once fewer than `max` messages are in flight. */
+  async room(): Promise<void> {
+    while (this.inFlight >= this.max) await new Promise<void>((r) => this.waiters.push(r));
+  }
+
+  async idle(): Promise<void> {
+    while (this.tails.size) await Promise.allSettled([...this.tails.values()]);
+  }
+}
+
+/** Deletes handled messages in batches of up to ten, one request in flight at a time. */
+class Deleter {
+  private pending: Message[] = [];
+  private flushing: Promise<void> | undefined;
+  constructor(private readonly url: string) {}
+
+  add(m: Message): void {
+    this.pending.push(m);
+    this.flushing ??= Promise.resolve().then(() => this.drain());
+  }
+
+  async flush(): Promise<void> {
+    this.flushing ??= Promise.resolve().then(() => this.drain());
+    await this.flushing;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.pending.length) {
+        const batch = this.pending.splice(0, 10);
+        await sqsClient()
+          .send(
+            new DeleteMessageBatchCommand({
+              QueueUrl: this.url,
+              Entries: batch.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
+            }),
+          )
+          .catch((err) => logger.warn({ err }, 'delete failed; the messages will be delivered again'));
+      }
+    } finally {
+      this.flushing = undefined;
+    }
+  }
 }
 
 /**

@@ -23,6 +23,7 @@ export async function putWebhookConfig(
   config: WebhookConfig,
   sessionId?: string,
 ): Promise<void> {
+  forgetConfig(tenantId);
   await dataTable.put({
     ...webhookConfigKey(tenantId, sessionId),
     type: 'webhook-config',
@@ -30,6 +31,7 @@ export async function putWebhookConfig(
     sessionId,
     ...config,
   });
+  forgetConfig(tenantId);
 }
 
 export async function listSessionOverrides(
@@ -42,8 +44,37 @@ export async function listSessionOverrides(
   return items.map((i) => ({ ...pick(i), sessionId: i.sessionId }));
 }
 
-/** What a delivery for this session uses right now. */
-export async function resolveConfig(tenantId: string, sessionId?: string): Promise<EffectiveConfig> {
+/**
+ * How long a process keeps using the configuration it read (the events and webhooks consumers read
+ * it for every delivery). A change made through the API applies at once in the process that made it
+ * (the local service runs API and consumers in one process) and within this bound everywhere else.
+ */
+export const CONFIG_CACHE_MS = 5_000;
+const CACHE_MAX = 10_000;
+const cache = new Map<string, { until: number; value: Promise<EffectiveConfig> }>();
+const cacheKey = (tenantId: string, sessionId?: string) => `${tenantId}\0${sessionId ?? ''}`;
+
+/** Forgets the remembered configurations of a tenant (after a change of its tenant or session config). */
+export function forgetConfig(tenantId: string): void {
+  for (const k of cache.keys()) if (k.startsWith(`${tenantId}\0`)) cache.delete(k);
+}
+
+/** What a delivery for this session uses right now (remembered up to CONFIG_CACHE_MS). */
+export function resolveConfig(tenantId: string, sessionId?: string): Promise<EffectiveConfig> {
+  const key = cacheKey(tenantId, sessionId);
+  const hit = cache.get(key);
+  const now = Date.now();
+  if (hit && hit.until > now) return hit.value;
+  if (cache.size >= CACHE_MAX) cache.clear();
+  const value = readConfig(tenantId, sessionId);
+  cache.set(key, { until: now + CONFIG_CACHE_MS, value });
+  value.catch(() => {
+    if (cache.get(key)?.value === value) cache.delete(key);
+  });
+  return value;
+}
+
+async function readConfig(tenantId: string, sessionId?: string): Promise<EffectiveConfig> {
   const [tenant, session] = await Promise.all([
     getWebhookConfig(tenantId),
     sessionId ? getWebhookConfig(tenantId, sessionId) : Promise.resolve(undefined),

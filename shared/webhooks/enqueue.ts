@@ -77,10 +77,10 @@ export async function enqueueBuilt(
     // Enqueued before; if the first try died before its SQS send, send again (the claim makes it safe).
     const existing = await getDelivery(tenantId, id);
     if (existing?.status !== 'pending' || existing.attempts !== 0) return id;
-    await sendJob({ tenantId, deliveryId: id, round: existing.round, attempt: 1 });
+    await sendJob({ tenantId, deliveryId: id, round: existing.round, attempt: 1, sessionId });
     return id;
   }
-  await sendJob({ tenantId, deliveryId: id, round: 0, attempt: 1 });
+  await sendJob({ tenantId, deliveryId: id, round: 0, attempt: 1, sessionId });
   logger.debug({ tenantId, sessionId, event, deliveryId: id }, 'webhook queued');
   return id;
 }

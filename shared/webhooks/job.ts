@@ -10,6 +10,8 @@ export const WebhookJob = z.object({
   deliveryId: z.string().min(1),
   round: z.number().int().min(0),
   attempt: z.number().int().min(1),
+  /** The delivery's session: the local consumer makes a session's first attempts one at a time, in order. */
+  sessionId: z.string().optional(),
 });
 export type WebhookJob = z.infer<typeof WebhookJob>;
 

@@ -6,15 +6,41 @@ import { getSession } from '#shared/sessions/repository';
 import type { Session } from '#shared/sessions/session';
 import { sessionStatusSentKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
+import { enqueueBuilt } from '#shared/webhooks/enqueue';
 import { mediaLink } from '#shared/webhooks/media-link';
 import { resolveSender } from '#shared/webhooks/sender';
-import { enqueueBuilt } from '#shared/webhooks/enqueue';
 import {
   commandResultPayload,
   inboundWebhookPayload,
   messageStatusPayload,
   sessionStatusPayload,
 } from './payload.ts';
+
+/**
+ * How long the events consumer reuses a session record it read for webhook payloads (`mobid`,
+ * `recipient`). A session.status this process applies forgets it at once; one applied elsewhere
+ * shows within this bound.
+ */
+export const SESSION_MEMORY_MS = 10_000;
+const sessions = new Map<string, { until: number; value: Promise<Session | undefined> }>();
+
+export function forgetSession(tenantId: string, sessionId: string): void {
+  sessions.delete(`${tenantId}\0${sessionId}`);
+}
+
+function sessionOf(tenantId: string, sessionId: string): Promise<Session | undefined> {
+  const key = `${tenantId}\0${sessionId}`;
+  const now = Date.now();
+  const hit = sessions.get(key);
+  if (hit && hit.until > now) return hit.value;
+  if (sessions.size >= 10_000) sessions.clear();
+  const value = getSession(tenantId, sessionId);
+  sessions.set(key, { until: now + SESSION_MEMORY_MS, value });
+  value.catch(() => {
+    if (sessions.get(key)?.value === value) sessions.delete(key);
+  });
+  return value;
+}
 
 /**
  * Host events → webhook deliveries. Delivery ids derive from the event, so applying the same host
@@ -28,7 +54,7 @@ export function inboundMessageWebhook(tenantId: string, sessionId: string, m: In
     'message.inbound',
     async () => {
       const [session, sender, mediaUrl] = await Promise.all([
-        getSession(tenantId, sessionId),
+        sessionOf(tenantId, sessionId),
         resolveSender(tenantId, sessionId, m),
         mediaLink(m),
       ]);
@@ -51,7 +77,7 @@ export function messageStatusWebhook(m: StoredMessage & { status: MessageStatus 
     m.sessionId,
     'message.status',
     async () => {
-      const session = await getSession(m.tenantId, m.sessionId);
+      const session = await sessionOf(m.tenantId, m.sessionId);
       return messageStatusPayload({
         sessionId: m.sessionId,
         mobid: session?.mobid,
@@ -108,7 +134,7 @@ export function commandResultWebhook(c: CommandRecord) {
     'command.result',
     async () => {
       if (c.status === 'pending') return undefined;
-      const session = await getSession(c.tenantId, c.sessionId);
+      const session = await sessionOf(c.tenantId, c.sessionId);
       return commandResultPayload({
         sessionId: c.sessionId,
         mobid: session?.mobid,
