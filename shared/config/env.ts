@@ -18,6 +18,19 @@ const EnvSchema = z.object({
   SHARD_COUNT: z.coerce.number().int().min(1).max(64).default(4),
   ANTHROPIC_BASE_URL: z.string().url().optional(),
   ANTHROPIC_API_KEYS: z.string().optional(),
+  /** The model chain (docs/chatbot.md, "Model chain"): primary model, fallback pool, Bedrock, limits. */
+  ANTHROPIC_MODEL: z.string().min(1).default('claude-haiku-4-5'),
+  AI_FALLBACK_KIND: z.enum(['anthropic', 'openai']).default('anthropic'),
+  AI_FALLBACK_BASE_URL: z.string().url().optional(),
+  AI_FALLBACK_API_KEYS: z.string().optional(),
+  /** The fallback pool's model; ANTHROPIC_MODEL (kind anthropic) or gpt-4o-mini (kind openai) when unset. */
+  AI_FALLBACK_MODEL: z.string().min(1).optional(),
+  BEDROCK_ENDPOINT_URL: z.string().url().optional(),
+  /** The Bedrock hop is skipped when unset. */
+  BEDROCK_MODEL_ID: z.string().min(1).optional(),
+  /** Each model request's time limit (one key of one pool, or Bedrock). */
+  AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(20_000),
+  AI_MAX_TOKENS: z.coerce.number().int().min(1).max(64_000).default(1024),
   WEBHOOK_APPROVED_DOMAINS: z.string().optional(),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool,
   PAYMENT_UPI_ID: z.string().optional(),

@@ -175,7 +175,29 @@ export const usagesOf = (tenantId: string, period: string) => ({
   skBeginsWith: 'S#',
 });
 
+// AI usage (docs/chatbot.md, "Credits"): one partition per tenant, one counter item per session,
+// so the tenant's totals are one Query; a marker per counted event makes a redelivery count once.
+
+export const aiUsageKey = (tenantId: string, sessionId: string) => ({
+  pk: `T#${tenantId}#AIUSE`,
+  sk: `S#${sessionId}`,
+});
+export const aiUsagesOf = (tenantId: string) => ({ pk: `T#${tenantId}#AIUSE`, skBeginsWith: 'S#' });
+export const aiUsageEventKey = (tenantId: string, sessionId: string, eventId: string) => ({
+  pk: `T#${tenantId}#AIUSE#EV`,
+  sk: `${sessionId}#${eventId}`,
+});
+
 // Keys without a tenant: the simulator's mobid lookup and the connection host's own bookkeeping.
+/**
+ * The model chain's key cool-downs (the service's own provider keys, not a tenant's): one partition,
+ * one item per pool and key index, read with one Query per model call. The key itself is never stored.
+ */
+export const AI_KEY_STATE_PK = 'AI#KEYSTATE';
+export const aiKeyStateKey = (pool: string, keyIndex: number) => ({
+  pk: AI_KEY_STATE_PK,
+  sk: `${pool}#${String(keyIndex).padStart(3, '0')}`,
+});
 
 /** mobids are globally unique; tools without a tenant (the simulator) find the session by them. */
 export const mobidKey = (mobid: string) => ({ pk: `MOBID#${mobid}`, sk: META });

@@ -1,0 +1,34 @@
+import type { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk';
+import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type { BedrockConfig } from '../config.ts';
+import { type CallResult, callMessages } from './anthropic.ts';
+
+let cached: { id: string; client: AnthropicBedrock } | undefined;
+
+/**
+ * The serverless hop: Claude on Amazon Bedrock (`POST /model/{modelId}/invoke`, SigV4-signed with the
+ * function's own AWS credentials, no API key). The SDK is loaded on first use only, so a chain that
+ * never reaches this hop does not pay for it at cold start.
+ */
+export async function callBedrock(
+  cfg: BedrockConfig,
+  body: MessageCreateParamsNonStreaming,
+  timeoutMs: number,
+): Promise<CallResult> {
+  const id = `${cfg.endpointUrl ?? ''}\n${cfg.region}\n${timeoutMs}`;
+  if (cached?.id !== id) {
+    const { AnthropicBedrock } = await import('@anthropic-ai/bedrock-sdk');
+    cached = {
+      id,
+      client: new AnthropicBedrock({
+        awsRegion: cfg.region,
+        baseURL: cfg.endpointUrl,
+        // Sign with AWS credentials (the Lambda role), never a bearer token from the environment.
+        apiKey: null,
+        maxRetries: 0,
+        timeout: timeoutMs,
+      }),
+    };
+  }
+  return callMessages(cached.client, { ...body, model: cfg.modelId });
+}
