@@ -154,6 +154,29 @@ export class Table {
     return q.limit === undefined ? out : out.slice(0, q.limit);
   }
 
+  /**
+   * One partition page by page (at most `pageSize` items each), oldest first, for exports that must
+   * never hold a whole partition in memory.
+   */
+  async *pages<T = Item>(q: { pk: string; skBeginsWith: string; pageSize?: number }): AsyncGenerator<T[]> {
+    let start: QueryCommandInput['ExclusiveStartKey'];
+    do {
+      const r = await dynamoClient().send(
+        new QueryCommand({
+          TableName: this.name(),
+          KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :sk)',
+          ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
+          ExpressionAttributeValues: toAttr({ ':pk': q.pk, ':sk': q.skBeginsWith }),
+          ScanIndexForward: true,
+          Limit: q.pageSize ?? 500,
+          ExclusiveStartKey: start,
+        }),
+      );
+      yield (r.Items ?? []).map((it) => fromAttr(it) as T);
+      start = r.LastEvaluatedKey;
+    } while (start);
+  }
+
   /** Writes all or nothing; answers false when a condition failed. */
   async transact(items: TransactWriteItem[]): Promise<boolean> {
     try {

@@ -3,6 +3,7 @@ import { createApiKey, createTenant, requireTenant } from '#shared/auth/tenants'
 import { router } from '#shared/http/context';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
 import { requireAdmin, requireAuth } from '../auth/middleware.ts';
+import { adminExportRoutes } from './export-routes.ts';
 
 const tenantCreateRoute = createRoute({
   method: 'post',
@@ -68,5 +69,6 @@ export function adminRoutes() {
     const { apiKey, record } = await createApiKey(tenant.id, body?.label);
     return c.json({ success: true as const, apiKey, keyId: record.keyId }, 201);
   });
+  r.route('/export', adminExportRoutes());
   return r;
 }

@@ -1,5 +1,6 @@
 import { router } from '#shared/http/context';
 import { requireAuth } from '../auth/middleware.ts';
+import { leadRoutes } from '../leads/routes.ts';
 import { usageRoutes } from '../usage/routes.ts';
 import { sessionActionRoutes } from './action-routes.ts';
 import { sessionRoutes } from './routes.ts';
@@ -12,6 +13,7 @@ export function sessionsApi() {
   const r = router();
   r.use('*', requireAuth);
   r.route('/usage', usageRoutes());
+  r.route('/leads', leadRoutes());
   r.route('/', sessionActionRoutes());
   r.route('/', sessionRoutes());
   return r;

@@ -1,0 +1,198 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { ADMIN_TENANT_ID, requireTenant } from '#shared/auth/tenants';
+import { router } from '#shared/http/context';
+import { bearer, errorResponses, json, StringList } from '#shared/http/schemas';
+import { type CsvColumn, csvHeaders, csvStream } from '../exports/csv.ts';
+import { jsonEnvelopeStream, jsonStreamHeaders } from '../exports/json-stream.ts';
+import { type ContactRow, contactRows, targetSessions, utcDateTime } from '../leads/contacts-source.ts';
+import { type GroupRow, groupRows } from '../leads/groups-source.ts';
+
+/*
+ * Administrative exports (docs/exports.md). Admin scope only (the `/api/admin` router checks it). An
+ * admin token belongs to the admin tenant; `tenantId` names the tenant whose sessions are exported
+ * (default: the admin tenant's own), so an administrator can export any tenant.
+ */
+
+const Params = {
+  format: z.enum(['json', 'csv']).optional().openapi({ description: '`json` (default) or `csv`' }),
+  sessionIds: StringList.optional().openapi({
+    type: 'string',
+    description: 'Session ids, mobids or numbers (array, or comma-separated); default: every active session',
+  }),
+  sessionId: z.string().max(200).optional().openapi({ description: 'One session id, mobid or number' }),
+  tenantId: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .openapi({ description: 'Tenant to export; default the admin tenant' }),
+  bom: z.boolean().optional().openapi({ description: 'CSV only: start with a UTF-8 byte-order mark' }),
+};
+const BodySchema = z.object(Params);
+const QuerySchema = z.object({
+  ...Params,
+  bom: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .openapi({ description: 'CSV only: UTF-8 byte-order mark' }),
+});
+
+const ExportedContact = z
+  .object({
+    Name: z.string(),
+    Number: z.string().openapi({ example: '+91 98765 43210' }),
+    RawNumber: z.string().openapi({ example: '919876543210' }),
+    LastMsgOn: z
+      .string()
+      .openapi({ description: '`YYYY-MM-DD HH:MM:SS`, UTC; empty when no message is stored' }),
+    Session: z.string().openapi({ description: 'Session id' }),
+  })
+  .openapi('ExportedContact');
+
+const ExportedGroup = z
+  .object({
+    GroupName: z.string(),
+    GroupId: z.string().openapi({ example: '120363012345678901@g.us' }),
+    MembersCount: z.number().int(),
+    Members: z.array(z.object({ Name: z.string(), Phone: z.string() })),
+    TotalMessagesInGroup: z.number().int(),
+    LastMsgOn: z.string(),
+  })
+  .openapi('ExportedGroup');
+
+const csvResponse = {
+  'text/csv': { schema: z.string().openapi({ description: 'CSV with a header row (docs/exports.md)' }) },
+};
+
+function exportRoute(path: string, summary: string, envelope: z.ZodType) {
+  return createRoute({
+    method: 'post',
+    path,
+    tags: ['admin'],
+    security: bearer,
+    summary,
+    request: {
+      query: QuerySchema,
+      body: { required: false, content: { 'application/json': { schema: BodySchema } } },
+    },
+    responses: {
+      200: { description: 'OK', content: { ...json(envelope).content, ...csvResponse } },
+      ...errorResponses,
+    },
+  });
+}
+
+const contactsRoute = exportRoute(
+  '/contacts',
+  'Export the deduplicated contacts of a tenant’s sessions as JSON or CSV (admin only)',
+  z.object({ success: z.literal(true), totalContacts: z.number().int(), contacts: z.array(ExportedContact) }),
+);
+const groupsRoute = exportRoute(
+  '/groups',
+  'Export the groups of a tenant’s sessions with their members as JSON or CSV (admin only)',
+  z.object({ success: z.literal(true), totalGroups: z.number().int(), groups: z.array(ExportedGroup) }),
+);
+
+type Merged = z.infer<typeof BodySchema>;
+
+/** Query and body together; a field in the body wins. */
+function merged(query: z.infer<typeof QuerySchema>, body: Merged | undefined): Merged {
+  const q: Merged = {
+    ...query,
+    bom: query.bom === undefined ? undefined : query.bom === 'true' || query.bom === '1',
+  };
+  const out: Record<string, unknown> = { ...q };
+  for (const [k, v] of Object.entries(body ?? {})) if (v !== undefined) out[k] = v;
+  return out as Merged;
+}
+
+async function scope(p: Merged) {
+  const tenantId = p.tenantId ?? ADMIN_TENANT_ID;
+  if (p.tenantId) await requireTenant(p.tenantId);
+  const sessionIds = [...(p.sessionIds ?? []), ...(p.sessionId ? [p.sessionId] : [])];
+  return { tenantId, sessions: await targetSessions(tenantId, { sessionIds }) };
+}
+
+export const contactExportRow = (r: ContactRow) => ({
+  Name: r.name,
+  Number: r.formatted,
+  RawNumber: r.phone,
+  LastMsgOn: utcDateTime(r.lastMsgAt),
+  Session: r.sessionId,
+});
+
+export const groupExportRow = (g: GroupRow) => ({
+  GroupName: g.subject,
+  GroupId: g.groupId,
+  MembersCount: g.membersCount,
+  Members: g.members.map((m) => ({ Name: m.name, Phone: m.phone })),
+  TotalMessagesInGroup: g.totalMessages,
+  LastMsgOn: utcDateTime(g.lastMsgAt),
+});
+
+const contactColumns: CsvColumn<ReturnType<typeof contactExportRow>>[] = [
+  { header: 'Name', value: (r) => r.Name },
+  { header: 'Number', value: (r) => r.Number },
+  { header: 'RawNumber', value: (r) => r.RawNumber },
+  { header: 'LastMsgOn', value: (r) => r.LastMsgOn },
+  { header: 'Session', value: (r) => r.Session },
+];
+
+const groupColumns: CsvColumn<ReturnType<typeof groupExportRow>>[] = [
+  { header: 'GroupName', value: (g) => g.GroupName },
+  { header: 'GroupId', value: (g) => g.GroupId },
+  { header: 'MembersCount', value: (g) => g.MembersCount },
+  // One cell: `Name (Phone); Name (Phone)`, or the phone alone when the name is unknown.
+  {
+    header: 'Members',
+    value: (g) => g.Members.map((m) => (m.Name ? `${m.Name} (${m.Phone})` : m.Phone)).join('; '),
+  },
+  { header: 'TotalMessagesInGroup', value: (g) => g.TotalMessagesInGroup },
+  { header: 'LastMsgOn', value: (g) => g.LastMsgOn },
+];
+
+async function* mapRows<A, B>(rows: AsyncIterable<A>, f: (a: A) => B): AsyncGenerator<B> {
+  for await (const r of rows) yield f(r);
+}
+
+const stamp = () => new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '');
+
+/** Mounted at `/api/admin/export`, behind the admin router's `requireAuth` and `requireAdmin`. */
+export function adminExportRoutes() {
+  const r = router();
+  r.openapi(contactsRoute, async (c) => {
+    const body = c.req.header('content-type')?.includes('json') ? c.req.valid('json') : undefined;
+    const p = merged(c.req.valid('query'), body);
+    const { tenantId, sessions } = await scope(p);
+    const rows = mapRows(contactRows(tenantId, sessions), contactExportRow);
+    if (p.format === 'csv')
+      return c.body(
+        csvStream(contactColumns, rows, { bom: p.bom }),
+        200,
+        csvHeaders(`contacts-${stamp()}`),
+      ) as never;
+    return c.body(
+      jsonEnvelopeStream({ success: true }, 'contacts', rows, 'totalContacts'),
+      200,
+      jsonStreamHeaders,
+    ) as never;
+  });
+  r.openapi(groupsRoute, async (c) => {
+    const body = c.req.header('content-type')?.includes('json') ? c.req.valid('json') : undefined;
+    const p = merged(c.req.valid('query'), body);
+    const { tenantId, sessions } = await scope(p);
+    const rows = mapRows(groupRows(tenantId, sessions), groupExportRow);
+    if (p.format === 'csv')
+      return c.body(
+        csvStream(groupColumns, rows, { bom: p.bom }),
+        200,
+        csvHeaders(`groups-${stamp()}`),
+      ) as never;
+    return c.body(
+      jsonEnvelopeStream({ success: true }, 'groups', rows, 'totalGroups'),
+      200,
+      jsonStreamHeaders,
+    ) as never;
+  });
+  return r;
+}

@@ -1,0 +1,69 @@
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+
+/**
+ * CSV for spreadsheet apps (docs/exports.md, "CSV rules"): RFC 4180 quoting by `csv-stringify`
+ * (a cell with a comma, quote, CR or LF is quoted, quotes doubled), CRLF line ends, a header row,
+ * UTF-8, optionally with a byte-order mark so Excel reads non-Latin text (Malayalam, …) right.
+ */
+
+/** Leading characters a spreadsheet app reads as a formula (OWASP "CSV injection"), plus tab and CR. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A cell as text, with the formula-injection guard: text starting with `=`, `+`, `-`, `@`, tab or CR
+ * gets a leading `'`, so spreadsheet apps show it as text instead of evaluating it. Numbers are
+ * written as they are (a negative number is data, not a formula); null and undefined are empty.
+ */
+export function csvCell(v: unknown): string | number {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') return Number.isFinite(v) ? v : '';
+  const s = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return FORMULA_START.test(s) ? `'${s}` : s;
+}
+
+export interface CsvColumn<T> {
+  /** The header cell. */
+  header: string;
+  value: (row: T) => unknown;
+}
+
+export interface CsvOptions {
+  /** Start with a UTF-8 byte-order mark (EF BB BF) for spreadsheet apps. */
+  bom?: boolean;
+}
+
+/**
+ * Rows → a CSV byte stream, read from `rows` only as fast as the consumer takes the output (back
+ * pressure), so a large export never sits in memory. The header row is written even with no rows.
+ */
+export function csvStream<T>(
+  columns: readonly CsvColumn<T>[],
+  rows: AsyncIterable<T> | Iterable<T>,
+  opt: CsvOptions = {},
+): ReadableStream<Uint8Array> {
+  const stringifier = stringify({
+    bom: opt.bom ?? false,
+    header: true,
+    columns: columns.map((c, i) => ({ key: String(i), header: c.header })),
+    record_delimiter: 'windows',
+    cast: { number: (n) => String(n) },
+  });
+  async function* records() {
+    for await (const row of rows)
+      yield Object.fromEntries(columns.map((c, i) => [String(i), csvCell(c.value(row))]));
+  }
+  const source = Readable.from(records());
+  source.on('error', (err) => stringifier.destroy(err));
+  source.pipe(stringifier);
+  return Readable.toWeb(stringifier) as ReadableStream<Uint8Array>;
+}
+
+/** The headers of a CSV download named `<name>.csv`. */
+export function csvHeaders(name: string): Record<string, string> {
+  return {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="${name.replace(/[^\w.-]/g, '_')}.csv"`,
+    'cache-control': 'no-store',
+  };
+}
