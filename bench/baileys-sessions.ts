@@ -155,7 +155,7 @@ console.table(
 );
 if (restart)
   console.log(
-    `Host restart (SIGTERM, new process, lease TTL 5 s): ${restart.sessions} devices logged in again after ${(restart.onlineMs / 1000).toFixed(1)} s, all READY in the API after ${(restart.readyMs / 1000).toFixed(1)} s; no new QR`,
+    `Host restart (SIGTERM, new process, lease TTL 5 s): ${restart.sessions} devices logged in again at the network after ${(restart.onlineMs / 1000).toFixed(1)} s (the API read READY throughout: a stopping host leaves the stored status; all READY checked at ${(restart.readyMs / 1000).toFixed(1)} s); no new QR`,
   );
 console.log('Target: ≤ 10 MB per session');
 await (await localAws()).stop();
