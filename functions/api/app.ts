@@ -14,6 +14,7 @@ import { formattedRoutes } from './history/formatted-routes.ts';
 import { liveRoutes } from './history/live-routes.ts';
 import { viewRoutes } from './history/view-routes.ts';
 import { messagesApi } from './messages/index.ts';
+import { paymentRoutes } from './payments/routes.ts';
 import { sessionsApi } from './sessions/index.ts';
 import { templateRoutes } from './templates/routes.ts';
 import { webhookRoutes } from './webhooks/config-routes.ts';
@@ -67,6 +68,7 @@ export function createApp() {
   app.route('/api/webhook', webhookRoutes());
   app.route('/api/v1', formattedRoutes());
   app.route('/api/v1/chatbot', chatbotApi());
+  app.route('/api/v1/payments', paymentRoutes());
   app.route('/api/chatbot', legacyChatbotRoutes());
   app.route('/view', viewRoutes());
   app.route('/api/public/portal', liveRoutes());

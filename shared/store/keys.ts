@@ -49,6 +49,8 @@ export const webhookOverridesOf = (tenantId: string) => ({
   pk: tenantPk(tenantId),
   skBeginsWith: 'WHCFG#S#',
 });
+/** The tenant's payment settings (UPI payee for payment links). */
+export const paymentSettingsKey = (tenantId: string) => ({ pk: tenantPk(tenantId), sk: 'PAYSET' });
 export const deliveryKey = (tenantId: string, deliveryId: string) => ({
   pk: tenantPk(tenantId),
   sk: `DLV#${deliveryId}`,

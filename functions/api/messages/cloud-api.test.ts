@@ -23,6 +23,7 @@ const EXPECTED = {
   PAYLOAD_TOO_LARGE: { status: 413, code: 131053 },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, code: 100 },
   SESSION_NOT_READY: { status: 422, code: 133010 },
+  PAYMENT_NOT_CONFIGURED: { status: 422, code: 100 },
   QUOTA_EXCEEDED: { status: 429, code: 131056 },
   UPSTREAM_UNAVAILABLE: { status: 503, code: 131016 },
   INTERNAL: { status: 500, code: 131000 },

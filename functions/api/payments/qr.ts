@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import QRCode from 'qrcode';
+import { s3Client } from '#shared/aws/clients';
+import { names } from '#shared/aws/names';
+
+/** SigV4 presigned URLs live at most 7 days. */
+export const QR_LINK_TTL_SECONDS = 7 * 86_400;
+
+/** `payments/<tenant>/<sha256 of the URI>.png`: one object per distinct link, under its tenant. */
+export const paymentQrKeyOf = (tenantId: string, uri: string) =>
+  `payments/${tenantId}/${createHash('sha256').update(uri).digest('hex')}.png`;
+
+/**
+ * The QR code of `uri` as a PNG (generated here with `qrcode`, error correction M), stored in the
+ * media bucket under the tenant and answered as a presigned GET URL valid for 7 days.
+ */
+export async function paymentQrUrl(tenantId: string, uri: string): Promise<string> {
+  const png = await QRCode.toBuffer(uri, { type: 'png', errorCorrectionLevel: 'M', margin: 4, width: 512 });
+  const Bucket = names.mediaBucket();
+  const Key = paymentQrKeyOf(tenantId, uri);
+  await s3Client().send(
+    new PutObjectCommand({
+      Bucket,
+      Key,
+      Body: png,
+      ContentType: 'image/png',
+      CacheControl: 'private, max-age=604800',
+    }),
+  );
+  return getSignedUrl(s3Client(), new GetObjectCommand({ Bucket, Key }), { expiresIn: QR_LINK_TTL_SECONDS });
+}
