@@ -1,0 +1,64 @@
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { csvCell, csvStream } from './csv.ts';
+
+const text = async (s: ReadableStream<Uint8Array>) =>
+  new TextDecoder().decode(await new Response(s).arrayBuffer());
+const bytes = async (s: ReadableStream<Uint8Array>) => new Uint8Array(await new Response(s).arrayBuffer());
+
+const columns = [
+  { header: 'Name', value: (r: { name: string; n: number }) => r.name },
+  { header: 'N', value: (r: { name: string; n: number }) => r.n },
+];
+
+describe('CSV writer', () => {
+  it('guards cells a spreadsheet would read as a formula', () => {
+    for (const s of ['=1+1', '+91 98765 43210', '-2', '@SUM(A1)', '\tx', '\rx'])
+      expect(csvCell(s)).toBe(`'${s}`);
+    for (const s of ['Asha', '9 = 9', 'a-b', "'quoted", '']) expect(csvCell(s)).toBe(s);
+    expect(csvCell(-2)).toBe(-2);
+    expect(csvCell(undefined)).toBe('');
+    expect(csvCell(null)).toBe('');
+  });
+
+  it('quotes commas, quotes, newlines and keeps UTF-8 text; parses back to the same rows', async () => {
+    const rows = [
+      { name: 'Sharma, Asha', n: 1 },
+      { name: 'Ravi "K"', n: 2 },
+      { name: 'two\nlines', n: 3 },
+      { name: 'മീര നായർ', n: 4 },
+      { name: '=cmd()', n: -5 },
+    ];
+    const out = await text(csvStream(columns, rows));
+    expect(out.split('\r\n')[0]).toBe('Name,N');
+    expect(parse(out, { columns: true })).toEqual([
+      { Name: 'Sharma, Asha', N: '1' },
+      { Name: 'Ravi "K"', N: '2' },
+      { Name: 'two\nlines', N: '3' },
+      { Name: 'മീര നായർ', N: '4' },
+      { Name: "'=cmd()", N: '-5' },
+    ]);
+  });
+
+  it('writes a BOM only when asked, and the header with no rows', async () => {
+    const withBom = await bytes(csvStream(columns, [], { bom: true }));
+    expect([...withBom.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const plain = await bytes(csvStream(columns, []));
+    expect(new TextDecoder().decode(plain)).toBe('Name,N\r\n');
+  });
+
+  it('pulls rows from an async source as the reader takes them', async () => {
+    let produced = 0;
+    async function* many() {
+      for (let i = 0; i < 100_000; i++) {
+        produced++;
+        yield { name: `row ${i}`, n: i };
+      }
+    }
+    const reader = csvStream(columns, many()).getReader();
+    await reader.read();
+    // Back pressure: far from all 100,000 rows were generated for the first chunk.
+    expect(produced).toBeLessThan(50_000);
+    await reader.cancel();
+  });
+});
