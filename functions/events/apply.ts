@@ -2,6 +2,8 @@ import { recordCommandResult } from '#shared/commands/results';
 import { recordChatActivity, saveContacts, saveGroup, saveLidMapping } from '#shared/contacts/repository';
 import type { HostEvent } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
+import type { InboundMessage } from '#shared/messages/content';
+import type { StoredMessage } from '#shared/messages/message';
 import { advanceStatus, saveMessage } from '#shared/messages/repository';
 import { addAlias, applySessionState } from '#shared/sessions/repository';
 import { nudgeTenantFeed } from '#shared/stream/feed';
@@ -13,6 +15,42 @@ import {
   messageStatusWebhook,
   sessionStatusWebhook,
 } from './webhooks/events.ts';
+
+/**
+ * THE place for work that follows an inbound message once it is stored: one call per message, on
+ * the single-event path here and the batch path (inbound-batch.ts) alike, also for a retried event,
+ * so each hook must be idempotent or deduplicate. Hooks run side by side with the webhook and need
+ * no order among a session's messages.
+ */
+export function afterInboundStored(tenantId: string, sessionId: string, m: InboundMessage): Promise<unknown> {
+  return Promise.all([enqueueChatbotTurn(tenantId, sessionId, m)]);
+}
+
+/** The stored form of an inbound message event. */
+export function storedInbound(e: Extract<HostEvent, { kind: 'message.inbound' }>): StoredMessage {
+  const m = e.message;
+  return {
+    tenantId: e.tenantId,
+    sessionId: e.sessionId,
+    messageId: m.id,
+    direction: 'inbound',
+    chatId: m.chatId,
+    senderPhone: m.senderPhone,
+    senderLid: m.senderLid,
+    senderName: m.senderName,
+    groupId: m.groupId,
+    kind: m.kind,
+    text: m.text,
+    caption: m.caption,
+    fileName: m.fileName,
+    mimetype: m.mimetype,
+    mediaKey: m.mediaKey,
+    backlog: m.backlog,
+    status: 'delivered',
+    timestampMs: m.timestampMs,
+    statusAt: e.at,
+  };
+}
 
 /**
  * Applies one host event to the store. Every branch is idempotent: the same SQS message twice
@@ -44,27 +82,7 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
       const m = e.message;
       // The message and its sender's contact are independent writes: side by side.
       const [isNew] = await Promise.all([
-        saveMessage({
-          tenantId: e.tenantId,
-          sessionId: e.sessionId,
-          messageId: m.id,
-          direction: 'inbound',
-          chatId: m.chatId,
-          senderPhone: m.senderPhone,
-          senderLid: m.senderLid,
-          senderName: m.senderName,
-          groupId: m.groupId,
-          kind: m.kind,
-          text: m.text,
-          caption: m.caption,
-          fileName: m.fileName,
-          mimetype: m.mimetype,
-          mediaKey: m.mediaKey,
-          backlog: m.backlog,
-          status: 'delivered',
-          timestampMs: m.timestampMs,
-          statusAt: e.at,
-        }),
+        saveMessage(storedInbound(e)),
         m.senderPhone
           ? saveContacts(
               e.tenantId,
@@ -76,7 +94,6 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
       ]);
       // The stream reads the store: it learns of the message now, whatever the work below takes.
       if (isNew) nudgeTenantFeed(e.tenantId);
-      // After an inbound message is stored: everything here runs side by side.
       // The webhook is queued not only when saveMessage answers true: a retried event whose first run
       // stored the message but failed before queueing must still queue it. The delivery id derives
       // from the message id, so a repeat finds the existing delivery and never POSTs twice.
@@ -91,7 +108,7 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
             )
           : undefined,
         inboundMessageWebhook(e.tenantId, e.sessionId, m),
-        enqueueChatbotTurn(e.tenantId, e.sessionId, m),
+        afterInboundStored(e.tenantId, e.sessionId, m),
       ]);
       return;
     }

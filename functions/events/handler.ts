@@ -1,11 +1,14 @@
 import { HostEvent } from '#shared/events/types';
 import { sqsHandler } from '#shared/queue/consumer';
 import { applyHostEvent } from './apply.ts';
+import { applySessionEvents } from './inbound-batch.ts';
 
 /** SQS (events queue) → store, then webhooks and streams. */
-// A session's events apply in order; different sessions' events side by side.
+// A session's events apply in order (its inbound messages in runs, inbound-batch.ts); different
+// sessions' events side by side.
 export const handler = sqsHandler(HostEvent, (event) => applyHostEvent(event), {
   groupBy: (e) => `${e.tenantId}:${e.sessionId}`,
+  handleGroup: (items) => applySessionEvents(items.map((i) => i.body)),
 });
 
 /** The lane of a raw events-queue body for the local poller (same key as `groupBy`). */

@@ -29,12 +29,72 @@ interface AttemptResult {
 /** Runs attempt `job.attempt` of a delivery at most once, then schedules the next one or gives up. */
 export async function processWebhookJob(job: WebhookJob): Promise<void> {
   const token = randomUUID();
-  const claimed =
-    (await claimAttempt(job.tenantId, job.deliveryId, job.round, job.attempt, token)) ??
-    (await resumeOrSkip(job, token));
+  const claimed = await claimJob(job, token);
   if (!claimed) return;
+  await settle(job, claimed, token, await attempt(claimed, job.attempt));
+}
 
-  const { record, retryAfterMs } = await attempt(claimed, job.attempt);
+/**
+ * Several jobs whose POSTs must leave in the given order (a session's first attempts): the POSTs go
+ * one after another; the next job is claimed while the current POST is under way (so no claim
+ * waits longer than one POST), and each outcome is recorded while the next POST is under way.
+ * Answers, per job, whether it was handled (false: SQS delivers it again).
+ */
+export async function processWebhookJobsInOrder(jobs: WebhookJob[]): Promise<boolean[]> {
+  const tokens = jobs.map(() => randomUUID());
+  const claim = (i: number) =>
+    claimJob(jobs[i]!, tokens[i]!).then(
+      (value) => ({ ok: true as const, value }),
+      (err: unknown) => ({ ok: false as const, err }),
+    );
+  const settled: Array<Promise<boolean>> = [];
+  let next = jobs.length ? claim(0) : undefined;
+  for (let i = 0; i < jobs.length; i++) {
+    const c = await next!;
+    next = i + 1 < jobs.length ? claim(i + 1) : undefined;
+    const job = jobs[i]!;
+    if (!c.ok) {
+      logger.error({ err: c.err, deliveryId: job.deliveryId }, 'webhook claim failed; SQS will retry it');
+      settled.push(Promise.resolve(false));
+      continue;
+    }
+    if (!c.value) {
+      settled.push(Promise.resolve(true));
+      continue;
+    }
+    const claimed = c.value;
+    const result = await attempt(claimed, job.attempt);
+    settled.push(
+      settle(job, claimed, tokens[i]!, result).then(
+        () => true,
+        (err) => {
+          logger.error(
+            { err, deliveryId: job.deliveryId },
+            'webhook outcome not recorded; SQS will retry it',
+          );
+          return false;
+        },
+      ),
+    );
+  }
+  return Promise.all(settled);
+}
+
+async function claimJob(job: WebhookJob, token: string): Promise<Delivery | undefined> {
+  return (
+    (await claimAttempt(job.tenantId, job.deliveryId, job.round, job.attempt, token)) ??
+    (await resumeOrSkip(job, token))
+  );
+}
+
+/** Records the outcome of an attempt: delivered, a retry scheduled, or failed for good. */
+async function settle(
+  job: WebhookJob,
+  claimed: Delivery,
+  token: string,
+  result: AttemptResult,
+): Promise<void> {
+  const { record, retryAfterMs } = result;
   const log = {
     tenantId: job.tenantId,
     deliveryId: job.deliveryId,

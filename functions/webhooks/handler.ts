@@ -1,6 +1,6 @@
 import { sqsHandler } from '#shared/queue/consumer';
 import { WebhookJob } from '#shared/webhooks/job';
-import { processWebhookJob } from './deliver.ts';
+import { processWebhookJob, processWebhookJobsInOrder } from './deliver.ts';
 
 /** SQS (webhooks queue) → one signed POST per job, retried by re-queueing with a delay. */
 // A session's first attempts go out one at a time, in the order they were queued (the order of its
@@ -10,7 +10,10 @@ const laneOf = (job: { tenantId: string; sessionId?: string; deliveryId: string;
     ? `session:${job.tenantId}:${job.sessionId}`
     : `delivery:${job.deliveryId}`;
 
-export const handler = sqsHandler(WebhookJob, (job) => processWebhookJob(job), { groupBy: laneOf });
+export const handler = sqsHandler(WebhookJob, (job) => processWebhookJob(job), {
+  groupBy: laneOf,
+  handleGroup: (items) => processWebhookJobsInOrder(items.map((i) => i.body)),
+});
 
 /** The lane of a raw webhooks-queue body for the local poller (same key as `groupBy`). */
 export function webhookLane(body: string): string | undefined {

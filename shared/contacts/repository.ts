@@ -103,12 +103,13 @@ export async function recordChatActivity(
   chatId: string,
   at: number,
   name?: string,
+  count = 1,
 ): Promise<void> {
   const key = chatKey(tenantId, sessionId, chatId);
   const fields = { type: 'chat', tenantId, sessionId, chatId, name };
   // One write when this is the chat's newest message (the usual case), two otherwise.
-  if (await newerActivity(key, fields, at, { inboundCount: 1 })) return;
-  await dataTable.update(key, fields, { add: { inboundCount: 1 } });
+  if (await newerActivity(key, fields, at, { inboundCount: count })) return;
+  await dataTable.update(key, fields, { add: { inboundCount: count } });
 }
 
 export async function listChats(tenantId: string, sessionId: string): Promise<StoredChat[]> {

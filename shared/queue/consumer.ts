@@ -24,6 +24,17 @@ export interface ProcessOptions<T = unknown> {
    * other). Records whose body does not parse get a key of their own.
    */
   groupBy?: (body: T) => string;
+  /**
+   * With `groupBy`: handles the parsed records of one group together, in order (one batch of
+   * storage writes for several records), answering per record whether it succeeded. A throw
+   * fails the whole group.
+   */
+  handleGroup?: (items: Array<{ body: T; meta: RecordMeta }>) => Promise<boolean[]>;
+}
+
+export interface RecordMeta {
+  messageId: string;
+  receiveCount: number;
 }
 
 /**
@@ -46,6 +57,10 @@ export async function processRecords<T>(
     });
     await Promise.all(
       [...groups.values()].map(async (idx) => {
+        if (opts.handleGroup && idx.length > 1) {
+          await processGroup(records, idx, schema, opts.handleGroup, outcomes);
+          return;
+        }
         for (const i of idx) outcomes[i] = await processOne(records[i]!, schema, handle);
       }),
     );
@@ -66,6 +81,54 @@ function groupKeyOf<T>(record: SQSRecord, schema: z.ZodType<T>, groupBy: (body: 
   } catch {
     return undefined;
   }
+}
+
+/** The records `idx` of one group, handled together; fills in their outcomes. */
+async function processGroup<T>(
+  records: SQSRecord[],
+  idx: number[],
+  schema: z.ZodType<T>,
+  handleGroup: NonNullable<ProcessOptions<T>['handleGroup']>,
+  outcomes: boolean[],
+): Promise<void> {
+  const items: Array<{ i: number; body: T; meta: RecordMeta }> = [];
+  for (const i of idx) {
+    const record = records[i]!;
+    const parsed = parseRecord(record, schema);
+    if (parsed === undefined) outcomes[i] = false;
+    else items.push({ i, body: parsed.data, meta: metaOf(record) });
+  }
+  if (!items.length) return;
+  try {
+    const ok = await handleGroup(items.map(({ body, meta }) => ({ body, meta })));
+    items.forEach((it, n) => {
+      outcomes[it.i] = ok[n] === true;
+    });
+  } catch (err) {
+    logger.error({ err, records: items.length }, 'record group failed; SQS will retry it');
+    for (const it of items) outcomes[it.i] = false;
+  }
+}
+
+const metaOf = (record: SQSRecord): RecordMeta => ({
+  messageId: record.messageId,
+  receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? '1'),
+});
+
+function parseRecord<T>(record: SQSRecord, schema: z.ZodType<T>): { data: T } | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(record.body);
+  } catch {
+    logger.warn({ messageId: record.messageId }, 'record body is not JSON');
+    return undefined;
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    logger.warn({ messageId: record.messageId, issues: parsed.error.issues.slice(0, 3) }, 'record rejected');
+    return undefined;
+  }
+  return { data: parsed.data };
 }
 
 /** One record; answers false when SQS should deliver it again. */
@@ -146,10 +209,29 @@ export function pollQueue(
   opts: PollOptions = {},
 ): { stop(): Promise<void> } {
   let running = true;
-  const lanes = opts.lanes ? new Lanes(opts.lanes.maxInFlight ?? 300) : undefined;
+  let lanes: Lanes | undefined;
   const loop = (async () => {
     const url = await queueUrl(queueName);
     const deleter = new Deleter(url);
+    if (opts.lanes) {
+      // A lane hands everything it has waiting (up to a batch) to the handler at once, in order.
+      lanes = new Lanes(opts.lanes.maxInFlight ?? 300, opts.batchSize ?? 10, async (batch) => {
+        const heartbeat = opts.visibilityTimeout
+          ? keepInvisible(url, batch, opts.visibilityTimeout)
+          : undefined;
+        try {
+          const { batchItemFailures } = await handler({
+            Records: batch.map((m) => toRecord(queueName, m)),
+          });
+          const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
+          for (const m of batch) if (!failed.has(m.MessageId ?? '')) deleter.add(m);
+        } catch (err) {
+          logger.error({ err, queue: queueName }, 'handler failed');
+        } finally {
+          clearInterval(heartbeat);
+        }
+      });
+    }
     while (running) {
       try {
         if (lanes) await lanes.room();
@@ -171,19 +253,7 @@ export function pollQueue(
             try {
               key = opts.lanes.keyOf(m.Body ?? '');
             } catch {}
-            lanes.run(key ?? `message:${m.MessageId}`, async () => {
-              const heartbeat = opts.visibilityTimeout
-                ? keepInvisible(url, [m], opts.visibilityTimeout)
-                : undefined;
-              try {
-                const { batchItemFailures } = await handler({ Records: [toRecord(queueName, m)] });
-                if (!batchItemFailures.length) deleter.add(m);
-              } catch (err) {
-                logger.error({ err, queue: queueName }, 'handler failed');
-              } finally {
-                clearInterval(heartbeat);
-              }
-            });
+            lanes.add(key ?? `message:${m.MessageId}`, m);
           }
           continue;
         }
@@ -214,30 +284,50 @@ export function pollQueue(
   };
 }
 
-/** Ordered lanes of work with a bound on the messages in flight across all of them. */
+/**
+ * Ordered lanes of messages with a bound on the messages held across all of them. A lane runs one
+ * batch at a time: whatever waits in it when the previous batch is done, up to `batchSize`.
+ */
 class Lanes {
-  private readonly tails = new Map<string, Promise<void>>();
-  private inFlight = 0;
+  private readonly lanes = new Map<string, { pending: Message[]; running: Promise<void> | undefined }>();
+  private held = 0;
   private waiters: Array<() => void> = [];
-  constructor(private readonly max: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly batchSize: number,
+    private readonly work: (batch: Message[]) => Promise<void>,
+  ) {}
 
-  run(key: string, work: () => Promise<void>): void {
-    this.inFlight++;
-    const tail = (this.tails.get(key) ?? Promise.resolve()).then(work).finally(() => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-      this.inFlight--;
-      for (const w of this.waiters.splice(0)) w();
-    });
-    this.tails.set(key, tail);
+  add(key: string, m: Message): void {
+    this.held++;
+    let lane = this.lanes.get(key);
+    if (!lane) {
+      lane = { pending: [], running: undefined };
+      this.lanes.set(key, lane);
+    }
+    lane.pending.push(m);
+    if (!lane.running) lane.running = this.run(key, lane);
   }
 
-  /** Resolves once fewer than `max` messages are in flight. */
+  private async run(key: string, lane: { pending: Message[]; running: Promise<void> | undefined }) {
+    await Promise.resolve();
+    while (lane.pending.length) {
+      const batch = lane.pending.splice(0, this.batchSize);
+      await this.work(batch).catch(() => {});
+      this.held -= batch.length;
+      for (const w of this.waiters.splice(0)) w();
+    }
+    lane.running = undefined;
+    this.lanes.delete(key);
+  }
+
+  /** Resolves once fewer than `max` messages are held. */
   async room(): Promise<void> {
-    while (this.inFlight >= this.max) await new Promise<void>((r) => this.waiters.push(r));
+    while (this.held >= this.max) await new Promise<void>((r) => this.waiters.push(r));
   }
 
   async idle(): Promise<void> {
-    while (this.tails.size) await Promise.allSettled([...this.tails.values()]);
+    while (this.lanes.size) await Promise.allSettled([...this.lanes.values()].map((l) => l.running));
   }
 }
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { logger } from '../log/logger.ts';
 import { hostOf, isApprovedHost } from './config.ts';
 import { resolveConfig } from './config-store.ts';
-import { sendJob } from './job.ts';
+import { sendJob, sendJobs, type WebhookJob } from './job.ts';
 import { createDelivery, type Delivery, getDelivery } from './repository.ts';
 
 export interface EnqueueOptions {
@@ -83,4 +83,61 @@ export async function enqueueBuilt(
   await sendJob({ tenantId, deliveryId: id, round: 0, attempt: 1, sessionId });
   logger.debug({ tenantId, sessionId, event, deliveryId: id }, 'webhook queued');
   return id;
+}
+
+/**
+ * `enqueueBuilt` for several events of one session at once: one configuration lookup, the delivery
+ * records written side by side, and the jobs queued in the given order in batches of ten (a
+ * session's webhooks leave in the order of its events). Answers the delivery ids (undefined where
+ * nothing is sent).
+ */
+export async function enqueueBuiltMany(
+  tenantId: string,
+  sessionId: string,
+  event: string,
+  items: Array<{ build: () => Promise<unknown>; dedupKey: string }>,
+): Promise<Array<string | undefined>> {
+  const cfg = await resolveConfig(tenantId, sessionId);
+  if (!cfg.enabled || !cfg.webhookUrl) return items.map(() => undefined);
+  if (!isApprovedHost(hostOf(cfg.webhookUrl), cfg.approvedDomains)) {
+    logger.warn(
+      { tenantId, sessionId, event, host: hostOf(cfg.webhookUrl) },
+      'webhook host not approved; not sent',
+    );
+    return items.map(() => undefined);
+  }
+  const url = cfg.webhookUrl;
+  const jobs = await Promise.all(
+    items.map(async (item): Promise<WebhookJob | undefined> => {
+      const payload = await item.build();
+      if (payload === undefined) return undefined;
+      const id = deliveryId(tenantId, event, item.dedupKey);
+      const now = Date.now();
+      const iso = new Date(now).toISOString();
+      const created = await createDelivery(
+        {
+          id,
+          tenantId,
+          sessionId,
+          event,
+          body: JSON.stringify(payload),
+          status: 'pending',
+          round: 0,
+          attempts: 0,
+          url,
+          attemptLog: [],
+          createdAt: iso,
+          updatedAt: iso,
+        },
+        now,
+      );
+      if (created) return { tenantId, deliveryId: id, round: 0, attempt: 1, sessionId };
+      // Enqueued before; if the first try died before its SQS send, send again (the claim makes it safe).
+      const existing = await getDelivery(tenantId, id);
+      if (existing?.status !== 'pending' || existing.attempts !== 0) return undefined;
+      return { tenantId, deliveryId: id, round: existing.round, attempt: 1, sessionId };
+    }),
+  );
+  await sendJobs(jobs.filter((j): j is WebhookJob => j !== undefined));
+  return items.map((item) => deliveryId(tenantId, event, item.dedupKey));
 }

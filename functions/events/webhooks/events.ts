@@ -6,7 +6,7 @@ import { getSession } from '#shared/sessions/repository';
 import type { Session } from '#shared/sessions/session';
 import { sessionStatusSentKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
-import { enqueueBuilt } from '#shared/webhooks/enqueue';
+import { enqueueBuilt, enqueueBuiltMany } from '#shared/webhooks/enqueue';
 import { mediaLink } from '#shared/webhooks/media-link';
 import { resolveSender } from '#shared/webhooks/sender';
 import {
@@ -48,27 +48,35 @@ function sessionOf(tenantId: string, sessionId: string): Promise<Session | undef
  */
 
 export function inboundMessageWebhook(tenantId: string, sessionId: string, m: InboundMessage) {
-  return enqueueBuilt(
+  return enqueueBuilt(tenantId, sessionId, 'message.inbound', () => buildInbound(tenantId, sessionId, m), {
+    dedupKey: `${sessionId}:${m.id}`,
+  });
+}
+
+/** `message.inbound` for several messages of one session, queued in their order. */
+export function inboundMessageWebhooks(tenantId: string, sessionId: string, ms: InboundMessage[]) {
+  return enqueueBuiltMany(
     tenantId,
     sessionId,
     'message.inbound',
-    async () => {
-      const [session, sender, mediaUrl] = await Promise.all([
-        sessionOf(tenantId, sessionId),
-        resolveSender(tenantId, sessionId, m),
-        mediaLink(m),
-      ]);
-      return inboundWebhookPayload({
-        sessionId,
-        mobid: session?.mobid,
-        recipient: session?.mobile_number,
-        sender,
-        message: m,
-        mediaUrl,
-      });
-    },
-    { dedupKey: `${sessionId}:${m.id}` },
+    ms.map((m) => ({ build: () => buildInbound(tenantId, sessionId, m), dedupKey: `${sessionId}:${m.id}` })),
   );
+}
+
+async function buildInbound(tenantId: string, sessionId: string, m: InboundMessage) {
+  const [session, sender, mediaUrl] = await Promise.all([
+    sessionOf(tenantId, sessionId),
+    resolveSender(tenantId, sessionId, m),
+    mediaLink(m),
+  ]);
+  return inboundWebhookPayload({
+    sessionId,
+    mobid: session?.mobid,
+    recipient: session?.mobile_number,
+    sender,
+    message: m,
+    mediaUrl,
+  });
 }
 
 export function messageStatusWebhook(m: StoredMessage & { status: MessageStatus }) {
