@@ -108,7 +108,7 @@ export function createModelChain(cfg: ModelChainConfig = modelChainConfigFromEnv
     for (let i = 0; i < n; i++) {
       const keyIndex = (start + i) % n;
       const key = pool.keys[keyIndex]!;
-      if (isCooling(cooldowns, pool.name, keyIndex, key)) {
+      if (isCooling(cooldowns, pool.name, key)) {
         cooling++;
         continue;
       }

@@ -4,7 +4,7 @@ import { AI_KEY_STATE_PK, aiKeyStateKey } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
 import type { PoolName } from './config.ts';
 
-/** A short fingerprint, so a cool-down stops applying when the key at that index is replaced. */
+/** A short fingerprint: the cool-down follows the key, whatever its index after the list is edited. */
 export const keyHash = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 12);
 
 interface KeyStateItem {
@@ -15,10 +15,10 @@ interface KeyStateItem {
   reason: string;
 }
 
-/** Cool-downs in force, by `pool#index`, each with the hash of the key it was recorded for. */
-export type Cooldowns = Map<string, { keyHash: string; coolUntil: number }>;
+/** Cool-downs in force, by `pool#keyHash`, with when each ends. */
+export type Cooldowns = Map<string, number>;
 
-const id = (pool: PoolName, keyIndex: number) => `${pool}#${keyIndex}`;
+const id = (pool: PoolName, hash: string) => `${pool}#${hash}`;
 
 /** Every cool-down still running (one Query). A failed read answers none: the chain still works, only less wisely. */
 export async function readCooldowns(now = Date.now()): Promise<Cooldowns> {
@@ -26,8 +26,7 @@ export async function readCooldowns(now = Date.now()): Promise<Cooldowns> {
   try {
     const items = await dataTable.query<KeyStateItem>({ pk: AI_KEY_STATE_PK });
     for (const it of items) {
-      if (it.coolUntil > now)
-        out.set(id(it.pool, it.keyIndex), { keyHash: it.keyHash, coolUntil: it.coolUntil });
+      if (it.coolUntil > now) out.set(id(it.pool, it.keyHash), it.coolUntil);
     }
   } catch (err) {
     logger.warn({ err }, 'model chain: key cool-downs unreadable, trying every key');
@@ -35,9 +34,8 @@ export async function readCooldowns(now = Date.now()): Promise<Cooldowns> {
   return out;
 }
 
-export function isCooling(c: Cooldowns, pool: PoolName, keyIndex: number, key: string, now = Date.now()) {
-  const s = c.get(id(pool, keyIndex));
-  return s !== undefined && s.coolUntil > now && s.keyHash === keyHash(key);
+export function isCooling(c: Cooldowns, pool: PoolName, key: string, now = Date.now()) {
+  return (c.get(id(pool, keyHash(key))) ?? 0) > now;
 }
 
 /** Records that a key sits out until `coolUntil`; DynamoDB's TTL removes the item a day later. */
@@ -49,7 +47,7 @@ export async function coolDown(
   reason: string,
 ): Promise<void> {
   await dataTable.put({
-    ...aiKeyStateKey(pool, keyIndex),
+    ...aiKeyStateKey(pool, keyHash(key)),
     type: 'ai-key-state',
     pool,
     keyIndex,

@@ -1,3 +1,9 @@
+import {
+  TransactionCanceledException,
+  type TransactWriteItem,
+  TransactWriteItemsCommand,
+} from '@aws-sdk/client-dynamodb';
+import { dynamoClient } from '../aws/clients.ts';
 import { toAttr } from '../store/db.ts';
 import { aiUsageEventKey, aiUsageKey, aiUsagesOf } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
@@ -82,7 +88,7 @@ export async function recordAiUsage(tenantId: string, sessionId: string, u: AiUs
     values[`:c${i}`] = add[c];
     return `#c${i} :c${i}`;
   });
-  return dataTable.transact([
+  const items: TransactWriteItem[] = [
     dataTable.putIfAbsentOp({
       ...aiUsageEventKey(tenantId, sessionId, u.eventId),
       type: 'ai-usage-event',
@@ -98,7 +104,21 @@ export async function recordAiUsage(tenantId: string, sessionId: string, u: AiUs
         ExpressionAttributeValues: toAttr(values),
       },
     },
-  ]);
+  ];
+  // Two events of one session in flight at once conflict on the counter item; DynamoDB cancels one
+  // (TransactionConflict), which is retried. A failed condition means the event was counted already.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await dynamoClient().send(new TransactWriteItemsCommand({ TransactItems: items }));
+      return true;
+    } catch (err) {
+      if (!(err instanceof TransactionCanceledException)) throw err;
+      const reasons = err.CancellationReasons ?? [];
+      if (reasons[0]?.Code === 'ConditionalCheckFailed') return false;
+      if (attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 20 * attempt + Math.random() * 30));
+    }
+  }
 }
 
 function toUsage(sessionId: string, it?: Record<string, unknown>): AiUsage {

@@ -193,12 +193,13 @@ export const aiUsageEventKey = (tenantId: string, sessionId: string, eventId: st
 // Keys without a tenant: the simulator's mobid lookup and the connection host's own bookkeeping.
 /**
  * The model chain's key cool-downs (the service's own provider keys, not a tenant's): one partition,
- * one item per pool and key index, read with one Query per model call. The key itself is never stored.
+ * one item per pool and key fingerprint (a short hash: the key itself is never stored), read with one
+ * Query per model call.
  */
 export const AI_KEY_STATE_PK = 'AI#KEYSTATE';
-export const aiKeyStateKey = (pool: string, keyIndex: number) => ({
+export const aiKeyStateKey = (pool: string, keyHash: string) => ({
   pk: AI_KEY_STATE_PK,
-  sk: `${pool}#${String(keyIndex).padStart(3, '0')}`,
+  sk: `${pool}#${keyHash}`,
 });
 
 /** mobids are globally unique; tools without a tenant (the simulator) find the session by them. */

@@ -3,6 +3,8 @@ import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resource
 import type { BedrockConfig } from '../config.ts';
 import { type CallResult, callMessages } from './anthropic.ts';
 
+export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
+
 let cached: { id: string; client: AnthropicBedrock } | undefined;
 
 /**
@@ -30,5 +32,8 @@ export async function callBedrock(
       }),
     };
   }
-  return callMessages(cached.client, { ...body, model: cfg.modelId });
+  // Bedrock's Messages version goes in the body; set it, rather than the SDK passing on the direct
+  // API's version header, which Bedrock does not know.
+  const bedrockBody = { ...body, model: cfg.modelId, anthropic_version: BEDROCK_ANTHROPIC_VERSION };
+  return callMessages(cached.client, bedrockBody);
 }
