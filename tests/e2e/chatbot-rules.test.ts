@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { api, newTenant } from '../support/client.ts';
+import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { outbox } from '../support/outbox.ts';
 
 const RULES = '/api/v1/chatbot/rules';
 const valid = {
@@ -124,4 +125,51 @@ describe('chatbot rules API', () => {
       id,
     ]);
   });
+});
+
+describe('chatbot rules through the running service', () => {
+  let seq = 0;
+  const customer = () =>
+    `1666${String(Date.now() % 1_000_000).padStart(6, '0')}${String(seq++ % 100).padStart(2, '0')}`;
+  const sim = api();
+  const replyTo = async (sessionId: string, phone: string) =>
+    waitFor(
+      async () => (await outbox(sessionId)).find((m) => m.to.startsWith(phone)),
+      40_000,
+      `a reply to ${phone}`,
+    );
+
+  it('follows the precedence, and a catastrophic regex is evaluated without stalling anything', async () => {
+    const t = await newTenant('rules-live');
+    const s = await readySession(t.api);
+    const add = async (rule: Record<string, unknown>) => {
+      const r = await t.api.post(RULES, { replyType: 'text', ...rule });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+    };
+    // The session's own regex is tried before any all-sessions rule; on a backtracking engine this
+    // pattern takes exponential time on a run of `a`s that does not end the message.
+    await add({ mobid: s.mobid, triggerType: 'regex', keyword: '(a+)+$', response: 'regex matched' });
+    await add({ mobid: '*', triggerType: 'contains', keyword: 'ping', response: 'pong' });
+    await add({ mobid: '*', triggerType: 'exact', keyword: 'hello', response: 'hello from all sessions' });
+    await add({
+      mobid: s.sessionId,
+      triggerType: 'exact',
+      keyword: 'Hélló',
+      response: 'hello from this session',
+    });
+
+    const send = async (from: string, text: string) => {
+      const r = await sim.post('/_sim/inbound', { sessionId: s.sessionId, from, name: 'Customer', text });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+    };
+    const [c1, c2, c3] = [customer(), customer(), customer()];
+    const started = Date.now();
+    await send(c1, `${'a'.repeat(64)}! ping`);
+    await send(c2, 'a'.repeat(5_000));
+    await send(c3, 'HELLO!');
+    expect((await replyTo(s.sessionId, c1)).text).toBe('pong');
+    expect((await replyTo(s.sessionId, c2)).text).toBe('regex matched');
+    expect((await replyTo(s.sessionId, c3)).text).toBe('hello from this session');
+    expect(Date.now() - started).toBeLessThan(45_000);
+  }, 60_000);
 });
