@@ -1,0 +1,124 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { BatchWriteItemCommand } from '@aws-sdk/client-dynamodb';
+import { dynamoClient } from '#shared/aws/clients';
+import { names } from '#shared/aws/names';
+import { toAttr } from '#shared/store/db';
+import { contactKey } from '#shared/store/keys';
+import { startService } from '../scripts/local/service.ts';
+import { jsonCaller } from '../tests/support/http.ts';
+
+/**
+ * Export memory and speed: N contacts seeded into one session of a fresh tenant (BatchWriteItem
+ * straight into the local DynamoDB, as the events consumer would have stored them), then
+ * `POST /api/admin/export/contacts` as CSV and as JSON, read by a client that keeps nothing. The
+ * service runs in this process (startService: DynamoDB Local, the HTTP app, host, consumers);
+ * RSS is sampled every 10 ms during each export; the figure is peak RSS minus the RSS after a
+ * forced GC just before the export.
+ *
+ * Run: npx tsx bench/exports.ts [contacts=100000]
+ */
+setFlagsFromString('--expose_gc');
+const gc = runInNewContext('gc') as () => void;
+const N = Number(process.argv[2] ?? 100_000);
+const MB = 1024 * 1024;
+
+const service = await startService({ driver: 'simulator', port: 0, env: { LOG_LEVEL: 'warn' } });
+try {
+  const call = jsonCaller(service.baseUrl);
+  const admin = (await call('POST', '/api/auth/token', undefined, { apiKey: service.adminApiKey })).body
+    .token;
+  const tenant = (await call('POST', '/api/admin/tenants', admin, { name: 'bench' })).body;
+  const token = (await call('POST', '/api/auth/token', undefined, { apiKey: tenant.apiKey })).body.token;
+  const session = (await call('POST', '/api/sessions', token, { name: 'bench' })).body.session;
+  const tenantId = tenant.tenant.id as string;
+  const sessionId = session.sessionId as string;
+
+  const seedStart = Date.now();
+  const now = Date.now();
+  const items = function* () {
+    for (let i = 0; i < N; i++) {
+      const phone = `9198${String(i).padStart(8, '0')}`;
+      yield {
+        ...contactKey(tenantId, sessionId, phone),
+        type: 'contact',
+        tenantId,
+        sessionId,
+        phone,
+        name: i % 10 === 0 ? `Sharma, "Lead" ${i}` : i % 7 === 0 ? `മീര ${i}` : `Lead ${i}`,
+        lastMsgAt: now - i * 1000,
+      };
+    }
+  };
+  let batch: Record<string, unknown>[] = [];
+  const pending: Promise<unknown>[] = [];
+  const flush = async (b: Record<string, unknown>[]) => {
+    let requests = b.map((it) => ({ PutRequest: { Item: toAttr(it) } }));
+    while (requests.length) {
+      const r = await dynamoClient().send(
+        new BatchWriteItemCommand({ RequestItems: { [names.dataTable()]: requests } }),
+      );
+      requests = (r.UnprocessedItems?.[names.dataTable()] ?? []) as typeof requests;
+    }
+  };
+  for (const it of items()) {
+    batch.push(it);
+    if (batch.length === 25) {
+      pending.push(flush(batch));
+      batch = [];
+      if (pending.length >= 16) await Promise.all(pending.splice(0));
+    }
+  }
+  if (batch.length) pending.push(flush(batch));
+  await Promise.all(pending);
+  console.log(`seeded ${N} contacts in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
+
+  const results: Record<string, unknown>[] = [];
+  for (const format of ['csv', 'json'] as const) {
+    gc();
+    const base = process.memoryUsage().rss;
+    let peak = base;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 10);
+    const t0 = performance.now();
+    const res = await fetch(
+      `${service.baseUrl}/api/admin/export/contacts?tenantId=${tenantId}&format=${format}`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin}` },
+      },
+    );
+    let bytes = 0;
+    let rows = 0;
+    let firstByteMs = 0;
+    const marker = format === 'csv' ? 10 : 123; // '\n' per CSV record, '{' per JSON object
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      if (!bytes) firstByteMs = performance.now() - t0;
+      bytes += chunk.length;
+      for (const b of chunk) if (b === marker) rows++;
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    clearInterval(sampler);
+    // CSV: minus the header line; JSON: minus the envelope's own brace.
+    const dataRows = rows - 1;
+    results.push({
+      format,
+      status: res.status,
+      rows: dataRows,
+      MB: +(bytes / MB).toFixed(1),
+      seconds: +seconds.toFixed(1),
+      rowsPerSecond: Math.round(dataRows / seconds),
+      firstByteMs: Math.round(firstByteMs),
+      peakRssGrowthMB: +((peak - base) / MB).toFixed(1),
+    });
+  }
+  console.table(results);
+  const bad = results.filter((r) => r.rows !== N || (r.peakRssGrowthMB as number) >= 50);
+  if (bad.length) {
+    console.error('FAILED: every export must hold all rows with peak RSS growth under 50 MB');
+    process.exitCode = 1;
+  }
+} finally {
+  await service.stop();
+}
