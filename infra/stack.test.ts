@@ -219,7 +219,7 @@ describe('media bucket', () => {
 });
 
 describe('functions', () => {
-  const consumers = 2;
+  const consumers = 3;
 
   it('API and consumers: Node 22 on ARM64, ESM bundle, shared environment', () => {
     template.resourceCountIs('AWS::Lambda::Function', 1 + consumers);
@@ -274,9 +274,37 @@ describe('functions', () => {
             JSON.stringify(st.Resource).includes(queueId(queue)),
         ),
       ).length;
-    // API and events consumer enqueue deliveries; the webhook consumer re-queues them.
-    expect(sendsTo('test-webhooks')).toBe(3);
+    // API, events and chatbot consumers enqueue deliveries; the webhook consumer re-queues them.
+    expect(sendsTo('test-webhooks')).toBe(4);
     expect(sendsTo('test-webhooks-dlq')).toBe(1);
+  });
+
+  it('chatbot consumer reads the chatbot queue and sends reply commands to every shard queue', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId('test-chatbot'), 'Arn'] },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      QueueName: 'test-chatbot',
+      FifoQueue: Match.absent(),
+      RedrivePolicy: Match.objectLike({ maxReceiveCount: queues.chatbot.maxReceiveCount }),
+    });
+    const policies = Object.values(template.findResources('AWS::IAM::Policy'));
+    const sendsTo = (queue: string) =>
+      policies.filter((p) =>
+        (
+          p.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>
+        ).some(
+          (st) =>
+            [st.Action].flat().includes('sqs:SendMessage') &&
+            JSON.stringify(st.Resource).includes(queueId(queue)),
+        ),
+      ).length;
+    // Only the events consumer queues chatbot jobs.
+    expect(sendsTo('test-chatbot')).toBe(1);
+    // The API and the chatbot consumer send commands to each shard.
+    for (let shard = 0; shard < shardCount; shard++) expect(sendsTo(`test-commands-${shard}.fifo`)).toBe(2);
   });
 
   it('HTTP API routes everything ($default) to the API function', () => {

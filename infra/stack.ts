@@ -82,6 +82,13 @@ export class SessionManagerStack extends Stack {
     const events = consumer('EventsConsumer', 'events', queues.events);
     queue(queues.webhooks.id).grantSendMessages(events);
 
+    // The chatbot consumer answers inbound messages: reply commands to the session's shard queue,
+    // `chatbot.reply` deliveries to the webhooks queue.
+    const chatbot = consumer('ChatbotConsumer', 'chatbot', queues.chatbot);
+    for (const cq of commandQueues) cq.grantSendMessages(chatbot);
+    queue(queues.webhooks.id).grantSendMessages(chatbot);
+    queue(queues.chatbot.id).grantSendMessages(events);
+
     const webhooks = consumer('WebhookConsumer', 'webhooks', queues.webhooks);
     // Retries are new delayed messages on the same queue; the last failure is parked on its DLQ.
     queue(queues.webhooks.id).grantSendMessages(webhooks);

@@ -5,6 +5,7 @@ import { healthRoutes } from '#shared/http/health';
 import { serviceApp } from '#shared/http/service-app';
 import { streamRoutes } from '#shared/stream/routes';
 import { adminRoutes } from './admin/routes.ts';
+import { aiRoutes } from './ai/routes.ts';
 import { authRoutes, portalRoutes } from './auth/routes.ts';
 import { chatbotApi } from './chatbot/index.ts';
 import { legacyChatbotRoutes } from './chatbot/legacy-routes.ts';
@@ -68,6 +69,7 @@ export function createApp() {
   app.route('/api/webhook', webhookRoutes());
   app.route('/api/v1', formattedRoutes());
   app.route('/api/v1/chatbot', chatbotApi());
+  app.route('/api/v1/ai', aiRoutes());
   app.route('/api/v1/payments', paymentRoutes());
   app.route('/api/chatbot', legacyChatbotRoutes());
   app.route('/view', viewRoutes());

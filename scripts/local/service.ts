@@ -5,6 +5,7 @@ import { env, resetEnvCache } from '#shared/config/env';
 import { pollQueue } from '#shared/queue/consumer';
 import { startConnectionHost } from '../../connection-host/host.ts';
 import { createApp } from '../../functions/api/app.ts';
+import { handler as chatbotHandler } from '../../functions/chatbot/handler.ts';
 import { eventLane, handler as eventsHandler } from '../../functions/events/handler.ts';
 import { webhookLane, handler as webhooksHandler } from '../../functions/webhooks/handler.ts';
 import { simulatorRoutes } from '../../simulator/routes.ts';
@@ -82,6 +83,9 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   stops.push(() => events.stop());
   const webhooks = pollQueue(names.webhooksQueue(), webhooksHandler, { lanes: { keyOf: webhookLane } });
   stops.push(() => webhooks.stop());
+  // Each chatbot job in a lane of its own: a slow model call never holds up the next receive.
+  const chatbot = pollQueue(names.chatbotQueue(), chatbotHandler, { lanes: { keyOf: () => undefined } });
+  stops.push(() => chatbot.stop());
 
   if (opts.withHost ?? true) {
     const host = await startConnectionHost();

@@ -1,11 +1,16 @@
 import type { TestProject } from 'vitest/node';
 import { startService } from '../../scripts/local/service.ts';
+import { startFakeAi } from './fake-ai.ts';
+import { serveFakeAiControl } from './fake-ai-control.ts';
 
 /**
  * One running service for the whole run: local DynamoDB/S3/SQS, the HTTP app, the connection host
  * with the simulator, and the queue consumers, exactly as `npm start` runs them.
  */
 export default async function setup(project: TestProject) {
+  // The chatbot's model provider: a fake Anthropic API, scripted by tests through its control API.
+  const fakeAi = await startFakeAi();
+  const fakeAiControl = await serveFakeAiControl(fakeAi);
   const service = await startService({
     driver: 'simulator',
     port: 0,
@@ -19,12 +24,24 @@ export default async function setup(project: TestProject) {
       // Webhook retries in seconds rather than the production hour.
       WEBHOOK_RETRY_BASE_MS: '200',
       WEBHOOK_RETRY_MAX_DELAY_MS: '1000',
+      ANTHROPIC_BASE_URL: fakeAi.url,
+      ANTHROPIC_API_KEYS: 'sk-e2e-primary-0,sk-e2e-primary-1',
+      // Human-like delivery kept, in tenths of the production times.
+      CHATBOT_PAUSE_MIN_MS: '50',
+      CHATBOT_PAUSE_MAX_MS: '150',
+      CHATBOT_TYPING_MIN_MS: '200',
+      CHATBOT_TYPING_MAX_MS: '600',
     },
   });
   project.provide('baseUrl', service.baseUrl);
   project.provide('adminApiKey', service.adminApiKey);
   project.provide('serviceEnv', service.env);
-  return () => service.stop();
+  project.provide('fakeAiControlUrl', fakeAiControl.url);
+  return async () => {
+    await service.stop();
+    await fakeAiControl.close();
+    await fakeAi.close();
+  };
 }
 
 declare module 'vitest' {

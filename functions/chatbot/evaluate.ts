@@ -1,0 +1,108 @@
+import { createModelChain, type ModelChain } from '#shared/ai/chain';
+import { resolveBrain, resolvePrompt } from '#shared/chatbot/knowledge';
+import { rulesForKeys } from '#shared/chatbot/rules';
+import { readSwitches } from '#shared/chatbot/switches';
+import type { Turn } from './history.ts';
+import { matchRule } from './rules/match.ts';
+
+export interface ModelAnswer {
+  providerTier: 'primary' | 'fallback' | 'bedrock';
+  keyIndex: number;
+  model: string;
+  usage: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  latencyMs: number;
+}
+
+/** What the chatbot decided for one turn (docs/chatbot.md, "Evaluation order"). */
+export type Decision =
+  | { kind: 'silent'; reason: 'pure extractor' | 'chatbot disabled' }
+  | {
+      kind: 'reply';
+      text: string;
+      tier: 'rule' | 'intent' | 'model';
+      ruleId?: string;
+      intent?: { id: string; score: number; match: 'rule' | 'semantic' };
+      model?: ModelAnswer;
+    }
+  | { kind: 'failed'; tier: 'model'; ruleId?: string; error: string };
+
+export interface TurnInput {
+  tenantId: string;
+  sessionId: string;
+  /** Session keys in precedence order (sessionKeysOf). */
+  keys: string[];
+  /** The customer's text for this turn (every message since the last reply, joined). */
+  text: string;
+  /** The newest message's own text: an `exact` rule can match it inside a burst. */
+  lastText: string;
+  /** The chat's recent turns, oldest first, ending with this one. */
+  turns: Turn[];
+}
+
+let chain: ModelChain | undefined;
+const modelChain = () => {
+  chain ??= createModelChain();
+  return chain;
+};
+
+/**
+ * The evaluation order, for one turn:
+ * 1. pure extractor mode on → nothing (messages are still stored, streamed and forwarded);
+ * 2. static rules, even with the chatbot disabled: a `text` rule answers at once with no model call;
+ *    an `ai_response` rule asks the model with its `response` as extra instructions;
+ * 3. only with the chatbot enabled: the intent engine (a confident templated answer, no model call);
+ * 4. then the model chain with the session's brain and persona and the chat's recent turns.
+ */
+export async function evaluateTurn(input: TurnInput): Promise<Decision> {
+  const { tenantId, keys, text } = input;
+  const [switches, rules] = await Promise.all([readSwitches(tenantId, keys), rulesForKeys(tenantId, keys)]);
+  if (switches.pureExtractor) return { kind: 'silent', reason: 'pure extractor' };
+
+  // The newest message alone first (an exact rule inside a burst), then the whole turn.
+  const onLast = matchRule(rules, input.lastText, keys);
+  const rule = onLast && onLast.triggerType !== 'ai_fallback' ? onLast : matchRule(rules, text, keys);
+  if (rule?.replyType === 'text')
+    return { kind: 'reply', text: rule.response, tier: 'rule', ruleId: rule.id };
+  if (rule?.replyType === 'ai_response') {
+    return askModel(input, { instructions: rule.response, ruleId: rule.id });
+  }
+  if (!switches.chatbotEnabled) return { kind: 'silent', reason: 'chatbot disabled' };
+
+  const brain = await resolveBrain(tenantId, keys);
+  return askModel(input, { brain: brain?.brain, brainResolved: true });
+}
+
+async function askModel(
+  input: TurnInput,
+  opt: { instructions?: string; ruleId?: string; brain?: unknown; brainResolved?: boolean },
+): Promise<Decision> {
+  const { tenantId, sessionId, keys } = input;
+  const [brain, prompt] = await Promise.all([
+    opt.brainResolved ? opt.brain : resolveBrain(tenantId, keys).then((b) => b?.brain),
+    resolvePrompt(tenantId, keys),
+  ]);
+  try {
+    const r = await modelChain().reply({
+      tenantId,
+      sessionId,
+      system: { brain, persona: prompt?.prompt, instructions: opt.instructions },
+      turns: input.turns,
+    });
+    return {
+      kind: 'reply',
+      text: r.text,
+      tier: 'model',
+      ruleId: opt.ruleId,
+      model: {
+        providerTier: r.tier,
+        keyIndex: r.keyIndex,
+        model: r.model,
+        usage: r.usage,
+        latencyMs: r.latencyMs,
+      },
+    };
+  } catch (err) {
+    if ((err as Error)?.name !== 'ModelUnavailableError') throw err;
+    return { kind: 'failed', tier: 'model', ruleId: opt.ruleId, error: (err as Error).message };
+  }
+}

@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import { names } from '#shared/aws/names';
+import type { Command } from '#shared/commands/types';
+import { env } from '#shared/config/env';
+import { saveMessage } from '#shared/messages/repository';
+import { sendJson } from '#shared/queue/send';
+import type { Session } from '#shared/sessions/session';
+import { shardOf } from '#shared/sessions/shard';
+
+const hashOf = (...parts: string[]) => createHash('sha256').update(parts.join('\0')).digest('hex');
+
+/**
+ * The reply's ids derive from the inbound message it answers, so a redelivered chatbot job stores the
+ * same message (a no-op) and queues the same command (FIFO de-duplication, then the host's done
+ * marker): one reply at most, whatever runs twice. The message id looks like the network's own.
+ */
+export function replyIds(tenantId: string, sessionId: string, inboundId: string) {
+  const h = hashOf(tenantId, sessionId, inboundId, 'chatbot-reply');
+  return { messageId: `3EB0${h.slice(0, 16).toUpperCase()}`, commandId: `cmd_cb${h.slice(16, 46)}` };
+}
+
+/**
+ * Stores the reply as `queued` outbound history and hands the host a `send` command with human-like
+ * delivery, on the session's per-shard FIFO command queue: the same path and statuses as an API
+ * send (`queued` → `sent` → `delivered` → `read`, paced per session). Automatic replies are not
+ * counted against the session's monthly send quota; they are counted in the AI usage.
+ */
+export async function dispatchReply(
+  session: Session,
+  to: string,
+  inboundId: string,
+  text: string,
+  presence: 'composing' | 'recording' = 'composing',
+): Promise<{ messageId: string; commandId: string }> {
+  const { tenantId, sessionId } = session;
+  const ids = replyIds(tenantId, sessionId, inboundId);
+  const now = Date.now();
+  await saveMessage({
+    tenantId,
+    sessionId,
+    messageId: ids.messageId,
+    direction: 'outbound',
+    chatId: to,
+    senderPhone: session.mobile_number ?? null,
+    senderName: session.name,
+    kind: 'text',
+    text,
+    status: 'queued',
+    timestampMs: now,
+    statusAt: now,
+  });
+  const command: Command = {
+    kind: 'send',
+    commandId: ids.commandId,
+    tenantId,
+    sessionId,
+    issuedAt: now,
+    messageId: ids.messageId,
+    to,
+    content: { kind: 'text', text },
+    delivery: { humanLike: true, presence },
+  };
+  await sendJson(names.commandQueue(shardOf(sessionId, env().SHARD_COUNT)), command, {
+    groupId: sessionId,
+    dedupId: command.commandId,
+  });
+  return ids;
+}

@@ -1,0 +1,271 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { names } from '#shared/aws/names';
+import type { HostEvent } from '#shared/events/types';
+import { sendJson } from '#shared/queue/send';
+import { verifySignature } from '../../functions/webhooks/sign.ts';
+import { api, messageStored, newTenant, readySession, waitFor } from '../support/client.ts';
+import { fakeAi } from '../support/fake-ai-control.ts';
+import { type OutboxEntry, outbox } from '../support/outbox.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
+
+/**
+ * The chatbot off the request path, through the public interface: the simulator's inbound messages
+ * and outbox, a webhook receiver, and the fake AI provider the global setup starts. The global setup
+ * sets CHATBOT_PAUSE_MIN_MS..MAX_MS = 50..150 and CHATBOT_TYPING_MIN_MS..MAX_MS = 200..600.
+ */
+const TYPING_MIN_MS = 200;
+const TYPING_MAX_MS = 600;
+
+const sim = api();
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+type Tenant = Awaited<ReturnType<typeof newTenant>>;
+
+let senderSeq = 0;
+/** A customer number of its own per call, so chats of parallel tests never mix. */
+const customer = () =>
+  `1555${String(Date.now() % 1_000_000).padStart(6, '0')}${String(senderSeq++ % 100).padStart(2, '0')}`;
+
+async function inbound(sessionId: string, from: string, text: string, extra: Record<string, unknown> = {}) {
+  const r = await sim.post('/_sim/inbound', { sessionId, from, name: 'Customer', text, ...extra });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.messageId as string;
+}
+
+async function addRule(t: Tenant, rule: Record<string, unknown>) {
+  const r = await t.api.post('/api/v1/chatbot/rules', { mobid: '*', replyType: 'text', ...rule });
+  expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
+  return r.body;
+}
+
+async function toggle(t: Tenant, mobid: string, enabled: boolean) {
+  const r = await t.api.post('/api/v1/chatbot/toggle', { mobid, enabled });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+}
+
+const to = (sent: OutboxEntry[], phone: string) => sent.filter((m) => m.to.startsWith(phone));
+
+async function repliesTo(sessionId: string, phone: string, count = 1, timeoutMs = 15_000) {
+  return waitFor(
+    async () => {
+      const sent = to(await outbox(sessionId), phone);
+      return sent.length >= count ? sent : undefined;
+    },
+    timeoutMs,
+    `${count} replies to ${phone}`,
+  );
+}
+
+async function webhookOn(t: Tenant, secret = 'cb-secret-0123456789') {
+  const recv = await startReceiver();
+  closers.push(recv.close);
+  const cfg = await t.api.post('/api/webhook/config', {
+    webhookUrl: recv.url,
+    secretToken: secret,
+    approvedDomains: '127.0.0.1',
+    enabled: true,
+  });
+  expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
+  return recv;
+}
+
+/** What the host reports, put on the events queue as the host would (for cases the simulator cannot make). */
+async function hostInbound(
+  tenantId: string,
+  sessionId: string,
+  m: Partial<Extract<HostEvent, { kind: 'message.inbound' }>['message']> & { chatId: string },
+) {
+  const id = `INJ${Date.now()}${senderSeq++}`;
+  const event: HostEvent = {
+    kind: 'message.inbound',
+    tenantId,
+    sessionId,
+    at: Date.now(),
+    message: {
+      id,
+      senderPhone: m.chatId,
+      kind: 'text',
+      timestampMs: Date.now(),
+      ...m,
+    },
+  };
+  await sendJson(names.eventsQueue(), event);
+  return id;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('chatbot pipeline', () => {
+  it('a text rule answers with no model call and no credit, after a composing presence and a typing delay within the bounds; chatbot.reply is signed', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    const secret = 'cb-secret-rule-0123456789';
+    const recv = await webhookOn(t, secret);
+    const marker = `hours-${Date.now()}`;
+    await addRule(t, {
+      triggerType: 'contains',
+      keyword: 'opening hours',
+      response: `We open at 9 (${marker})`,
+    });
+    const before = (await fakeAi.requests()).length;
+
+    const from = customer();
+    const inboundId = await inbound(s.sessionId, from, 'What are your opening hours?');
+    const [reply] = await repliesTo(s.sessionId, from);
+    expect(reply!.text).toBe(`We open at 9 (${marker})`);
+
+    // Human-like: composing first, then the message after the typing delay, then paused.
+    const composing = reply!.presence.find((p) => p.type === 'composing');
+    expect(composing, JSON.stringify(reply!.presence)).toBeDefined();
+    const typed = reply!.at - composing!.at;
+    expect(typed).toBeGreaterThanOrEqual(TYPING_MIN_MS - 5);
+    expect(typed).toBeLessThanOrEqual(TYPING_MAX_MS + 400);
+
+    // The reply is history like any send, with its statuses.
+    const history = await waitFor(
+      async () => {
+        const r = await t.api.get(`/view/messages/v1?limit=50`);
+        const mine = (r.body.messages as Array<Record<string, any>>).find((m) => m.id === reply!.id);
+        return mine?.status === 'sent' || mine?.status === 'delivered' ? mine : undefined;
+      },
+      10_000,
+      'reply in history as sent',
+    );
+    expect(history.id).toBe(reply!.id);
+
+    const hook = await waitFor(async () => recv.of('chatbot.reply', inboundId)[0], 10_000, 'chatbot.reply');
+    expect(hook.headers['x-service-event']).toBe('chatbot.reply');
+    expect(
+      verifySignature(
+        secret,
+        String(hook.headers['x-service-timestamp']),
+        hook.body,
+        String(hook.headers['x-service-signature']),
+      ),
+    ).toBe(true);
+    expect(hook.json).toMatchObject({
+      event: 'chatbot.reply',
+      session_id: s.sessionId,
+      chat_id: from,
+      message_id: inboundId,
+      reply: { message_id: reply!.id, text: `We open at 9 (${marker})` },
+      tier: 'rule',
+      model: null,
+      tokens: null,
+      credits: 0,
+      media_analysis: null,
+      extracted: null,
+    });
+    expect(hook.json.rule_id).toMatch(/^rule_\d+$/);
+    expect(hook.json.history.at(-1)).toMatchObject({ direction: 'inbound', message_id: inboundId });
+    // message.inbound is a separate delivery.
+    expect(recv.of('message.inbound', inboundId)).toHaveLength(1);
+
+    // No model call for this tenant's rule reply.
+    expect(
+      (await fakeAi.requests()).slice(before).some((r) => JSON.stringify(r.body).includes('opening hours')),
+    ).toBe(false);
+    const usage = await t.api.get(`/api/v1/ai/usage/${s.sessionId}`);
+    expect(usage.status, JSON.stringify(usage.body)).toBe(200);
+    expect(usage.body.usage).toMatchObject({ aiUsageCount: 0, totalCreditsUsed: 0, totalMessages: 1 });
+  });
+
+  it('chatbot disabled (a new session): rules still answer, nothing else does and the model is not called', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    await addRule(t, { triggerType: 'exact', keyword: 'ping', response: 'pong' });
+    const from = customer();
+    const word = `unmatched-${Date.now()}`;
+    await inbound(s.sessionId, from, `tell me about ${word}`);
+    await inbound(s.sessionId, from, 'PING'); // exact matches case-insensitively
+    const [reply] = await repliesTo(s.sessionId, from);
+    expect(reply!.text).toBe('pong');
+    await sleep(2500);
+    expect(to(await outbox(s.sessionId), from)).toHaveLength(1);
+    expect((await fakeAi.requests()).some((r) => JSON.stringify(r.body).includes(word))).toBe(false);
+  });
+
+  it('a burst of 3 messages within the debounce window gets one reply', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    await addRule(t, { triggerType: 'contains', keyword: 'price', response: 'Prices start at 100.' });
+    const from = customer();
+    await inbound(s.sessionId, from, 'hi');
+    await inbound(s.sessionId, from, 'what is the price');
+    const last = await inbound(s.sessionId, from, 'of a cleaning?');
+    // The newest message answers the whole burst; no rule matches its own text, so the turn's text
+    // (all three joined) is what matched.
+    const [reply] = await repliesTo(s.sessionId, from);
+    expect(reply!.text).toBe('Prices start at 100.');
+    await sleep(3000);
+    expect(to(await outbox(s.sessionId), from)).toHaveLength(1);
+    await messageStored(t.api, last);
+  });
+
+  it('pure extractor mode: nothing is sent, the message is still stored and forwarded', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    const recv = await webhookOn(t);
+    await addRule(t, { triggerType: 'contains', keyword: 'hello', response: 'Hi there' });
+    const on = await t.api.post('/api/v1/chatbot/pure-extractor', { enabled: true, sessionKey: s.sessionId });
+    expect(on.status, JSON.stringify(on.body)).toBe(200);
+    const from = customer();
+    const id = await inbound(s.sessionId, from, 'hello, anyone?');
+    await messageStored(t.api, id);
+    await waitFor(async () => recv.of('message.inbound', id)[0], 10_000, 'message.inbound');
+    await sleep(3000);
+    expect(to(await outbox(s.sessionId), from)).toHaveLength(0);
+    expect(recv.of('chatbot.reply')).toHaveLength(0);
+
+    // Off again: the same rule answers.
+    await t.api.post('/api/v1/chatbot/pure-extractor', { enabled: false, sessionKey: s.sessionId });
+    await inbound(s.sessionId, from, 'hello again');
+    const [reply] = await repliesTo(s.sessionId, from);
+    expect(reply!.text).toBe('Hi there');
+  });
+
+  it('group, own, backlog and old messages get no reply (still stored)', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    await addRule(t, { triggerType: 'contains', keyword: 'status', response: 'All good.' });
+    const member = customer();
+    const g = await sim.post('/_sim/groups', {
+      sessionId: s.sessionId,
+      subject: 'Customers',
+      participants: [{ phone: member }],
+    });
+    expect(g.status).toBe(200);
+    const groupMsg = await inbound(s.sessionId, member, 'status please', { groupId: g.body.groupId });
+    const backlogFrom = customer();
+    const backlog = await hostInbound(t.id, s.sessionId, {
+      chatId: backlogFrom,
+      text: 'status?',
+      backlog: true,
+    });
+    const oldFrom = customer();
+    const old = await hostInbound(t.id, s.sessionId, {
+      chatId: oldFrom,
+      text: 'status?',
+      timestampMs: Date.now() - 400_000,
+    });
+    const own = await hostInbound(t.id, s.sessionId, {
+      chatId: s.mobile_number,
+      senderPhone: s.mobile_number,
+      text: 'status?',
+    });
+    for (const id of [groupMsg, backlog, old, own]) await messageStored(t.api, id);
+
+    // A control message queued after them is answered; by then the others would have been too.
+    const control = customer();
+    await inbound(s.sessionId, control, 'status?');
+    await repliesTo(s.sessionId, control);
+    await sleep(1500);
+    const sent = await outbox(s.sessionId);
+    for (const phone of [backlogFrom, oldFrom, s.mobile_number as string])
+      expect(to(sent, phone)).toHaveLength(0);
+    expect(sent.filter((m) => m.to.includes(String(g.body.groupId)))).toHaveLength(0);
+  });
+});
