@@ -49,10 +49,15 @@ describe('CSV writer', () => {
 
   it('pulls rows from an async source as the reader takes them', async () => {
     let produced = 0;
+    let closed = false;
     async function* many() {
-      for (let i = 0; i < 100_000; i++) {
-        produced++;
-        yield { name: `row ${i}`, n: i };
+      try {
+        for (let i = 0; i < 100_000; i++) {
+          produced++;
+          yield { name: `row ${i}`, n: i };
+        }
+      } finally {
+        closed = true;
       }
     }
     const reader = csvStream(columns, many()).getReader();
@@ -60,5 +65,9 @@ describe('CSV writer', () => {
     // Back pressure: far from all 100,000 rows were generated for the first chunk.
     expect(produced).toBeLessThan(50_000);
     await reader.cancel();
+    // The row source is closed when the reader goes away (a client that disconnects).
+    await new Promise((r) => setTimeout(r, 50));
+    expect(closed).toBe(true);
+    expect(produced).toBeLessThan(50_000);
   });
 });

@@ -55,6 +55,8 @@ export function csvStream<T>(
   }
   const source = Readable.from(records());
   source.on('error', (err) => stringifier.destroy(err));
+  // A client that goes away ends the reading of rows too.
+  stringifier.on('close', () => source.destroy());
   source.pipe(stringifier);
   return Readable.toWeb(stringifier) as ReadableStream<Uint8Array>;
 }
