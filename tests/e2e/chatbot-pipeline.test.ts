@@ -269,3 +269,114 @@ describe('chatbot pipeline', () => {
     expect(sent.filter((m) => m.to.includes(String(g.body.groupId)))).toHaveLength(0);
   });
 });
+
+describe('chatbot with the model', () => {
+  it('enabled: the model answers with the brain and persona as cached system blocks and the recent turns; chatbot.reply reports the tier, tokens and credits; usage counts the call once', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    const recv = await webhookOn(t);
+    const tag = `clinic-${Date.now()}`;
+    const brain = await t.api.post('/api/v1/chatbot/brain', {
+      sessionKey: s.sessionId,
+      brainData: { business: { name: `Sunrise Dental ${tag}` } },
+    });
+    expect(brain.status, JSON.stringify(brain.body)).toBeLessThan(300);
+    const prompt = await t.api.post('/api/v1/chatbot/prompt', {
+      sessionKey: s.sessionId,
+      prompt: `You are the friendly receptionist of ${tag}.`,
+    });
+    expect(prompt.status, JSON.stringify(prompt.body)).toBeLessThan(300);
+    await addRule(t, { triggerType: 'exact', keyword: 'hi', response: 'Hello! How can I help?' });
+    await toggle(t, s.sessionId, true);
+
+    const from = customer();
+    await inbound(s.sessionId, from, 'hi');
+    await repliesTo(s.sessionId, from, 1);
+    const question = `Do you do root canals? ${tag}`;
+    const inboundId = await inbound(s.sessionId, from, question);
+    const sent = await repliesTo(s.sessionId, from, 2, 20_000);
+    expect(sent[1]!.text).toBe(`Reply to: ${question}`);
+    expect(sent[1]!.presence.some((p) => p.type === 'composing')).toBe(true);
+
+    const calls = (await fakeAi.requests()).filter((r) => JSON.stringify(r.body).includes(question));
+    expect(calls).toHaveLength(1);
+    const body = calls[0]!.body;
+    const system = body.system as Array<{ text: string; cache_control?: unknown }>;
+    const cached = system.filter((b) => b.cache_control);
+    expect(cached.length).toBeGreaterThan(0);
+    const cachedText = cached.map((b) => b.text).join('\n');
+    // Persona and brain are in the cached prefix.
+    expect(system.some((b) => b.text.includes(`receptionist of ${tag}`))).toBe(true);
+    expect(system.some((b) => b.text.includes(`Sunrise Dental ${tag}`))).toBe(true);
+    expect(cachedText).toContain(`Sunrise Dental ${tag}`);
+    // The recent turns: the earlier exchange, then the question.
+    const turns = (body.messages as Array<{ role: string; content: unknown }>).map((m) => ({
+      role: m.role,
+      text: JSON.stringify(m.content),
+    }));
+    expect(turns.map((x) => x.role)).toEqual(['user', 'assistant', 'user']);
+    expect(turns[1]!.text).toContain('Hello! How can I help?');
+    expect(turns[2]!.text).toContain(question);
+
+    const hook = await waitFor(async () => recv.of('chatbot.reply', inboundId)[0], 10_000, 'chatbot.reply');
+    expect(hook.json).toMatchObject({
+      tier: 'model',
+      model: { provider_tier: 'primary' },
+      reply: { text: `Reply to: ${question}` },
+      rule_id: null,
+    });
+    expect(hook.json.model.key_index).toBeGreaterThanOrEqual(0);
+    expect(
+      hook.json.tokens.input + hook.json.tokens.cache_read + hook.json.tokens.cache_write,
+    ).toBeGreaterThan(0);
+    expect(hook.json.tokens.output).toBeGreaterThan(0);
+    expect(hook.json.credits).toBeGreaterThan(0);
+    expect(hook.json.latency_ms.model).toBeGreaterThanOrEqual(0);
+
+    // One model call, one rule reply: counted once each.
+    const usage = await waitFor(
+      async () => {
+        const r = await t.api.get(`/api/v1/ai/usage/${s.mobid}`);
+        return r.body.usage?.aiUsageCount === 1 ? r.body.usage : undefined;
+      },
+      10_000,
+      'usage counted',
+    );
+    expect(usage).toMatchObject({ mobid: s.mobid, aiUsageCount: 1, totalMessages: 2, docAnalysisCount: 0 });
+    expect(usage.totalCreditsUsed).toBe(hook.json.credits);
+    const all = await t.api.get('/api/v1/ai/usage');
+    expect(all.status).toBe(200);
+    expect(all.body.stats).toEqual({
+      totalSessions: 1,
+      totalAiCalls: 1,
+      totalDocAnalyses: 0,
+      totalAudioTranscriptions: 0,
+      totalMessages: 2,
+    });
+    expect(all.body.sessions).toEqual([
+      {
+        mobid: s.mobid,
+        mobile_number: s.mobile_number,
+        aiUsageCount: 1,
+        docAnalysisCount: 0,
+        audioTranscribeCount: 0,
+        totalMessages: 2,
+        totalCreditsUsed: hook.json.credits,
+      },
+    ]);
+    // By mobile number too.
+    expect((await t.api.get(`/api/v1/ai/usage/${s.mobile_number}`)).body.usage.aiUsageCount).toBe(1);
+
+    // Tenant B sees none of it.
+    const b = await newTenant('other');
+    for (const id of [s.sessionId, s.mobid, s.mobile_number]) {
+      const r = await b.api.get(`/api/v1/ai/usage/${id}`);
+      expect(r.status).toBe(404);
+      expect(r.body.success).toBe(false);
+    }
+    const bAll = await b.api.get('/api/v1/ai/usage');
+    expect(bAll.body.stats.totalAiCalls).toBe(0);
+    expect(bAll.body.sessions).toEqual([]);
+    expect((await api().get('/api/v1/ai/usage')).status).toBe(401);
+  });
+});
