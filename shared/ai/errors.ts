@@ -87,8 +87,15 @@ export interface HopAttempt {
  * and key index, never a key.
  */
 export class ModelUnavailableError extends ServiceError {
-  constructor(readonly attempts: HopAttempt[]) {
-    super('UPSTREAM_UNAVAILABLE', `no model answered (${summarise(attempts)})`);
+  constructor(
+    readonly attempts: HopAttempt[],
+    /** Set when no model was asked at all, e.g. nothing the customer wrote is left to answer. */
+    reason?: string,
+  ) {
+    super(
+      'UPSTREAM_UNAVAILABLE',
+      reason ? `no model asked (${reason})` : `no model answered (${summarise(attempts)})`,
+    );
   }
 }
 

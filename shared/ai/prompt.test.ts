@@ -48,6 +48,8 @@ describe('normaliseTurns', () => {
   });
 
   it('refuses a conversation without a customer turn', () => {
-    expect(() => normaliseTurns([{ role: 'assistant', text: 'hello' }])).toThrow('no customer turn');
+    expect(() => normaliseTurns([{ role: 'assistant', text: 'hello' }])).toThrow(
+      'no model asked (the conversation has no customer turn to answer)',
+    );
   });
 });

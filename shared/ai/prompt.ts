@@ -1,3 +1,4 @@
+import { ModelUnavailableError } from './errors.ts';
 import type { AiContentBlock, AiTurn, ModelRequest } from './types.ts';
 
 /** Used when the session has no persona prompt of its own (nor a global one). */
@@ -34,7 +35,8 @@ export interface NormalisedTurn {
 
 /**
  * Turns as every provider accepts them: blank turns dropped, consecutive turns of one role merged,
- * starting and ending with the customer. Throws when no customer turn is left.
+ * starting and ending with the customer. With no customer turn left, `ModelUnavailableError`: the
+ * chatbot answers nothing rather than failing the job again on every redelivery.
  */
 export function normaliseTurns(turns: AiTurn[]): NormalisedTurn[] {
   const out: NormalisedTurn[] = [];
@@ -50,6 +52,6 @@ export function normaliseTurns(turns: AiTurn[]): NormalisedTurn[] {
     else if (out.length || t.role === 'user') out.push({ role: t.role, content: [...content] });
   }
   while (out.at(-1)?.role === 'assistant') out.pop();
-  if (!out.length) throw new Error('the model request has no customer turn');
+  if (!out.length) throw new ModelUnavailableError([], 'the conversation has no customer turn to answer');
   return out;
 }
