@@ -274,6 +274,7 @@ describe('model chain', () => {
       { role: 'user', content: [{ type: 'text', text: 'Is Dr Rao in today?' }] },
     ]);
     expect(ai.requests[0]!.headers['x-api-key']).toBeUndefined();
+    expect(ai.requests[0]!.headers.authorization).toBeUndefined();
     expect(first.usage.cacheWrite).toBeGreaterThan(0);
     expect(first.usage.cacheRead).toBe(0);
 
@@ -293,6 +294,69 @@ describe('model chain', () => {
     ).reply(request());
     // A blank reply is the provider's failure, so the chain leaves the primary pool.
     expect(r).toMatchObject({ tier: 'fallback', text: 'Reply to: Are you open on Sunday?' });
+  });
+});
+
+describe('model chain, more cases', () => {
+  it('keeps a cool-down with its key when the key list is reordered', async () => {
+    const [a, b, c] = keys('p', 3) as [string, string, string];
+    ai.behave(a, { kind: 'status', status: 429, retryAfter: '60' });
+    expect(await createModelChain(chainConfig({ primaryKeys: [a, b, c] })).reply(request())).toMatchObject({
+      keyIndex: 1,
+    });
+    ai.requests.length = 0;
+    // `a` moved to index 2; starting at index 1 the chain reaches it after `c`, and skips it.
+    ai.behave(c, { kind: 'status', status: 529 });
+    const r = await createModelChain(chainConfig({ primaryKeys: [b, c, a], startIndex: () => 1 })).reply(
+      request(),
+    );
+    expect(r).toMatchObject({ tier: 'primary', keyIndex: 0 });
+    expect(ai.requests.map((q) => q.key)).toEqual([c, b]);
+  });
+
+  it('sends images and PDFs as content blocks; an OpenAI-compatible pool takes images, not PDFs', async () => {
+    const image = { type: 'image' as const, mediaType: 'image/png' as const, data: 'iVBORw0KGgo=' };
+    const pdf = { type: 'document' as const, mediaType: 'application/pdf' as const, data: 'JVBERi0xLjQ=' };
+    const p = keys('p', 1);
+    const o = keys('o', 1);
+    ai.behave(p[0]!, { kind: 'status', status: 429 });
+    const chain = createModelChain(
+      chainConfig({
+        primaryKeys: p,
+        fallback: fallbackPool('openai', o),
+        bedrock: { ...bedrock, endpointUrl: ai.url },
+      }),
+    );
+    const withImage = await chain.reply({
+      ...request(),
+      turns: [
+        { role: 'user', text: 'what is this?', content: [image, { type: 'text', text: 'what is this?' }] },
+      ],
+    });
+    expect(withImage.tier).toBe('fallback');
+    const primarySent = ai.requests.find((q) => q.provider === 'anthropic')!;
+    expect(primarySent.body.messages[0].content[0]).toEqual({
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: image.data },
+    });
+    const openAiSent = ai.requests.find((q) => q.provider === 'openai')!;
+    expect(openAiSent.body.messages[1].content).toEqual([
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${image.data}` } },
+      { type: 'text', text: 'what is this?' },
+    ]);
+
+    ai.requests.length = 0;
+    const withPdf = await chain.reply({
+      ...request(),
+      turns: [{ role: 'user', text: 'read this', content: [pdf] }],
+    });
+    // The primary key is cooling; the OpenAI-compatible pool cannot take a PDF; Bedrock can.
+    expect(withPdf.tier).toBe('bedrock');
+    expect(ai.requests.map((q) => q.provider)).toEqual(['bedrock']);
+    expect(ai.requests[0]!.body.messages[0].content[0]).toMatchObject({
+      type: 'document',
+      source: { type: 'base64', media_type: 'application/pdf' },
+    });
   });
 });
 
