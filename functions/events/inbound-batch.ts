@@ -1,17 +1,20 @@
 import { recordChatActivity, saveContacts } from '#shared/contacts/repository';
 import type { HostEvent } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
-import { saveMessage } from '#shared/messages/repository';
+import { messageItem, saveMessage } from '#shared/messages/repository';
+import { dataTable } from '#shared/store/tables';
 import { nudgeTenantFeed } from '#shared/stream/feed';
+import { sendJobs, type WebhookJob } from '#shared/webhooks/job';
 import { afterInboundStored, applyHostEvent, storedInbound } from './apply.ts';
-import { inboundMessageWebhooks } from './webhooks/events.ts';
+import { inboundMessageWebhooks, prepareInboundWebhooks } from './webhooks/events.ts';
 
 type Inbound = Extract<HostEvent, { kind: 'message.inbound' }>;
 
 /**
  * Applies the events of ONE session in their order (the consumer groups a batch by session). A run
- * of consecutive inbound messages is applied together: the messages written one after another (so
- * they become visible to the stream in order) while their senders' contacts are written, each chat's activity in one write for the run, and the webhooks queued in
+ * of consecutive inbound messages is applied together: the messages and their webhook deliveries in
+ * one transaction (visible to the stream all at once, so in order) while their senders' contacts are
+ * written, each chat's activity in one write for the run, and the webhooks queued in
  * the messages' order with one SendMessageBatch per ten, so a burst costs a few round trips per
  * run instead of a few per message. Every other event applies on its own, between the runs, as
  * `applyHostEvent` does it. Answers, per event, whether it was applied.
@@ -65,19 +68,29 @@ async function applyInboundRun(run: Inbound[]): Promise<void> {
       at: Math.max(prev?.at ?? 0, m.timestampMs),
     });
   }
-  const [isNew] = await Promise.all([
-    // One after another: the stream reads the store in order-key order and emits what it finds, so
-    // a message must never become visible before the ones sent ahead of it.
-    (async () => {
-      const stored: boolean[] = [];
-      for (const e of run) stored.push(await saveMessage(storedInbound(e)));
-      return stored;
-    })(),
-    Promise.all(
-      [...senders].map(([phone, s]) => saveContacts(tenantId, sessionId, [{ phone, name: s.name }], s.at)),
-    ),
-  ]);
-  if (isNew.some(Boolean)) nudgeTenantFeed(tenantId);
+  const contactWrites = Promise.all(
+    [...senders].map(([phone, s]) => saveContacts(tenantId, sessionId, [{ phone, name: s.name }], s.at)),
+  );
+  contactWrites.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+  // The usual case, a run seen for the first time: its messages and their webhook deliveries in one
+  // transaction (one request, visible all at once, so in order to the stream), then their jobs.
+  const together = await storeRunAtOnce(run);
+  let isNew: boolean[];
+  let jobsQueued = false;
+  if (together) {
+    isNew = run.map(() => true);
+    // The stream reads the store: it learns of the messages now, whatever the work below takes.
+    nudgeTenantFeed(tenantId);
+    await sendJobs(together.jobs);
+    jobsQueued = true;
+  } else {
+    // Something of the run is stored already (a retried event): one message after another, so
+    // that none becomes visible before the ones ahead of it; deliveries as on the single path.
+    isNew = [];
+    for (const e of run) isNew.push(await saveMessage(storedInbound(e)));
+    if (isNew.some(Boolean)) nudgeTenantFeed(tenantId);
+  }
+  await contactWrites;
 
   // Chat activity of the messages this run stored: one write per chat.
   const chats = new Map<string, { at: number; name?: string; count: number }>();
@@ -96,11 +109,36 @@ async function applyInboundRun(run: Inbound[]): Promise<void> {
       recordChatActivity(tenantId, sessionId, chatId, c.at, c.name, c.count),
     ),
     // As on the single-event path: queued for every message, a repeat finds its delivery.
-    inboundMessageWebhooks(
-      tenantId,
-      sessionId,
-      run.map((e) => e.message),
-    ),
+    jobsQueued
+      ? undefined
+      : inboundMessageWebhooks(
+          tenantId,
+          sessionId,
+          run.map((e) => e.message),
+        ),
     ...run.map((e) => afterInboundStored(tenantId, sessionId, e.message)),
   ]);
+}
+
+/** TransactWriteItems takes at most 100 items. */
+const TRANSACTION_MAX_ITEMS = 100;
+
+/**
+ * Writes the run's messages and their `message.inbound` deliveries in one transaction, each only if
+ * absent. Answers the jobs to queue, or undefined when the transaction did not happen (an item
+ * exists already, or the run is too large) and the caller must go step by step.
+ */
+async function storeRunAtOnce(run: Inbound[]): Promise<{ jobs: WebhookJob[] } | undefined> {
+  const { tenantId, sessionId } = run[0]!;
+  const deliveries = await prepareInboundWebhooks(
+    tenantId,
+    sessionId,
+    run.map((e) => e.message),
+  );
+  const ops = [
+    ...run.map((e) => dataTable.putIfAbsentOp(messageItem(storedInbound(e)))),
+    ...deliveries.items.map((d) => dataTable.putIfAbsentOp(d)),
+  ];
+  if (ops.length > TRANSACTION_MAX_ITEMS) return undefined;
+  return (await dataTable.transact(ops)) ? { jobs: deliveries.jobs } : undefined;
 }

@@ -9,16 +9,18 @@ import { type StoredMessage, statusRank } from './message.ts';
 
 /** Stores a message once; a second save of the same id is a no-op that answers false. */
 export async function saveMessage(m: StoredMessage): Promise<boolean> {
-  return dataTable.put(
-    {
-      ...messageKey(m.tenantId, m.sessionId, m.messageId),
-      ...messageIndexKeys(m),
-      type: 'message',
-      ...m,
-      statusRank: statusRank(m.status),
-    },
-    { ifAbsent: true },
-  );
+  return dataTable.put(messageItem(m), { ifAbsent: true });
+}
+
+/** The item `saveMessage` writes (for writes that batch several items in one transaction). */
+export function messageItem(m: StoredMessage) {
+  return {
+    ...messageKey(m.tenantId, m.sessionId, m.messageId),
+    ...messageIndexKeys(m),
+    type: 'message',
+    ...m,
+    statusRank: statusRank(m.status),
+  };
 }
 
 /** Removes a message that was stored but then refused (quota); only for that undo. */

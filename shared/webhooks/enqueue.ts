@@ -3,7 +3,7 @@ import { logger } from '../log/logger.ts';
 import { hostOf, isApprovedHost } from './config.ts';
 import { resolveConfig } from './config-store.ts';
 import { sendJob, sendJobs, type WebhookJob } from './job.ts';
-import { createDelivery, type Delivery, getDelivery } from './repository.ts';
+import { createDelivery, type Delivery, deliveryItem, getDelivery } from './repository.ts';
 
 export interface EnqueueOptions {
   /**
@@ -140,4 +140,48 @@ export async function enqueueBuiltMany(
   );
   await sendJobs(jobs.filter((j): j is WebhookJob => j !== undefined));
   return items.map((item) => deliveryId(tenantId, event, item.dedupKey));
+}
+
+/**
+ * The delivery records `enqueueBuiltMany` would create, built but not written, for a caller that
+ * writes them in one transaction with other items (`items`: the table items, `jobs`: the first
+ * attempts to queue, in order, once written). Empty when no webhook is sent.
+ */
+export async function prepareDeliveries(
+  tenantId: string,
+  sessionId: string,
+  event: string,
+  entries: Array<{ build: () => Promise<unknown>; dedupKey: string }>,
+): Promise<{ items: Array<ReturnType<typeof deliveryItem>>; jobs: WebhookJob[] }> {
+  const cfg = await resolveConfig(tenantId, sessionId);
+  if (!cfg.enabled || !cfg.webhookUrl || !isApprovedHost(hostOf(cfg.webhookUrl), cfg.approvedDomains)) {
+    return { items: [], jobs: [] };
+  }
+  const url = cfg.webhookUrl;
+  const built = await Promise.all(entries.map((e) => e.build()));
+  const now = Date.now();
+  const iso = new Date(now).toISOString();
+  const items: Array<ReturnType<typeof deliveryItem>> = [];
+  const jobs: WebhookJob[] = [];
+  entries.forEach((e, i) => {
+    if (built[i] === undefined) return;
+    const id = deliveryId(tenantId, event, e.dedupKey);
+    const record: Delivery = {
+      id,
+      tenantId,
+      sessionId,
+      event,
+      body: JSON.stringify(built[i]),
+      status: 'pending',
+      round: 0,
+      attempts: 0,
+      url,
+      attemptLog: [],
+      createdAt: iso,
+      updatedAt: iso,
+    };
+    items.push(deliveryItem(record, now));
+    jobs.push({ tenantId, deliveryId: id, round: 0, attempt: 1, sessionId });
+  });
+  return { items, jobs };
 }

@@ -47,16 +47,18 @@ const LOG_LIMIT = 50;
 
 /** Creates the record; false when a delivery with this id exists already. */
 export async function createDelivery(d: Delivery, createdAtMs: number): Promise<boolean> {
-  return dataTable.put(
-    {
-      ...deliveryKey(d.tenantId, d.id),
-      ...deliveryIndexKeys(d.tenantId, createdAtMs, d.id),
-      type: 'webhook-delivery',
-      expiresAt: Math.floor(createdAtMs / 1000) + RETENTION_DAYS * 86_400,
-      ...d,
-    },
-    { ifAbsent: true },
-  );
+  return dataTable.put(deliveryItem(d, createdAtMs), { ifAbsent: true });
+}
+
+/** The item `createDelivery` writes (for writes that batch several items in one transaction). */
+export function deliveryItem(d: Delivery, createdAtMs: number) {
+  return {
+    ...deliveryKey(d.tenantId, d.id),
+    ...deliveryIndexKeys(d.tenantId, createdAtMs, d.id),
+    type: 'webhook-delivery',
+    expiresAt: Math.floor(createdAtMs / 1000) + RETENTION_DAYS * 86_400,
+    ...d,
+  };
 }
 
 export async function getDelivery(tenantId: string, id: string): Promise<Delivery | undefined> {

@@ -6,7 +6,7 @@ import { getSession } from '#shared/sessions/repository';
 import type { Session } from '#shared/sessions/session';
 import { sessionStatusSentKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
-import { enqueueBuilt, enqueueBuiltMany } from '#shared/webhooks/enqueue';
+import { enqueueBuilt, enqueueBuiltMany, prepareDeliveries } from '#shared/webhooks/enqueue';
 import { mediaLink } from '#shared/webhooks/media-link';
 import { resolveSender } from '#shared/webhooks/sender';
 import {
@@ -56,6 +56,16 @@ export function inboundMessageWebhook(tenantId: string, sessionId: string, m: In
 /** `message.inbound` for several messages of one session, queued in their order. */
 export function inboundMessageWebhooks(tenantId: string, sessionId: string, ms: InboundMessage[]) {
   return enqueueBuiltMany(
+    tenantId,
+    sessionId,
+    'message.inbound',
+    ms.map((m) => ({ build: () => buildInbound(tenantId, sessionId, m), dedupKey: `${sessionId}:${m.id}` })),
+  );
+}
+
+/** The `message.inbound` delivery records of several messages, built for one transaction. */
+export function prepareInboundWebhooks(tenantId: string, sessionId: string, ms: InboundMessage[]) {
+  return prepareDeliveries(
     tenantId,
     sessionId,
     'message.inbound',
