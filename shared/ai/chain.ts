@@ -15,7 +15,6 @@ export { ModelUnavailableError } from './errors.ts';
 export type { AiContentBlock, AiTier, AiTurn, ModelReply, ModelRequest, TokenUsage } from './types.ts';
 
 export interface ModelChain {
-  readonly config: ModelChainConfig;
   /** The reply of the first hop that answers; `ModelUnavailableError` when none does. */
   reply(req: ModelRequest): Promise<ModelReply>;
 }
@@ -127,5 +126,5 @@ export function createModelChain(cfg: ModelChainConfig = modelChainConfigFromEnv
     return undefined;
   }
 
-  return { config: cfg, reply };
+  return { reply };
 }
