@@ -175,7 +175,8 @@ export async function startFakeAi(
     const b = behaviours.get(key) ?? { kind: 'answer' };
     if (b.delayMs) {
       await new Promise((r) => setTimeout(r, b.delayMs));
-      if (res.destroyed || req.destroyed) return;
+      // Not `req.destroyed`: a request whose body has been read is destroyed already (autoDestroy).
+      if (res.destroyed) return;
     }
     if (b.kind === 'status') {
       return send(
