@@ -103,9 +103,13 @@ describe('matchRule: precedence', () => {
       rule({ triggerType: (['exact', 'contains', 'regex'] as const)[i % 3]!, keyword: `keyword${i}\\b` }),
     );
     matchRule(many, 'warm up', keys);
-    const started = performance.now();
-    for (let i = 0; i < 100; i++) matchRule(many, 'no rule matches this message at all', keys);
-    expect((performance.now() - started) / 100).toBeLessThan(1);
+    // The best of several batches, so a busy machine (other processes on the same cores) does not count.
+    const batches = Array.from({ length: 10 }, () => {
+      const started = performance.now();
+      for (let i = 0; i < 20; i++) matchRule([...many], 'no rule matches this message at all', keys);
+      return (performance.now() - started) / 20;
+    });
+    expect(Math.min(...batches)).toBeLessThan(1);
     expect(matchRule(many, 'about KEYWORD998 here', keys)?.keyword).toBe('keyword998\\b');
     expect(matchRule(many, 'KEYWORD999\\b', keys)?.triggerType).toBe('exact');
   });
