@@ -219,6 +219,8 @@ async function main() {
         ddbReadsPerMsg: per('dynamodb', ['GetItemCommand', 'QueryCommand', 'BatchGetItemCommand']).toFixed(2),
         sqsSendsPerMsg: per('sqs', ['SendMessageCommand', 'SendMessageBatchCommand']).toFixed(2),
         sqsDeletesPerMsg: per('sqs', ['DeleteMessageCommand', 'DeleteMessageBatchCommand']).toFixed(2),
+        // Every receive, the empty long polls of idle consumers included.
+        sqsReceivesPerMsg: per('sqs', ['ReceiveMessageCommand']).toFixed(2),
       };
       rows.push(row);
       console.log(JSON.stringify(row));
