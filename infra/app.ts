@@ -8,7 +8,8 @@ const settings = settingsFromContext(app);
 new SessionManagerStack(app, settings.prefix, {
   ...settings,
   stackName: settings.prefix,
-  description: 'Multi-session manager: HTTP API, queue consumers, tables, media bucket',
+  description:
+    'Multi-session manager: HTTP API, queue consumers, connection host on ECS, SSE load balancer, tables, media bucket, alarms',
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
 

@@ -5,12 +5,18 @@ export interface DeploymentSettings {
   prefix: string;
   /** Number of command-queue shards; must match SHARD_COUNT of every process. */
   shardCount: number;
+  /** ACM certificate for the load balancer's HTTPS listener (`-c certificateArn=...`). */
+  certificateArn?: string;
+  /** Subscribed to the alarm topic (`-c alarmEmail=...`). */
+  alarmEmail?: string;
+  /** Keep tables and the media bucket on `cdk destroy` (`-c retainData=false` to delete them). */
+  retainData: boolean;
 }
 
 // Same rule as RESOURCE_PREFIX in shared/config/env.ts; bucket names also need lower case.
 const PREFIX = /^[a-z0-9-]{1,40}$/;
 
-/** Reads `-c prefix=...` and `-c shardCount=...` (CLI context values arrive as strings). */
+/** Reads `-c prefix=...`, `-c shardCount=...` and the optional settings (CLI context values arrive as strings). */
 export function settingsFromContext(app: App): DeploymentSettings {
   const prefix = String(app.node.tryGetContext('prefix') ?? 'wsm');
   if (!PREFIX.test(prefix)) throw new Error(`context prefix "${prefix}" must match ${PREFIX}`);
@@ -18,5 +24,16 @@ export function settingsFromContext(app: App): DeploymentSettings {
   if (!Number.isInteger(shardCount) || shardCount < 1 || shardCount > 64) {
     throw new Error(`context shardCount "${shardCount}" must be an integer from 1 to 64`);
   }
-  return { prefix, shardCount };
+  const optional = (key: string) => {
+    const v = app.node.tryGetContext(key);
+    return v === undefined || v === '' ? undefined : String(v);
+  };
+  const retainData = String(app.node.tryGetContext('retainData') ?? 'true') !== 'false';
+  return {
+    prefix,
+    shardCount,
+    retainData,
+    ...(optional('certificateArn') ? { certificateArn: optional('certificateArn') } : {}),
+    ...(optional('alarmEmail') ? { alarmEmail: optional('alarmEmail') } : {}),
+  };
 }

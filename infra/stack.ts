@@ -7,8 +7,10 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { allQueues, buckets, commandQueue, type QueueDef, queues, tables } from '#shared/aws/resources';
+import { addObservability } from './alarms.ts';
 import type { DeploymentSettings } from './context.ts';
 import { nodeFunction } from './functions.ts';
+import { ConnectionHost } from './host.ts';
 import { type QueueWithDlq, queueFrom } from './queues.ts';
 import { bucketFrom, tableFrom } from './storage.ts';
 
@@ -16,32 +18,55 @@ export interface SessionManagerStackProps extends StackProps, DeploymentSettings
 
 type TableKey = keyof typeof tables;
 
-/** Everything except the connection host, built from shared/aws/resources.ts. */
+/** The whole service: storage, queues and functions from shared/aws/resources.ts, the connection host, alarms. */
 export class SessionManagerStack extends Stack {
   constructor(scope: Construct, id: string, props: SessionManagerStackProps) {
     super(scope, id, props);
     const { prefix, shardCount } = props;
 
     const tbl = Object.fromEntries(
-      Object.entries(tables).map(([key, def]) => [key, tableFrom(this, prefix, def)]),
+      Object.entries(tables).map(([key, def]) => [key, tableFrom(this, def, props.retainData)]),
     ) as Record<TableKey, dynamodb.Table>;
-    const media = bucketFrom(this, prefix, buckets.media);
+    const media = bucketFrom(this, buckets.media, props.retainData);
     const q = new Map<string, QueueWithDlq>(
       allQueues(shardCount).map((def) => [def.id, queueFrom(this, prefix, def)]),
     );
     const queue = (id: string) => q.get(id)!.queue;
     const commandQueues = Array.from({ length: shardCount }, (_, i) => queue(commandQueue(i).id));
 
+    // Secret names are generated: a deleted secret's name stays taken during its recovery window.
     const jwtSecret = new secretsmanager.Secret(this, 'JwtSigningKey', {
-      secretName: `${prefix}/jwt-signing-key`,
       description: 'HS256 key that signs and verifies API tokens (loaded into JWT_SECRET at cold start)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+
+    const adminKey = new secretsmanager.Secret(this, 'AdminApiKey', {
+      description: 'The first admin API key (ADMIN_API_KEY), exchanged at POST /api/auth/token',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
+
+    const names = {
+      DATA_TABLE_NAME: tbl.data.tableName,
+      AUTH_TABLE_NAME: tbl.auth.tableName,
+      MEDIA_BUCKET_NAME: media.bucketName,
+    };
+    const host = new ConnectionHost(this, 'ConnectionHost', {
+      prefix,
+      shardCount,
+      dataTable: tbl.data,
+      authTable: tbl.auth,
+      media,
+      commandQueues,
+      eventsQueue: queue(queues.events.id),
+      environment: names,
+      certificateArn: props.certificateArn,
     });
 
     const environment = {
       RESOURCE_PREFIX: prefix,
       SHARD_COUNT: String(shardCount),
       JWT_SECRET_ARN: jwtSecret.secretArn,
+      ...names,
     };
     const grantCommon = (fn: IFunction) => {
       tbl.data.grantReadWriteData(fn);
@@ -49,11 +74,16 @@ export class SessionManagerStack extends Stack {
     };
 
     const api = nodeFunction(this, 'ApiFunction', 'api', {
-      environment,
+      environment: {
+        ...environment,
+        ADMIN_API_KEY_ARN: adminKey.secretArn,
+        STREAM_BASE_URL: host.streamBaseUrl,
+      },
       timeout: Duration.seconds(29),
       memorySize: 1024,
     });
     grantCommon(api);
+    adminKey.grantRead(api);
     tbl.auth.grantReadWriteData(api);
     media.grantReadWrite(api);
     for (const cq of commandQueues) cq.grantSendMessages(api);
@@ -94,7 +124,20 @@ export class SessionManagerStack extends Stack {
     queue(queues.webhooks.id).grantSendMessages(webhooks);
     q.get(queues.webhooks.id)!.deadLetterQueue.grantSendMessages(webhooks);
 
+    addObservability(this, {
+      prefix,
+      alarmEmail: props.alarmEmail,
+      hostService: host.service,
+      clusterName: host.cluster.clusterName,
+      httpApi,
+    });
+
     new CfnOutput(this, 'ApiUrl', { value: httpApi.apiEndpoint });
+    new CfnOutput(this, 'StreamUrl', {
+      value: host.streamBaseUrl,
+      description: 'Base URL of the SSE streams (the load balancer; point a DNS name at it)',
+    });
+    new CfnOutput(this, 'AdminApiKeySecretArn', { value: adminKey.secretArn });
     for (const [key, table] of Object.entries(tbl)) {
       new CfnOutput(this, `${key[0]!.toUpperCase()}${key.slice(1)}TableName`, { value: table.tableName });
     }

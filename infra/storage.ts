@@ -2,7 +2,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
-import { type BucketDef, bucketName, type KeyDef, type TableDef, tableName } from '#shared/aws/resources';
+import type { BucketDef, KeyDef, TableDef } from '#shared/aws/resources';
 
 function attribute(key: KeyDef): dynamodb.Attribute {
   return {
@@ -11,16 +11,19 @@ function attribute(key: KeyDef): dynamodb.Attribute {
   };
 }
 
-/** One table from its shared definition. Data outlives the stack (RETAIN). */
-export function tableFrom(scope: Construct, prefix: string, def: TableDef): dynamodb.Table {
+/**
+ * One table from its shared definition. Its name is generated (passed to the code as
+ * `<ID>_TABLE_NAME`), so a table kept by an earlier `cdk destroy` (RETAIN) never blocks a redeploy.
+ */
+export function tableFrom(scope: Construct, def: TableDef, retain = true): dynamodb.Table {
   const table = new dynamodb.Table(scope, `Table-${def.id}`, {
-    tableName: tableName(prefix, def),
     partitionKey: attribute(def.partitionKey),
     sortKey: attribute(def.sortKey),
     billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     timeToLiveAttribute: def.ttlAttribute,
-    removalPolicy: RemovalPolicy.RETAIN,
+    deletionProtection: retain,
+    removalPolicy: retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
   });
   for (const index of def.indexes) {
     table.addGlobalSecondaryIndex({
@@ -33,8 +36,8 @@ export function tableFrom(scope: Construct, prefix: string, def: TableDef): dyna
   return table;
 }
 
-/** One private, encrypted bucket from its shared definition. */
-export function bucketFrom(scope: Construct, prefix: string, def: BucketDef): s3.Bucket {
+/** One private, encrypted bucket from its shared definition; generated (globally unique) name. */
+export function bucketFrom(scope: Construct, def: BucketDef, retain = true): s3.Bucket {
   const lifecycleRules: s3.LifecycleRule[] = [
     { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
   ];
@@ -43,11 +46,10 @@ export function bucketFrom(scope: Construct, prefix: string, def: BucketDef): s3
     lifecycleRules.push({ id: 'expire-uploads', prefix: def.expiringPrefix, expiration: Duration.days(1) });
   }
   return new s3.Bucket(scope, `Bucket-${def.id}`, {
-    bucketName: bucketName(prefix, def),
     blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
     encryption: s3.BucketEncryption.S3_MANAGED,
     enforceSSL: true,
     lifecycleRules,
-    removalPolicy: RemovalPolicy.RETAIN,
+    removalPolicy: retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
   });
 }

@@ -11,11 +11,11 @@ import {
   tables,
 } from './resources.ts';
 
-/** Physical resource names for this deployment (prefix from RESOURCE_PREFIX). */
+/** Physical resource names for this deployment (prefix from RESOURCE_PREFIX; the stack's generated table and bucket names win). */
 export const names = {
-  dataTable: () => tableName(env().RESOURCE_PREFIX, tables.data),
-  authTable: () => tableName(env().RESOURCE_PREFIX, tables.auth),
-  mediaBucket: () => bucketName(env().RESOURCE_PREFIX, buckets.media),
+  dataTable: () => env().DATA_TABLE_NAME ?? tableName(env().RESOURCE_PREFIX, tables.data),
+  authTable: () => env().AUTH_TABLE_NAME ?? tableName(env().RESOURCE_PREFIX, tables.auth),
+  mediaBucket: () => env().MEDIA_BUCKET_NAME ?? bucketName(env().RESOURCE_PREFIX, buckets.media),
   queue: (def: QueueDef) => queueName(env().RESOURCE_PREFIX, def),
   deadLetterQueue: (def: QueueDef) => deadLetterQueueName(env().RESOURCE_PREFIX, def),
   eventsQueue: () => queueName(env().RESOURCE_PREFIX, queues.events),

@@ -16,6 +16,10 @@ const EnvSchema = z.object({
     .regex(/^[a-z0-9-]{1,40}$/)
     .default('wsm'),
   SHARD_COUNT: z.coerce.number().int().min(1).max(64).default(4),
+  /** Physical names the CDK stack generated; `<prefix>-data`, `<prefix>-auth`, `<prefix>-media` when unset. */
+  DATA_TABLE_NAME: z.string().min(3).optional(),
+  AUTH_TABLE_NAME: z.string().min(3).optional(),
+  MEDIA_BUCKET_NAME: z.string().min(3).optional(),
   ANTHROPIC_BASE_URL: z.string().url().optional(),
   ANTHROPIC_API_KEYS: z.string().optional(),
   /** The model chain (docs/chatbot.md, "Model chain"): primary model, fallback pool, Bedrock, limits. */

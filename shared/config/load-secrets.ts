@@ -17,14 +17,23 @@ export async function loadSecrets(): Promise<void> {
   return loading;
 }
 
+/** `<NAME>_ARN` → `<NAME>`: the JWT key everywhere, the admin API key on the API function. */
+const FROM_SECRETS = [
+  ['JWT_SECRET_ARN', 'JWT_SECRET'],
+  ['ADMIN_API_KEY_ARN', 'ADMIN_API_KEY'],
+] as const;
+
 async function fetchJwtSecret(): Promise<void> {
-  const arn = process.env.JWT_SECRET_ARN;
-  if (process.env.JWT_SECRET || !arn) return;
+  const wanted = FROM_SECRETS.filter(([arnVar, v]) => process.env[arnVar] && !process.env[v]);
+  if (wanted.length === 0) return;
   const client = new SecretsManagerClient({ region: process.env.AWS_REGION ?? 'us-east-1' });
   try {
-    const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
-    if (!SecretString) throw new Error(`secret ${arn} has no string value`);
-    process.env.JWT_SECRET = SecretString;
+    for (const [arnVar, v] of wanted) {
+      const arn = process.env[arnVar]!;
+      const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
+      if (!SecretString) throw new Error(`secret ${arn} has no string value`);
+      process.env[v] = SecretString;
+    }
   } finally {
     client.destroy();
   }
