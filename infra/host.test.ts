@@ -1,0 +1,269 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { afterAll, describe, expect, it } from 'vitest';
+import { allQueues, queueName } from '#shared/aws/resources';
+import { OLDEST_MESSAGE_ALARM_SECONDS } from './alarms.ts';
+import { settingsFromContext } from './context.ts';
+import { ALB_IDLE_TIMEOUT_SECONDS, HOST_HTTP_PORT, STOP_TIMEOUT_SECONDS, STREAM_PATHS } from './host.ts';
+import { SessionManagerStack } from './stack.ts';
+
+const prefix = 'hst';
+const shardCount = 2;
+const certificateArn = 'arn:aws:acm:eu-west-1:123456789012:certificate/abc';
+const outdir = mkdtempSync(join(tmpdir(), 'cdk-host-test-'));
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+// Synth without Docker: the host image is only hashed (built by `cdk deploy`).
+const app = new App({
+  outdir,
+  context: { prefix, shardCount: String(shardCount), certificateArn, alarmEmail: 'ops@example.com' },
+});
+const stack = new SessionManagerStack(app, 'Host', { ...settingsFromContext(app), stackName: prefix });
+const template = Template.fromStack(stack);
+
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+const one = (type: string, props: Record<string, unknown> = {}) => {
+  const found = template.findResources(type, { Properties: props });
+  expect(Object.keys(found), type).toHaveLength(1);
+  return Object.entries(found)[0]! as [string, { Properties: Record<string, unknown> }];
+};
+const queueId = (name: string) => one('AWS::SQS::Queue', { QueueName: name })[0];
+const [taskDefId, taskDef] = one('AWS::ECS::TaskDefinition');
+const taskRoleId = (taskDef.Properties.TaskRoleArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+const policyOf = (roleId: string): Statement[] =>
+  Object.values(template.findResources('AWS::IAM::Policy'))
+    .filter((p) => JSON.stringify(p.Properties.Roles).includes(roleId))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement as Statement[]);
+
+describe('connection host on ECS Fargate', () => {
+  it('runs the Dockerfile image with the environment, port, logs and stop timeout it needs', () => {
+    const container = (taskDef.Properties.ContainerDefinitions as Array<Record<string, unknown>>)[0]!;
+    expect(container.StopTimeout).toBe(STOP_TIMEOUT_SECONDS);
+    expect(STOP_TIMEOUT_SECONDS).toBeGreaterThanOrEqual(30);
+    expect(container.PortMappings).toEqual([{ ContainerPort: HOST_HTTP_PORT, Protocol: 'tcp' }]);
+    const env = Object.fromEntries(
+      (container.Environment as Array<{ Name: string; Value: unknown }>).map((e) => [e.Name, e.Value]),
+    );
+    expect(env).toMatchObject({
+      RESOURCE_PREFIX: prefix,
+      SHARD_COUNT: String(shardCount),
+      HOST_HTTP_PORT: String(HOST_HTTP_PORT),
+      MESSAGING_DRIVER: 'baileys',
+    });
+    expect(Object.keys(env)).toEqual(
+      expect.arrayContaining(['DATA_TABLE_NAME', 'AUTH_TABLE_NAME', 'MEDIA_BUCKET_NAME']),
+    );
+    // The image is an asset in the bootstrap repository: built and pushed only by `cdk deploy`.
+    expect(JSON.stringify(container.Image)).toContain('cdk-hnb659fds-container-assets');
+    expect(JSON.stringify(container.LogConfiguration)).toContain('awslogs');
+    template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+      RequiresCompatibilities: ['FARGATE'],
+      NetworkMode: 'awsvpc',
+    });
+  });
+
+  it('service: desired count from a parameter (at least 2), circuit breaker with rollback, private subnets', () => {
+    template.hasParameter('HostDesiredCount', { Type: 'Number', Default: 2, MinValue: 2 });
+    template.hasResourceProperties('AWS::ECS::Service', {
+      LaunchType: 'FARGATE',
+      DesiredCount: { Ref: 'HostDesiredCount' },
+      TaskDefinition: { Ref: taskDefId },
+      DeploymentConfiguration: Match.objectLike({
+        DeploymentCircuitBreaker: { Enable: true, Rollback: true },
+        MinimumHealthyPercent: 100,
+      }),
+      NetworkConfiguration: { AwsvpcConfiguration: Match.objectLike({ AssignPublicIp: 'DISABLED' }) },
+    });
+    template.hasResourceProperties('AWS::ECS::Cluster', {
+      ClusterSettings: [{ Name: 'containerInsights', Value: 'enabled' }],
+    });
+  });
+
+  it('VPC with a NAT gateway for outbound internet and DynamoDB/S3 gateway endpoints', () => {
+    template.resourceCountIs('AWS::EC2::NatGateway', 1);
+    template.resourceCountIs('AWS::EC2::InternetGateway', 1);
+    const endpoints = Object.values(template.findResources('AWS::EC2::VPCEndpoint'));
+    expect(endpoints.map((e) => e.Properties.VpcEndpointType)).toEqual(['Gateway', 'Gateway']);
+    const services = JSON.stringify(endpoints.map((e) => e.Properties.ServiceName));
+    expect(services).toContain('.dynamodb');
+    expect(services).toContain('.s3');
+  });
+
+  it('task role: both tables, consuming its command queues, sending events, the bucket; nothing else', () => {
+    const statements = policyOf(taskRoleId);
+    const actions = statements.flatMap((s) => [s.Action].flat());
+    for (const a of actions) expect(a, 'no wildcard service actions').not.toMatch(/^[a-z0-9]+:\*$|^\*$/);
+    expect(actions).not.toContain('secretsmanager:GetSecretValue');
+    const on = (id: string) => statements.filter((s) => JSON.stringify(s.Resource).includes(id));
+    for (let shard = 0; shard < shardCount; shard++) {
+      const acts = on(queueId(`${prefix}-commands-${shard}.fifo`)).flatMap((s) => [s.Action].flat());
+      expect(acts).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+      expect(acts).not.toContain('sqs:SendMessage');
+    }
+    const events = on(queueId(`${prefix}-events`)).flatMap((s) => [s.Action].flat());
+    expect(events).toContain('sqs:SendMessage');
+    expect(events).not.toContain('sqs:ReceiveMessage');
+    expect(on(queueId(`${prefix}-webhooks`))).toHaveLength(0);
+    expect(on(queueId(`${prefix}-chatbot`))).toHaveLength(0);
+    const tables = Object.keys(template.findResources('AWS::DynamoDB::Table'));
+    for (const t of tables) expect(on(t).length).toBeGreaterThan(0);
+    const bucketActs = on(one('AWS::S3::Bucket')[0]).flatMap((s) => [s.Action].flat());
+    expect(bucketActs).toEqual(expect.arrayContaining(['s3:PutObject', 's3:DeleteObject*', 's3:GetObject*']));
+  });
+
+  it('no IAM statement in the stack grants a wildcard action on a data resource', () => {
+    for (const p of Object.values(template.findResources('AWS::IAM::Policy'))) {
+      for (const st of p.Properties.PolicyDocument.Statement as Statement[]) {
+        for (const a of [st.Action].flat())
+          expect(a).not.toMatch(/^(dynamodb|sqs|s3|secretsmanager):\*$|^\*$/);
+      }
+    }
+  });
+});
+
+describe('SSE behind the Application Load Balancer', () => {
+  it('internet-facing, idle timeout above the 15 s heartbeat', () => {
+    template.hasResourceProperties('AWS::ElasticLoadBalancingV2::LoadBalancer', {
+      Scheme: 'internet-facing',
+      LoadBalancerAttributes: Match.arrayWith([
+        { Key: 'idle_timeout.timeout_seconds', Value: String(ALB_IDLE_TIMEOUT_SECONDS) },
+      ]),
+    });
+    expect(ALB_IDLE_TIMEOUT_SECONDS).toBeGreaterThan(15);
+  });
+
+  it('HTTPS listener with the given certificate; HTTP redirects to it', () => {
+    template.hasResourceProperties('AWS::ElasticLoadBalancingV2::Listener', {
+      Port: 443,
+      Protocol: 'HTTPS',
+      Certificates: [{ CertificateArn: certificateArn }],
+      DefaultActions: [Match.objectLike({ Type: 'fixed-response' })],
+    });
+    template.hasResourceProperties('AWS::ElasticLoadBalancingV2::Listener', {
+      Port: 80,
+      DefaultActions: [
+        Match.objectLike({ Type: 'redirect', RedirectConfig: Match.objectLike({ Protocol: 'HTTPS' }) }),
+      ],
+    });
+  });
+
+  it('only the stream paths go to the host tasks; /health is their health check', () => {
+    const [tgId] = one('AWS::ElasticLoadBalancingV2::TargetGroup', {
+      Port: HOST_HTTP_PORT,
+      TargetType: 'ip',
+      HealthCheckPath: '/health',
+      TargetGroupAttributes: Match.arrayWith([{ Key: 'deregistration_delay.timeout_seconds', Value: '30' }]),
+    });
+    template.hasResourceProperties('AWS::ElasticLoadBalancingV2::ListenerRule', {
+      Conditions: [{ Field: 'path-pattern', PathPatternConfig: { Values: STREAM_PATHS } }],
+      Actions: [Match.objectLike({ Type: 'forward', TargetGroupArn: { Ref: tgId } })],
+    });
+    expect(STREAM_PATHS).toContain('/api/public/portal/*/stream');
+    template.hasResourceProperties('AWS::ECS::Service', {
+      LoadBalancers: [
+        { ContainerName: 'host', ContainerPort: HOST_HTTP_PORT, TargetGroupArn: { Ref: tgId } },
+      ],
+    });
+  });
+
+  it('the API function knows the stream URL (it redirects stream requests there)', () => {
+    const api = Object.values(
+      template.findResources('AWS::Lambda::Function', {
+        Properties: { Environment: { Variables: Match.objectLike({ SERVICE_NAME: 'api' }) } },
+      }),
+    )[0]!;
+    const url = JSON.stringify(api.Properties.Environment.Variables.STREAM_BASE_URL);
+    expect(url).toContain('https://');
+    expect(url).toContain('DNSName');
+  });
+});
+
+describe('first admin', () => {
+  it('the admin API key is generated in Secrets Manager and only the API function reads it', () => {
+    const [secretId] = one('AWS::SecretsManager::Secret', {
+      Description: Match.stringLikeRegexp('admin API key'),
+    });
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      Description: Match.stringLikeRegexp('admin API key'),
+      Name: Match.absent(),
+      GenerateSecretString: Match.objectLike({ PasswordLength: 48 }),
+    });
+    const fns = Object.values(template.findResources('AWS::Lambda::Function'));
+    const withKey = fns.filter((f) => f.Properties.Environment.Variables.ADMIN_API_KEY_ARN);
+    expect(withKey).toHaveLength(1);
+    expect(withKey[0]!.Properties.Environment.Variables).toMatchObject({
+      SERVICE_NAME: 'api',
+      ADMIN_API_KEY_ARN: { Ref: secretId },
+    });
+    const readers = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
+      JSON.stringify(p).includes(`{"Ref":"${secretId}"}`),
+    );
+    expect(readers).toHaveLength(1);
+    template.hasOutput('AdminApiKeySecretArn', { Value: { Ref: secretId } });
+  });
+});
+
+describe('alarms', () => {
+  const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+  const topicId = one('AWS::SNS::Topic')[0];
+
+  it('every alarm notifies the SNS topic; the e-mail is subscribed', () => {
+    expect(alarms.length).toBeGreaterThan(0);
+    for (const a of alarms) expect(a.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+      TopicArn: { Ref: topicId },
+    });
+  });
+
+  it('every queue: a DLQ alarm and an oldest-message age alarm', () => {
+    for (const def of allQueues(shardCount)) {
+      const id = queueId(queueName(prefix, def));
+      expect(
+        alarms.filter(
+          (a) =>
+            a.Properties.MetricName === 'ApproximateAgeOfOldestMessage' &&
+            JSON.stringify(a.Properties.Dimensions).includes(id),
+        ),
+        def.id,
+      ).toHaveLength(1);
+    }
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Threshold: OLDEST_MESSAGE_ALARM_SECONDS,
+    });
+    expect(
+      alarms.filter((a) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible'),
+    ).toHaveLength(allQueues(shardCount).length);
+  });
+
+  it('every Lambda function: errors and throttles', () => {
+    const fnIds = Object.keys(template.findResources('AWS::Lambda::Function'));
+    for (const metric of ['Errors', 'Throttles']) {
+      const covered = alarms
+        .filter((a) => a.Properties.MetricName === metric && a.Properties.Namespace === 'AWS/Lambda')
+        .map((a) => JSON.stringify(a.Properties.Dimensions));
+      for (const id of fnIds)
+        expect(
+          covered.some((d) => d.includes(id)),
+          `${metric} ${id}`,
+        ).toBe(true);
+    }
+  });
+
+  it('API 5xx and host tasks running below desired', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5xx',
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Metrics: Match.arrayWith([Match.objectLike({ Expression: 'desired - running' })]),
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+  });
+});
