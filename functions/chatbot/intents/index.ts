@@ -1,0 +1,173 @@
+import { createHash } from 'node:crypto';
+import type { Brain } from '#shared/chatbot/brain-schema';
+import type { Intent, Intents } from '#shared/chatbot/intents-schema';
+import { answerFor, type Lang } from './answer.ts';
+import {
+  type Calibration,
+  calibrate,
+  EmbeddingIndex,
+  type EmbeddingProvider,
+  NGRAM_CALIBRATION,
+  NgramIndex,
+  type Scores,
+  type TrainingPhrase,
+} from './matcher.ts';
+import { detectLanguage } from './normalise.ts';
+
+export type { EmbeddingProvider } from './matcher.ts';
+
+/** What the intent engine decided for one message (docs/chatbot.md, "Intent engine"). */
+export type IntentDecision =
+  | { kind: 'answer'; intentId: string; score: number; match: 'rule' | 'semantic'; reply: string }
+  | { kind: 'model'; intentId?: string; score?: number; hint?: string };
+
+export interface IntentEngine {
+  decide(text: string, brain?: Brain): IntentDecision;
+}
+
+export interface AsyncIntentEngine {
+  decide(text: string, brain?: Brain): Promise<IntentDecision>;
+}
+
+/** The best intent must lead the second best by this much (calibrated scores) to answer. */
+export const MARGIN = 0.05;
+/** Below this calibrated score a deferred decision names no intent (no hint for the model). */
+export const HINT_FLOOR = 0.5;
+
+interface Prepared {
+  intents: Intent[];
+  phrases: TrainingPhrase[];
+  policy: Intents['runtime_policy']['confidence_policy'];
+}
+
+function prepare(file: Intents): Prepared {
+  const intents = file.intents.filter((i) => i.enabled !== false);
+  const phrases: TrainingPhrase[] = [];
+  intents.forEach((intent, i) => {
+    for (const list of Object.values(intent.training_phrases))
+      for (const text of list) phrases.push({ intent: i, text });
+  });
+  return { intents, phrases, policy: file.runtime_policy.confidence_policy };
+}
+
+/** Engines by the intents file's content hash: a warm Lambda builds each version once. */
+const cache = new Map<string, IntentEngine | Promise<AsyncIntentEngine>>();
+const byObject = new WeakMap<Intents, IntentEngine>();
+const CACHE_MAX = 50;
+
+const hashOf = (file: Intents, salt = '') =>
+  createHash('sha256').update(salt).update(JSON.stringify(file)).digest('hex');
+
+function remember<T extends IntentEngine | Promise<AsyncIntentEngine>>(key: string, value: T): T {
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  cache.set(key, value);
+  return value;
+}
+
+/** The default engine: the offline character n-gram matcher (no model, no network). */
+export function buildIntentEngine(file: Intents): IntentEngine {
+  const same = byObject.get(file);
+  if (same) return same;
+  const key = hashOf(file);
+  const hit = cache.get(key) as IntentEngine | undefined;
+  if (hit) {
+    byObject.set(file, hit);
+    return hit;
+  }
+  const p = prepare(file);
+  const index = new NgramIndex(p.phrases, p.intents.length);
+  const engine: IntentEngine = {
+    decide: (text, brain) => decideFrom(p, index.score(text), NGRAM_CALIBRATION, text, brain),
+  };
+  byObject.set(file, engine);
+  return remember(key, engine);
+}
+
+/** An engine over a pluggable embedding provider: phrases embedded once per file version and provider. */
+export function buildEmbeddingIntentEngine(
+  file: Intents,
+  provider: EmbeddingProvider,
+): Promise<AsyncIntentEngine> {
+  const key = hashOf(file, `${provider.id}\n`);
+  const hit = cache.get(key) as Promise<AsyncIntentEngine> | undefined;
+  if (hit) return hit;
+  const p = prepare(file);
+  const built = EmbeddingIndex.build(provider, p.phrases, p.intents.length).then(
+    (index): AsyncIntentEngine => ({
+      decide: async (text, brain) =>
+        decideFrom(p, await index.score(text), provider.calibration, text, brain),
+    }),
+  );
+  built.catch(() => cache.delete(key));
+  return remember(key, built);
+}
+
+/** The best and second-best intent by one score array. */
+function top2(scores: ArrayLike<number>) {
+  let best = -1;
+  let second = 0;
+  for (let i = 0; i < scores.length; i++) {
+    const s = scores[i] as number;
+    if (best < 0 || s > (scores[best] as number)) {
+      if (best >= 0) second = Math.max(second, scores[best] as number);
+      best = i;
+    } else second = Math.max(second, s);
+  }
+  return { best, score: best < 0 ? 0 : (scores[best] as number), second };
+}
+
+function decideFrom(p: Prepared, s: Scores, cal: Calibration, text: string, brain?: Brain): IntentDecision {
+  const { policy, intents } = p;
+  const semantic = Float64Array.from(s.raw, (r) => calibrate(cal, r));
+  // A rule-like match competes with every other intent's best evidence (rule or semantic).
+  const combined = Float64Array.from(s.rule, (r, i) => Math.max(r, semantic[i] as number));
+  const rule = top2(s.rule);
+  const ruleSecond = rule.best < 0 ? 0 : Math.max(...combined.filter((_, i) => i !== rule.best), 0);
+  let match: 'rule' | 'semantic' | undefined;
+  let chosen = -1;
+  let score = 0;
+  if (rule.best >= 0 && rule.score >= policy.rule_match_no_ai && rule.score - ruleSecond >= MARGIN) {
+    match = 'rule';
+    chosen = rule.best;
+    score = rule.score;
+  } else {
+    const sem = top2(semantic);
+    if (sem.best >= 0 && sem.score >= policy.semantic_match_no_ai && sem.score - sem.second >= MARGIN) {
+      match = 'semantic';
+      chosen = sem.best;
+      score = sem.score;
+    } else {
+      const any = top2(combined);
+      const intent = intents[any.best];
+      if (!intent || any.score < HINT_FLOOR) return { kind: 'model' };
+      return {
+        kind: 'model',
+        intentId: intent.id,
+        score: round(any.score),
+        hint: `The customer may be asking about "${intent.id}" (${intent.category}); not certain enough to answer from a template.`,
+      };
+    }
+  }
+  const intent = intents[chosen] as Intent;
+  const lang: Lang = detectLanguage(text);
+  const reply = answerFor(intent, lang, brain, text);
+  if (reply === undefined) {
+    return {
+      kind: 'model',
+      intentId: intent.id,
+      score: round(score),
+      hint: `The customer asks about "${intent.id}" (${intent.category}); no ${lang} template answer could be filled from the brain.`,
+    };
+  }
+  if (!policy.skip_llm_simple_template) {
+    return {
+      kind: 'model',
+      intentId: intent.id,
+      score: round(score),
+      hint: `The customer asks about "${intent.id}" (${intent.category}). The facts to answer with: ${reply}`,
+    };
+  }
+  return { kind: 'answer', intentId: intent.id, score: round(score), match, reply };
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
