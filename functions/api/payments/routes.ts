@@ -24,14 +24,11 @@ const linkRoute = createRoute({
       content: {
         'application/json': {
           schema: z.object({
-            amount: z
-              .union([z.number(), z.string()])
-              .optional()
-              .openapi({
-                type: 'number',
-                description: 'Rupees, greater than 0, at most two decimals',
-                example: 499.5,
-              }),
+            amount: z.union([z.number(), z.string()]).optional().openapi({
+              type: 'number',
+              description: 'Rupees, greater than 0, at most two decimals',
+              example: 499.5,
+            }),
             bookingId: z.string().trim().max(100).optional(),
             customerName: z.string().trim().max(100).optional(),
           }),
