@@ -44,6 +44,15 @@ function features(norm: string): Map<string, number> {
   return out;
 }
 
+/**
+ * A query feature found in more than max(1,000, 10 % of all) training phrases is not summed (its idf
+ * is at most ln 10 + 1 ≈ 3.3 against ≈ 10 for a rare one): this bounds the work per message on large
+ * files. Below 10,000 phrases only features in over 1,000 phrases are skipped, so small files score
+ * exactly.
+ */
+const COMMON_DF_MIN = 1_000;
+const COMMON_DF_SHARE = 0.1;
+
 const sortedWords = (norm: string) => norm.split(' ').sort().join(' ');
 
 /**
@@ -60,6 +69,8 @@ export class NgramIndex {
   private readonly reordered = new Map<string, number[]>();
   private readonly unseenIdf: number;
   private readonly acc: Float64Array;
+  /** Features in more phrases than this are skipped when summing (`COMMON_DF`). */
+  private readonly commonDf: number;
 
   constructor(
     phrases: TrainingPhrase[],
@@ -68,6 +79,7 @@ export class NgramIndex {
     const n = phrases.length;
     this.phraseIntent = Int32Array.from(phrases, (p) => p.intent);
     this.acc = new Float64Array(n);
+    this.commonDf = Math.max(COMMON_DF_MIN, n * COMMON_DF_SHARE);
     const feats = phrases.map((p) => {
       const norm = normalise(p.text);
       push(this.exact, norm, p.intent);
@@ -127,6 +139,8 @@ export class NgramIndex {
     const touched: number[] = [];
     for (const [id, w] of q) {
       const { phrase, weight } = this.postings[id] as { phrase: Int32Array; weight: Float32Array };
+      // A feature in very many phrases says little and costs most: counted in the norm, not summed.
+      if (phrase.length > this.commonDf) continue;
       const qw = w / qNorm;
       for (let k = 0; k < phrase.length; k++) {
         const p = phrase[k] as number;
