@@ -51,6 +51,7 @@ export const webhookOverridesOf = (tenantId: string) => ({
 });
 /** The tenant's payment settings (UPI payee for payment links). */
 export const paymentSettingsKey = (tenantId: string) => ({ pk: tenantPk(tenantId), sk: 'PAYSET' });
+export const exportSettingsKey = (tenantId: string) => ({ pk: tenantPk(tenantId), sk: 'EXPSET' });
 export const deliveryKey = (tenantId: string, deliveryId: string) => ({
   pk: tenantPk(tenantId),
   sk: `DLV#${deliveryId}`,

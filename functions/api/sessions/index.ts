@@ -1,5 +1,6 @@
 import { router } from '#shared/http/context';
 import { requireAuth } from '../auth/middleware.ts';
+import { contactsExportRoutes } from '../contacts-export/routes.ts';
 import { leadRoutes } from '../leads/routes.ts';
 import { usageRoutes } from '../usage/routes.ts';
 import { sessionActionRoutes } from './action-routes.ts';
@@ -14,6 +15,7 @@ export function sessionsApi() {
   r.use('*', requireAuth);
   r.route('/usage', usageRoutes());
   r.route('/leads', leadRoutes());
+  r.route('/contacts/export', contactsExportRoutes());
   r.route('/', sessionActionRoutes());
   r.route('/', sessionRoutes());
   return r;

@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { s3Client } from '#shared/aws/clients';
+import { names } from '#shared/aws/names';
+
+/** How long the download link of a large export works. */
+export const EXPORT_LINK_TTL_SECONDS = 24 * 3600;
+
+export const exportKeyOf = (tenantId: string, stamp: string) =>
+  `exports/${tenantId}/contacts-${stamp}-${randomUUID().slice(0, 8)}.csv`;
+
+/**
+ * Streams `body` into the media bucket (multipart upload, 5 MiB parts, so the file is never whole in
+ * memory) and answers a presigned GET URL.
+ */
+export async function uploadExport(
+  key: string,
+  body: ReadableStream<Uint8Array>,
+  fileName: string,
+): Promise<{ url: string; expiresIn: number }> {
+  const Bucket = names.mediaBucket();
+  await new Upload({
+    client: s3Client(),
+    queueSize: 2,
+    partSize: 5 * 1024 * 1024,
+    params: {
+      Bucket,
+      Key: key,
+      Body: Readable.fromWeb(body as import('node:stream/web').ReadableStream),
+      ContentType: 'text/csv; charset=utf-8',
+      ContentDisposition: `attachment; filename="${fileName}.csv"`,
+    },
+  }).done();
+  const url = await getSignedUrl(s3Client(), new GetObjectCommand({ Bucket, Key: key }), {
+    expiresIn: EXPORT_LINK_TTL_SECONDS,
+  });
+  return { url, expiresIn: EXPORT_LINK_TTL_SECONDS };
+}
