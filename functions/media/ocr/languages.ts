@@ -1,0 +1,54 @@
+import { mkdtemp, symlink } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { OcrError } from './errors.ts';
+
+/** Languages whose trained data ships in npm packages (`@tesseract.js-data/<code>`). */
+export const SHIPPED_LANGUAGES = ['eng', 'mal'] as const;
+export type OcrLanguage = (typeof SHIPPED_LANGUAGES)[number];
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The folder inside the language's npm package that holds `<code>.traineddata.gz`. We use the LSTM
+ * "best_int" models: the LSTM-only core needs nothing else and they are the smaller set.
+ */
+export function languageDir(lang: OcrLanguage) {
+  return join(dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`)), '4.0.0_best_int');
+}
+
+export function parseLanguages(langs: readonly string[] | undefined): OcrLanguage[] {
+  const asked = langs && langs.length > 0 ? [...new Set(langs)] : ['eng'];
+  const unknown = asked.filter((l) => !(SHIPPED_LANGUAGES as readonly string[]).includes(l));
+  if (unknown.length > 0)
+    throw new OcrError(
+      'OCR_LANGUAGE_UNSUPPORTED',
+      `OCR languages ${unknown.join(', ')} are not shipped; available: ${SHIPPED_LANGUAGES.join(', ')}`,
+    );
+  return asked as OcrLanguage[];
+}
+
+let directory: Promise<string> | undefined;
+
+/**
+ * One local folder holding `<code>.traineddata.gz` for every shipped language, as links into the
+ * npm packages. Tesseract reads all languages from a single `langPath`, while each language lives in
+ * its own package; passing the bytes instead (tesseract's `{code, data}` form) is broken in
+ * tesseract.js 7 (it initialises with the data where it means the code). Made once per process in
+ * the temp folder (on Lambda, /tmp).
+ */
+export function languageDirectory() {
+  directory ??= (async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ocr-langs-'));
+    for (const code of SHIPPED_LANGUAGES) {
+      const file = `${code}.traineddata.gz`;
+      await symlink(join(languageDir(code), file), join(dir, file));
+    }
+    return dir;
+  })();
+  directory.catch(() => {
+    directory = undefined;
+  });
+  return directory;
+}

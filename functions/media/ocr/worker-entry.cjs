@@ -1,0 +1,25 @@
+'use strict';
+
+/*
+ * Entry of the OCR worker thread (tesseract.js's own Node worker script, behind a network guard).
+ *
+ * Language data and the wasm core come from node_modules; nothing in this thread may reach the
+ * network. Tesseract falls back to a CDN when a language is asked for by name without a local
+ * langPath; with this guard such a slip fails loudly instead of downloading. The guard is installed
+ * before tesseract's script loads, because that script captures `global.fetch` at load time.
+ */
+const net = require('node:net');
+const tls = require('node:tls');
+
+function refuse(what) {
+  throw new Error(`OCR worker: network access refused (${what}); language data must come from node_modules`);
+}
+
+globalThis.fetch = (input) => refuse(`fetch ${String(input?.url ?? input)}`);
+net.Socket.prototype.connect = function connect() {
+  refuse('socket connect');
+};
+net.connect = net.createConnection = () => refuse('net.connect');
+tls.connect = () => refuse('tls.connect');
+
+require('tesseract.js/src/worker-script/node/index.js');
