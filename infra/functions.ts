@@ -52,8 +52,9 @@ export function nodeFunction(
       target: 'node20',
       mainFields: ['module', 'main'],
       banner: REQUIRE_BANNER,
-      // The Lambda runtime ships AWS SDK v3; everything else is bundled.
-      externalModules: ['@aws-sdk/*'],
+      // The AWS SDK v3 is bundled too (tree-shaken, one file): importing it from the runtime's
+      // node_modules took about 3x longer (docs/benchmarks.md, "Lambda bundles").
+      externalModules: [],
       sourceMap: true,
       minify: true,
       keepNames: true,

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { CfnParameter, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
 import * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -92,6 +93,7 @@ export class ConnectionHost extends Construct {
       // Synth only hashes the build context; `cdk deploy` builds and pushes the image (needs Docker).
       image: ecs.ContainerImage.fromAsset(projectRoot, {
         file: join('connection-host', 'Dockerfile'),
+        platform: Platform.LINUX_AMD64,
       }),
       essential: true,
       stopTimeout: Duration.seconds(STOP_TIMEOUT_SECONDS),
