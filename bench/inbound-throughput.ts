@@ -18,6 +18,8 @@ import { pct } from './support/stats.ts';
  *
  * Run: npx tsx bench/inbound-throughput.ts [sessions=1] [senders=4] [rates=10,20,50,100,150,200] [seconds=10]
  * With CPU_PROF=<dir> the service runs under `--cpu-prof` and writes its profile there.
+ * With BENCH_WITHOUT_CHATBOT=true the service process does not queue chatbot jobs (a diagnostic, to
+ * measure the inbound pipeline without the chatbot consumer's load).
  */
 const SESSIONS = Number(process.argv[2] ?? 1);
 const SENDERS = Number(process.argv[3] ?? 4);

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { InitializeMiddleware } from '@smithy/types';
 import { dynamoClient, s3Client, sqsClient } from '#shared/aws/clients';
+import { names } from '#shared/aws/names';
 import { startService } from '../../scripts/local/service.ts';
 
 /**
@@ -29,6 +30,21 @@ const service = await startService({
   },
 });
 dynamoClient().middlewareStack.add(counter('dynamodb'), { step: 'initialize', name: 'bench-count' });
+if (process.env.BENCH_WITHOUT_CHATBOT === 'true') {
+  // Diagnostic only: chatbot jobs are not queued (answered as sent), so a run measures the inbound
+  // pipeline without the chatbot consumer's load. The product never does this.
+  const chatbotQueue = names.chatbotQueue();
+  sqsClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { QueueUrl?: string };
+      if (context.commandName === 'SendMessageCommand' && input.QueueUrl?.endsWith(`/${chatbotQueue}`)) {
+        return { output: { $metadata: {} }, response: {} } as never;
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'bench-no-chatbot' },
+  );
+}
 sqsClient().middlewareStack.add(counter('sqs'), { step: 'initialize', name: 'bench-count' });
 s3Client().middlewareStack.add(counter('s3'), { step: 'initialize', name: 'bench-count' });
 
