@@ -118,32 +118,38 @@ function top2(scores: ArrayLike<number>) {
 
 function decideFrom(p: Prepared, s: Scores, cal: Calibration, text: string, brain?: Brain): IntentDecision {
   const { policy, intents } = p;
-  const semantic = Float64Array.from(s.raw, (r) => calibrate(cal, r));
-  // A rule-like match competes with every other intent's best evidence (rule or semantic).
-  const combined = Float64Array.from(s.rule, (r, i) => Math.max(r, semantic[i] as number));
+  // Calibration is monotonic: the best and second-best raw scores are the best and second-best
+  // calibrated ones, so only those two are calibrated.
   const rule = top2(s.rule);
-  const ruleSecond = rule.best < 0 ? 0 : Math.max(...combined.filter((_, i) => i !== rule.best), 0);
-  let match: 'rule' | 'semantic' | undefined;
+  const raw = top2(s.raw);
+  const semBest = calibrate(cal, raw.score);
+  const semSecond = calibrate(cal, raw.second);
+  let match: 'rule' | 'semantic' = 'semantic';
   let chosen = -1;
   let score = 0;
-  if (rule.best >= 0 && rule.score >= policy.rule_match_no_ai && rule.score - ruleSecond >= MARGIN) {
-    match = 'rule';
-    chosen = rule.best;
-    score = rule.score;
-  } else {
-    const sem = top2(semantic);
-    if (sem.best >= 0 && sem.score >= policy.semantic_match_no_ai && sem.score - sem.second >= MARGIN) {
+  if (rule.best >= 0 && rule.score >= policy.rule_match_no_ai) {
+    // A rule-like match competes with every other intent's best evidence (rule or semantic).
+    const otherSemantic = raw.best === rule.best ? semSecond : semBest;
+    if (rule.score - Math.max(rule.second, otherSemantic) >= MARGIN) {
+      match = 'rule';
+      chosen = rule.best;
+      score = rule.score;
+    }
+  }
+  if (chosen < 0) {
+    if (raw.best >= 0 && semBest >= policy.semantic_match_no_ai && semBest - semSecond >= MARGIN) {
       match = 'semantic';
-      chosen = sem.best;
-      score = sem.score;
+      chosen = raw.best;
+      score = semBest;
     } else {
-      const any = top2(combined);
-      const intent = intents[any.best];
-      if (!intent || any.score < HINT_FLOOR) return { kind: 'model' };
+      const useRule = rule.best >= 0 && rule.score > semBest;
+      const intent = intents[useRule ? rule.best : raw.best];
+      const best = useRule ? rule.score : semBest;
+      if (!intent || best < HINT_FLOOR) return { kind: 'model' };
       return {
         kind: 'model',
         intentId: intent.id,
-        score: round(any.score),
+        score: round(best),
         hint: `The customer may be asking about "${intent.id}" (${intent.category}); not certain enough to answer from a template.`,
       };
     }
