@@ -1,8 +1,9 @@
 import { createModelChain, type ModelChain } from '#shared/ai/chain';
-import { resolveBrain, resolvePrompt } from '#shared/chatbot/knowledge';
+import { getIntents, resolveBrain, resolvePrompt } from '#shared/chatbot/knowledge';
 import { rulesForKeys } from '#shared/chatbot/rules';
 import { readSwitches } from '#shared/chatbot/switches';
 import type { Turn } from './history.ts';
+import { buildIntentEngine } from './intents/index.ts';
 import { matchRule } from './rules/match.ts';
 
 export interface ModelAnswer {
@@ -68,8 +69,22 @@ export async function evaluateTurn(input: TurnInput): Promise<Decision> {
   }
   if (!switches.chatbotEnabled) return { kind: 'silent', reason: 'chatbot disabled' };
 
-  const brain = await resolveBrain(tenantId, keys);
-  return askModel(input, { brain: brain?.brain, brainResolved: true });
+  const [intents, brain] = await Promise.all([getIntents(tenantId), resolveBrain(tenantId, keys)]);
+  let hint: string | undefined;
+  if (intents) {
+    // Built once per intents version and cached by the engine, so a warm consumer does not rebuild it.
+    const d = buildIntentEngine(intents).decide(text, brain?.brain);
+    if (d.kind === 'answer') {
+      return {
+        kind: 'reply',
+        text: d.reply,
+        tier: 'intent',
+        intent: { id: d.intentId, score: d.score, match: d.match },
+      };
+    }
+    hint = d.hint;
+  }
+  return askModel(input, { instructions: hint, brain: brain?.brain, brainResolved: true });
 }
 
 async function askModel(

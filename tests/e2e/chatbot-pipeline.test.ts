@@ -379,4 +379,50 @@ describe('chatbot with the model', () => {
     expect(bAll.body.sessions).toEqual([]);
     expect((await api().get('/api/v1/ai/usage')).status).toBe(401);
   });
+
+  it('enabled with an intents file: a matching question is answered by the intent with no model call; an off-topic one goes to the model', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    const recv = await webhookOn(t);
+    const tag = `parking-${Date.now()}`;
+    const saved = await t.api.post('/api/v1/chatbot/intents', {
+      intents: {
+        meta: { name: 'e2e' },
+        intents: [
+          {
+            id: 'parking',
+            category: 'faq',
+            action: 'parking_info',
+            training_phrases: {
+              en: [
+                'is there parking',
+                'where can I park',
+                'do you have parking space',
+                'car parking available',
+              ],
+            },
+            responses: { en: `Free parking behind the building (${tag}).` },
+          },
+        ],
+      },
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    await toggle(t, s.sessionId, true);
+
+    const from = customer();
+    const q1 = await inbound(s.sessionId, from, 'where can I park');
+    const [reply] = await repliesTo(s.sessionId, from, 1, 20_000);
+    expect(reply!.text).toBe(`Free parking behind the building (${tag}).`);
+    const hook = await waitFor(async () => recv.of('chatbot.reply', q1)[0], 10_000, 'chatbot.reply');
+    expect(hook.json).toMatchObject({ tier: 'intent', intent: { id: 'parking' }, model: null, credits: 0 });
+
+    const offTopic = `What is the capital of Peru? ${tag}`;
+    await inbound(s.sessionId, from, offTopic);
+    const sent = await repliesTo(s.sessionId, from, 2, 20_000);
+    expect(sent[1]!.text).toBe(`Reply to: ${offTopic}`);
+    const calls = (await fakeAi.requests()).filter((r) => JSON.stringify(r.body).includes(tag));
+    // Only the off-topic question reached the model (the earlier turn is in its history).
+    expect(calls).toHaveLength(1);
+    expect(JSON.stringify(calls[0]!.body.messages.at(-1))).toContain('capital of Peru');
+  });
 });
