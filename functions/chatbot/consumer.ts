@@ -14,8 +14,8 @@ import { recentMessages, textOf, turnsOf } from './history.ts';
 import { dispatchReply } from './reply.ts';
 import { chatbotReplyPayload, chatbotReplyWebhook } from './webhook.ts';
 
-/** A claim older than this is taken to be a dead worker's; under the queue's visibility timeout (120 s). */
-const CLAIM_STALE_MS = 60_000;
+/** A claim older than this is a dead worker's: longer than a turn can take (three model hops of AI_TIMEOUT_MS), under the queue's visibility timeout (180 s). */
+const CLAIM_STALE_MS = 120_000;
 const MARKER_TTL_S = 7 * 86_400;
 
 export type JobOutcome =

@@ -70,7 +70,7 @@ export const queues = {
   events: { id: 'events', fifo: false, visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
   webhooks: { id: 'webhooks', fifo: false, visibilityTimeoutSeconds: 60, maxReceiveCount: 3 },
   /** Inbound messages the chatbot may answer; standard (per-message DelaySeconds debounces bursts). */
-  chatbot: { id: 'chatbot', fifo: false, visibilityTimeoutSeconds: 120, maxReceiveCount: 3 },
+  chatbot: { id: 'chatbot', fifo: false, visibilityTimeoutSeconds: 180, maxReceiveCount: 3 },
 } satisfies Record<string, QueueDef>;
 
 export function allQueues(shardCount: number): QueueDef[] {
