@@ -15,7 +15,7 @@ export const calibrate = (c: Calibration, raw: number): number =>
   raw <= 0 ? 0 : 1 / (1 + Math.exp(-(c.slope * raw + c.intercept)));
 
 /** The n-gram matcher's calibration (fitted as `Calibration` says; numbers in docs/chatbot.md). */
-export const NGRAM_CALIBRATION: Calibration = { slope: 4.35, intercept: -1.71 };
+export const NGRAM_CALIBRATION: Calibration = { slope: 4.23, intercept: -1.65 };
 
 /** Per intent (by position in the list given to the index): rule-like and raw semantic scores. */
 export interface Scores {
