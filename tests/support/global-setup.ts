@@ -2,6 +2,7 @@ import type { TestProject } from 'vitest/node';
 import { startService } from '../../scripts/local/service.ts';
 import { startFakeAi } from './fake-ai.ts';
 import { serveFakeAiControl } from './fake-ai-control.ts';
+import { startFakeSheets } from './fake-sheets.ts';
 
 /**
  * One running service for the whole run: local DynamoDB/S3/SQS, the HTTP app, the connection host
@@ -11,6 +12,8 @@ export default async function setup(project: TestProject) {
   // The chatbot's model provider: a fake Anthropic API, scripted by tests through its control API.
   const fakeAi = await startFakeAi();
   const fakeAiControl = await serveFakeAiControl(fakeAi);
+  // Google's token endpoint and Sheets API for the contacts export (tests/support/fake-sheets.ts).
+  const fakeSheets = await startFakeSheets();
   const service = await startService({
     driver: 'simulator',
     port: 0,
@@ -25,6 +28,8 @@ export default async function setup(project: TestProject) {
       WEBHOOK_RETRY_BASE_MS: '200',
       WEBHOOK_RETRY_MAX_DELAY_MS: '1000',
       ANTHROPIC_BASE_URL: fakeAi.url,
+      GOOGLE_SHEETS_BASE_URL: fakeSheets.url,
+      GOOGLE_OAUTH_TOKEN_URL: fakeSheets.tokenUrl,
       ANTHROPIC_API_KEYS: 'sk-e2e-primary-0,sk-e2e-primary-1',
       // Human-like delivery kept, in tenths of the production times.
       CHATBOT_PAUSE_MIN_MS: '50',
@@ -37,10 +42,12 @@ export default async function setup(project: TestProject) {
   project.provide('adminApiKey', service.adminApiKey);
   project.provide('serviceEnv', service.env);
   project.provide('fakeAiControlUrl', fakeAiControl.url);
+  project.provide('fakeSheetsUrl', fakeSheets.url);
   return async () => {
     await service.stop();
     await fakeAiControl.close();
     await fakeAi.close();
+    await fakeSheets.close();
   };
 }
 
@@ -49,5 +56,6 @@ declare module 'vitest' {
     baseUrl: string;
     adminApiKey: string;
     serviceEnv: Record<string, string>;
+    fakeSheetsUrl: string;
   }
 }
