@@ -15,10 +15,12 @@ const BATCH = 500;
  * the client then dials the checked address, so DNS cannot change it in between. TLS (`sslmode`
  * `require`/`verify-full`) still verifies the certificate against the host name.
  */
-export async function pgConfig(connectionString: string): Promise<pg.ClientConfig> {
+export async function pgConfig(
+  connectionString: string,
+  allowPrivate = env().WEBHOOK_ALLOW_PRIVATE_TARGETS,
+): Promise<pg.ClientConfig> {
   const u = new URL(connectionString);
   const host = decodeURIComponent(u.hostname).replace(/^\[|\]$/g, '');
-  const allowPrivate = env().WEBHOOK_ALLOW_PRIVATE_TARGETS;
   let address = host;
   if (!isIP(host)) {
     let all: { address: string }[];
