@@ -14,6 +14,7 @@ import { docsRoutes } from './docs.ts';
 import { formattedRoutes } from './history/formatted-routes.ts';
 import { liveRoutes } from './history/live-routes.ts';
 import { viewRoutes } from './history/view-routes.ts';
+import { mediaRoutes } from './media/routes.ts';
 import { messagesApi } from './messages/index.ts';
 import { paymentRoutes } from './payments/routes.ts';
 import { sessionsApi } from './sessions/index.ts';
@@ -64,6 +65,7 @@ export function createApp() {
   app.route('/api/admin', adminRoutes());
   app.route('/api/sessions', sessionsApi());
   app.route('/api/messages', messagesApi());
+  app.route('/api/media', mediaRoutes());
   app.route('/api/commands', commandRoutes());
   app.route('/api/templates', templateRoutes());
   app.route('/api/webhook', webhookRoutes());
