@@ -61,7 +61,10 @@ export async function evaluateTurn(input: TurnInput): Promise<Decision> {
 
   // The newest message alone first (an exact rule inside a burst), then the whole turn.
   const onLast = matchRule(rules, input.lastText, keys);
-  const rule = onLast && onLast.triggerType !== 'ai_fallback' ? onLast : matchRule(rules, text, keys);
+  const matched = onLast && onLast.triggerType !== 'ai_fallback' ? onLast : matchRule(rules, text, keys);
+  // An `ai_fallback` rule belongs to the model step: only with the chatbot on, after the intents.
+  const fallback = matched?.triggerType === 'ai_fallback' ? matched : undefined;
+  const rule = fallback ? undefined : matched;
   if (rule?.replyType === 'text')
     return { kind: 'reply', text: rule.response, tier: 'rule', ruleId: rule.id };
   if (rule?.replyType === 'ai_response') {
@@ -84,7 +87,14 @@ export async function evaluateTurn(input: TurnInput): Promise<Decision> {
     }
     hint = d.hint;
   }
-  return askModel(input, { instructions: hint, brain: brain?.brain, brainResolved: true });
+  if (fallback?.replyType === 'text')
+    return { kind: 'reply', text: fallback.response, tier: 'rule', ruleId: fallback.id };
+  return askModel(input, {
+    instructions: [fallback?.response, hint].filter(Boolean).join('\n\n') || undefined,
+    ruleId: fallback?.id,
+    brain: brain?.brain,
+    brainResolved: true,
+  });
 }
 
 async function askModel(
