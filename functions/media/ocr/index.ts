@@ -60,7 +60,19 @@ let running: Promise<Running> | undefined;
 let queue: Promise<unknown> = Promise.resolve();
 
 async function startWorker(langs: OcrLanguage[]): Promise<Running> {
-  const worker = await Tesseract.createWorker(langs, Tesseract.OEM.LSTM_ONLY, await ocrWorkerOptions());
+  // A failed start reaches only the errorHandler (createWorker then never settles; the thread ends
+  // itself, see worker-entry.cjs).
+  let failed: (reason: Error) => void = () => {};
+  const failure = new Promise<never>((_, reject) => {
+    failed = reject;
+  });
+  failure.catch(() => {});
+  const options = await ocrWorkerOptions();
+  const created = Tesseract.createWorker(langs, Tesseract.OEM.LSTM_ONLY, {
+    ...options,
+    errorHandler: (reason: unknown) => failed(new Error(String(reason))),
+  });
+  const worker = await Promise.race([created, failure]);
   return { worker, langs: langs.join('+') };
 }
 

@@ -22,4 +22,15 @@ net.Socket.prototype.connect = function connect() {
 net.connect = net.createConnection = () => refuse('net.connect');
 tls.connect = () => refuse('tls.connect');
 
+// tesseract.js never settles createWorker when loading or initialising fails, and a worker whose
+// language switch failed is unusable: after reporting such a failure the thread ends itself, so
+// the parent sees 'exit' and nothing lingers.
+const { parentPort } = require('node:worker_threads');
+const SETUP = new Set(['load', 'loadLanguage', 'initialize']);
+const post = parentPort.postMessage.bind(parentPort);
+parentPort.postMessage = (packet) => {
+  post(packet);
+  if (packet && packet.status === 'reject' && SETUP.has(packet.action)) setImmediate(() => process.exit(1));
+};
+
 require('tesseract.js/src/worker-script/node/index.js');
