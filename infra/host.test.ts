@@ -114,6 +114,21 @@ describe('connection host on ECS Fargate', () => {
     expect(bucketActs).toEqual(expect.arrayContaining(['s3:PutObject', 's3:DeleteObject*', 's3:GetObject*']));
   });
 
+  it('only the host task role has rights on the auth table (the accounts keys)', () => {
+    const authId = Object.keys(
+      template.findResources('AWS::DynamoDB::Table', {
+        Properties: { GlobalSecondaryIndexes: Match.absent() },
+      }),
+    );
+    expect(authId).toHaveLength(1);
+    const holders = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
+      JSON.stringify(p.Properties.PolicyDocument).includes(`"${authId[0]}"`),
+    );
+    expect(holders.map((p) => JSON.stringify(p.Properties.Roles))).toEqual([
+      JSON.stringify([{ Ref: taskRoleId }]),
+    ]);
+  });
+
   it('no IAM statement in the stack grants a wildcard action on a data resource', () => {
     for (const p of Object.values(template.findResources('AWS::IAM::Policy'))) {
       for (const st of p.Properties.PolicyDocument.Statement as Statement[]) {

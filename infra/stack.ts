@@ -84,7 +84,6 @@ export class SessionManagerStack extends Stack {
     });
     grantCommon(api);
     adminKey.grantRead(api);
-    tbl.auth.grantReadWriteData(api);
     media.grantReadWrite(api);
     for (const cq of commandQueues) cq.grantSendMessages(api);
     queue(queues.webhooks.id).grantSendMessages(api);
@@ -96,14 +95,16 @@ export class SessionManagerStack extends Stack {
       defaultIntegration: new HttpLambdaIntegration('ApiIntegration', api),
     });
 
-    /** An SQS-triggered handler: reads the store and media, reports partial batch failures. */
+    /**
+     * An SQS-triggered handler: reads the store and media, reports partial batch failures. Only the
+     * connection host uses the auth table (the accounts' keys): no function is granted it.
+     */
     const consumer = (id: string, entry: string, def: QueueDef) => {
       const fn = nodeFunction(this, id, entry, {
         environment,
         timeout: Duration.seconds(def.visibilityTimeoutSeconds / 2),
       });
       grantCommon(fn);
-      tbl.auth.grantReadData(fn);
       media.grantRead(fn);
       fn.addEventSource(new SqsEventSource(queue(def.id), { batchSize: 10, reportBatchItemFailures: true }));
       return fn;
