@@ -53,6 +53,7 @@ describe('connection host on ECS Fargate', () => {
       HOST_HTTP_PORT: String(HOST_HTTP_PORT),
       MESSAGING_DRIVER: 'baileys',
     });
+    expect(env.AWS_REGION).toEqual({ Ref: 'AWS::Region' });
     expect(Object.keys(env)).toEqual(
       expect.arrayContaining(['DATA_TABLE_NAME', 'AUTH_TABLE_NAME', 'MEDIA_BUCKET_NAME']),
     );

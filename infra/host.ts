@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CfnParameter, Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { CfnParameter, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
@@ -103,6 +103,7 @@ export class ConnectionHost extends Construct {
         ...props.environment,
         RESOURCE_PREFIX: props.prefix,
         SHARD_COUNT: String(props.shardCount),
+        AWS_REGION: Stack.of(this).region,
         HOST_HTTP_PORT: String(HOST_HTTP_PORT),
         MESSAGING_DRIVER: 'baileys',
         NODE_OPTIONS: '--enable-source-maps',
