@@ -197,6 +197,19 @@ describe('SSE behind the Application Load Balancer', () => {
   });
 });
 
+describe('consumers', () => {
+  it('the webhook consumer is capped at 20 concurrent batches; the others are not', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId(`${prefix}-webhooks`), 'Arn'] },
+      ScalingConfig: { MaximumConcurrency: 20 },
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId(`${prefix}-events`), 'Arn'] },
+      ScalingConfig: Match.absent(),
+    });
+  });
+});
+
 describe('first admin', () => {
   it('the admin API key is generated in Secrets Manager and only the API function reads it', () => {
     const [secretId] = one('AWS::SecretsManager::Secret', {

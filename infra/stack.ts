@@ -99,14 +99,16 @@ export class SessionManagerStack extends Stack {
      * An SQS-triggered handler: reads the store and media, reports partial batch failures. Only the
      * connection host uses the auth table (the accounts' keys): no function is granted it.
      */
-    const consumer = (id: string, entry: string, def: QueueDef) => {
+    const consumer = (id: string, entry: string, def: QueueDef, maxConcurrency?: number) => {
       const fn = nodeFunction(this, id, entry, {
         environment,
         timeout: Duration.seconds(def.visibilityTimeoutSeconds / 2),
       });
       grantCommon(fn);
       media.grantRead(fn);
-      fn.addEventSource(new SqsEventSource(queue(def.id), { batchSize: 10, reportBatchItemFailures: true }));
+      fn.addEventSource(
+        new SqsEventSource(queue(def.id), { batchSize: 10, reportBatchItemFailures: true, maxConcurrency }),
+      );
       return fn;
     };
 
@@ -120,7 +122,8 @@ export class SessionManagerStack extends Stack {
     queue(queues.webhooks.id).grantSendMessages(chatbot);
     queue(queues.chatbot.id).grantSendMessages(events);
 
-    const webhooks = consumer('WebhookConsumer', 'webhooks', queues.webhooks);
+    // At most 20 deliveries batches at once, so a burst cannot take the account's Lambda concurrency.
+    const webhooks = consumer('WebhookConsumer', 'webhooks', queues.webhooks, 20);
     // Retries are new delayed messages on the same queue; the last failure is parked on its DLQ.
     queue(queues.webhooks.id).grantSendMessages(webhooks);
     q.get(queues.webhooks.id)!.deadLetterQueue.grantSendMessages(webhooks);
