@@ -54,6 +54,8 @@ export async function ocrWorkerOptions(): Promise<Partial<Tesseract.WorkerOption
 interface Running {
   worker: Tesseract.Worker;
   langs: string;
+  /** Rejects when the thread dies, so the job in progress fails at once instead of at its timeout. */
+  gone: Promise<never>;
 }
 
 let running: Promise<Running> | undefined;
@@ -73,7 +75,12 @@ async function startWorker(langs: OcrLanguage[]): Promise<Running> {
     errorHandler: (reason: unknown) => failed(new Error(String(reason))),
   });
   const worker = await Promise.race([created, failure]);
-  return { worker, langs: langs.join('+') };
+  const thread = (worker as unknown as { worker?: NodeWorker }).worker;
+  const gone = new Promise<never>((_, reject) => {
+    thread?.once('exit', (code) => reject(new Error(`the OCR worker thread exited (code ${code})`)));
+  });
+  gone.catch(() => {});
+  return { worker, langs: langs.join('+'), gone };
 }
 
 /** The running worker, started or switched to `langs` as needed. Called only from queued jobs. */
@@ -145,8 +152,8 @@ export async function recognise(
     });
     try {
       const work = (async () => {
-        const { worker } = await workerFor(parsed);
-        return worker.recognize(image);
+        const { worker, gone } = await workerFor(parsed);
+        return Promise.race([worker.recognize(image), gone]);
       })();
       work.catch(() => {});
       const { data } = await Promise.race([work, timedOut]);

@@ -69,6 +69,20 @@ describe('recognise (real tesseract.js worker)', () => {
     const again = await recognise(image);
     expect(again.text).toBe('Timeout check');
   });
+  it('a worker that dies mid-job fails that job at once, and the next job gets a new one', async () => {
+    const lines = Array.from({ length: 12 }, (_, i) => `Line ${i + 1} of a long scanned page of text`);
+    const image = await textImage(lines, { width: 1400 });
+    await recognise(await textImage(['warm'])); // the worker is up before the job we interrupt
+    const started = performance.now();
+    const job = recognise(image);
+    setTimeout(() => void shutdownOcr(), 150);
+    await expect(job).rejects.toMatchObject({
+      code: 'OCR_FAILED',
+      message: expect.stringMatching(/^OCR failed: the OCR worker thread exited \(code \d+\)$/),
+    });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect((await recognise(await textImage(['Back again']))).text).toBe('Back again');
+  });
 });
 
 describe('no network', () => {
