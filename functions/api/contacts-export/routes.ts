@@ -103,10 +103,14 @@ async function head(it: AsyncIterator<ExportRow>, limit: number) {
 }
 
 async function* concat(first: ExportRow[], rest: AsyncIterator<ExportRow> | undefined, count: { n: number }) {
-  while (first.length) {
+  // The rows read ahead are let go as they are written.
+  for (let i = 0; i < first.length; i++) {
+    const row = first[i] as ExportRow;
+    (first as unknown[])[i] = undefined;
     count.n++;
-    yield first.shift() as ExportRow;
+    yield row;
   }
+  first.length = 0;
   if (!rest) return;
   for (;;) {
     const n = await rest.next();

@@ -13,7 +13,7 @@ export const exportKeyOf = (tenantId: string, stamp: string) =>
   `exports/${tenantId}/contacts-${stamp}-${randomUUID().slice(0, 8)}.csv`;
 
 /**
- * Streams `body` into the media bucket (multipart upload, 5 MiB parts, so the file is never whole in
+ * Streams `body` into the media bucket (multipart upload, 5 MiB parts sent one at a time, so the file is never whole in
  * memory) and answers a presigned GET URL.
  */
 export async function uploadExport(
@@ -24,7 +24,7 @@ export async function uploadExport(
   const Bucket = names.mediaBucket();
   await new Upload({
     client: s3Client(),
-    queueSize: 2,
+    queueSize: 1,
     partSize: 5 * 1024 * 1024,
     params: {
       Bucket,
