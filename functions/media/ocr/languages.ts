@@ -1,7 +1,8 @@
-import { mkdtemp, symlink } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { OcrError } from './errors.ts';
 
 /** Languages whose trained data ships in npm packages (`@tesseract.js-data/<code>`). */
@@ -35,15 +36,19 @@ let directory: Promise<string> | undefined;
  * One local folder holding `<code>.traineddata.gz` for every shipped language, as links into the
  * npm packages. Tesseract reads all languages from a single `langPath`, while each language lives in
  * its own package; passing the bytes instead (tesseract's `{code, data}` form) is broken in
- * tesseract.js 7 (it initialises with the data where it means the code). Made once per process in
- * the temp folder (on Lambda, /tmp).
+ * tesseract.js 7 (it initialises with the data where it means the code). The folder is in the temp
+ * directory (on Lambda, /tmp), named after the link targets, so processes of one install share it.
  */
 export function languageDirectory() {
   directory ??= (async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ocr-langs-'));
-    for (const code of SHIPPED_LANGUAGES) {
-      const file = `${code}.traineddata.gz`;
-      await symlink(join(languageDir(code), file), join(dir, file));
+    const targets = SHIPPED_LANGUAGES.map((code) => join(languageDir(code), `${code}.traineddata.gz`));
+    const key = createHash('sha256').update(targets.join('\n')).digest('hex').slice(0, 16);
+    const dir = join(tmpdir(), `ocr-langs-${key}`);
+    await mkdir(dir, { recursive: true });
+    for (const target of targets) {
+      await symlink(target, join(dir, basename(target))).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EEXIST') throw err;
+      });
     }
     return dir;
   })();
