@@ -53,6 +53,17 @@ export function createApp() {
     })(c, next);
   });
 
+  // An answer given before the body was read (401, 403, 404…) must not leave it unread: closing a
+  // socket with unread bytes resets it, and the client loses the answer. Read what the limits allow.
+  app.use('*', async (c, next) => {
+    await next();
+    const req = c.req.raw;
+    if (!req.body || req.bodyUsed) return;
+    const length = Number(c.req.header('content-length') ?? Number.NaN);
+    if (length <= JSON_BODY_LIMIT) await req.arrayBuffer().catch(() => undefined);
+    else c.res.headers.set('connection', 'close');
+  });
+
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',

@@ -82,3 +82,21 @@ describe('bodies of the wrong kind', () => {
     expect(((await r.json()) as { token?: unknown }).token).toEqual(expect.any(String));
   });
 });
+
+describe('refusals before the body is read', () => {
+  it('a near-limit body refused by auth or scope still gets its answer, and the connection stays usable', async () => {
+    const t = await newTenant('early refusal');
+    const body = JSON.stringify({ text: 'x'.repeat(1024 * 1024 - 100) });
+    // Routes whose own validators never read the body for a caller without the right scope.
+    for (const path of ['/api/admin/export/contacts', '/api/admin/export/groups', '/api/admin/tenants']) {
+      const res = await fetch(`${baseUrl()}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
+        body,
+      });
+      expect(res.status, path).toBe(403);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('FORBIDDEN');
+      expect((await fetch(`${baseUrl()}/health`)).status).toBe(200);
+    }
+  });
+});
