@@ -25,6 +25,7 @@ export type JobOutcome =
   | 'no session'
   | 'superseded'
   | 'missing'
+  | 'answered since'
   | 'own message'
   | 'pure extractor'
   | 'chatbot disabled'
@@ -67,7 +68,8 @@ export async function handleChatbotJob(job: ChatbotJob): Promise<JobOutcome> {
   const recent = await recentMessages(job.tenantId, job.sessionId, job.chatId, Math.max(history, 1) + 20);
   const pending = pendingTurn(recent, job.messageId);
   if (pending.kind !== 'answer') return finish(pending.kind);
-  const newest = pending.inbound.at(-1)!;
+  const newest = pending.inbound[pending.inbound.length - 1];
+  if (!newest) return finish('missing');
   if (session.mobile_number && newest.senderPhone === session.mobile_number) return finish('own message');
 
   const profile = await tenantProfile(job.tenantId);

@@ -39,6 +39,14 @@ describe('pendingTurn', () => {
     expect(pendingTurn(newestFirst, 'A1')).toEqual({ kind: 'superseded', newerMessageId: 'A3' });
   });
 
+  it('nothing is left to answer once the session wrote after the newest inbound message', () => {
+    const newestFirst = [
+      { messageId: 'o1', direction: 'outbound' },
+      { messageId: 'i1', direction: 'inbound' },
+    ] as StoredMessage[];
+    expect(pendingTurn(newestFirst, 'i1')).toEqual({ kind: 'answered since' });
+  });
+
   it('a chat without inbound messages is missing', () => {
     expect(pendingTurn([m('R9', 'outbound', 'x')], 'A9')).toEqual({ kind: 'missing' });
   });

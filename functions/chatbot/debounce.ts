@@ -3,7 +3,8 @@ import type { StoredMessage } from '#shared/messages/message';
 export type PendingTurn =
   | { kind: 'superseded'; newerMessageId: string }
   | { kind: 'answer'; inbound: StoredMessage[] }
-  | { kind: 'missing' };
+  | { kind: 'missing' }
+  | { kind: 'answered since' };
 
 /**
  * Burst debounce, decided from the chat's messages (newest first). A job is queued per inbound
@@ -21,5 +22,7 @@ export function pendingTurn(newestFirst: StoredMessage[], messageId: string): Pe
     if (m.direction === 'outbound') break;
     inbound.push(m);
   }
+  // The session wrote to the chat after it (a reply, an API send): nothing is left to answer.
+  if (!inbound.length) return { kind: 'answered since' };
   return { kind: 'answer', inbound: inbound.reverse() };
 }
