@@ -1,7 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { processRecords } from './consumer.ts';
+import { Lanes, processRecords } from './consumer.ts';
 
 const Body = z.object({ lane: z.string(), n: z.number() });
 type Body = z.infer<typeof Body>;
@@ -75,5 +75,34 @@ describe('processRecords with groupBy', () => {
       },
     );
     expect(out.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['1', '2']);
+  });
+});
+
+describe('Lanes', () => {
+  it('retries a failed message before the lane moves on, so later messages never overtake it', async () => {
+    const seen: string[] = [];
+    let failB = 2;
+    const lanes = new Lanes(100, 1, async (batch) => {
+      const failed = batch.filter((m) => {
+        seen.push(m.MessageId ?? '');
+        return m.MessageId === 'b' && failB-- > 0;
+      });
+      return failed;
+    });
+    for (const id of ['a', 'b', 'c']) lanes.add('session', { MessageId: id });
+    await lanes.idle();
+    expect(seen).toEqual(['a', 'b', 'b', 'b', 'c']);
+  });
+
+  it('leaves a message that keeps failing to the queue after its retries and goes on', async () => {
+    const seen: string[] = [];
+    const lanes = new Lanes(100, 10, async (batch) => {
+      seen.push(...batch.map((m) => m.MessageId ?? ''));
+      return batch.filter((m) => m.MessageId === 'x');
+    });
+    lanes.add('s', { MessageId: 'x' });
+    lanes.add('s', { MessageId: 'y' });
+    await lanes.idle();
+    expect(seen).toEqual(['x', 'y', 'x', 'x', 'x']);
   });
 });

@@ -225,8 +225,10 @@ export function pollQueue(
           });
           const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
           for (const m of batch) if (!failed.has(m.MessageId ?? '')) deleter.add(m);
+          return batch.filter((m) => failed.has(m.MessageId ?? ''));
         } catch (err) {
           logger.error({ err, queue: queueName }, 'handler failed');
+          return batch;
         } finally {
           clearInterval(heartbeat);
         }
@@ -288,14 +290,18 @@ export function pollQueue(
  * Ordered lanes of messages with a bound on the messages held across all of them. A lane runs one
  * batch at a time: whatever waits in it when the previous batch is done, up to `batchSize`.
  */
-class Lanes {
+const LANE_RETRIES = 3;
+const LANE_RETRY_MS = 100;
+
+export class Lanes {
   private readonly lanes = new Map<string, { pending: Message[]; running: Promise<void> | undefined }>();
   private held = 0;
   private waiters: Array<() => void> = [];
   constructor(
     private readonly max: number,
     private readonly batchSize: number,
-    private readonly work: (batch: Message[]) => Promise<void>,
+    /** Handles a batch; answers the messages that failed. */
+    private readonly work: (batch: Message[]) => Promise<Message[]>,
   ) {}
 
   add(key: string, m: Message): void {
@@ -313,7 +319,14 @@ class Lanes {
     await Promise.resolve();
     while (lane.pending.length) {
       const batch = lane.pending.splice(0, this.batchSize);
-      await this.work(batch).catch(() => {});
+      // A failed message is retried here before the lane moves on, so a passing failure (a
+      // transaction conflict, a throttled write) does not let later messages overtake it; past
+      // the retries it is left to the queue's redelivery and dead-letter queue.
+      let failed = await this.work(batch).catch(() => batch);
+      for (let retry = 0; failed.length && retry < LANE_RETRIES; retry++) {
+        await new Promise((r) => setTimeout(r, LANE_RETRY_MS * 2 ** retry));
+        failed = await this.work(failed).catch(() => failed);
+      }
       this.held -= batch.length;
       for (const w of this.waiters.splice(0)) w();
     }
