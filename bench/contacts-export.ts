@@ -9,6 +9,7 @@ import { contactKey } from '#shared/store/keys';
 import { startService } from '../scripts/local/service.ts';
 import { jsonCaller } from '../tests/support/http.ts';
 import { startPostgres } from '../tests/support/postgres.ts';
+import { memoryPeak } from './support/memory-peak.ts';
 
 /**
  * The tenant contacts export (`POST /api/sessions/contacts/export`) over N contacts seeded into one
@@ -91,18 +92,7 @@ try {
   ];
   for (const c of cases) {
     gc();
-    const live = () => {
-      const m = process.memoryUsage();
-      return m.heapUsed + m.arrayBuffers;
-    };
-    const base = process.memoryUsage().rss;
-    const baseLive = live();
-    let peak = base;
-    let peakLive = baseLive;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-      peakLive = Math.max(peakLive, live());
-    }, 10);
+    const memory = memoryPeak();
     const t0 = performance.now();
     const res = await fetch(`${service.baseUrl}/api/sessions/contacts/export`, {
       method: 'POST',
@@ -122,7 +112,7 @@ try {
       rows = body.totalContacts ?? -1;
       if (body.downloadUrl) {
         // Read the stored file back (outside the measured memory: the sampler stops first).
-        clearInterval(sampler);
+        memory.stop();
         const file = await fetch(body.downloadUrl);
         let lines = 0;
         for await (const chunk of file.body as unknown as AsyncIterable<Uint8Array>) {
@@ -133,7 +123,7 @@ try {
       }
     }
     const seconds = (performance.now() - t0) / 1000;
-    clearInterval(sampler);
+    memory.stop();
     results.push({
       case: c.name,
       status: res.status,
@@ -141,8 +131,7 @@ try {
       MB: +(bytes / MB).toFixed(1),
       seconds: +seconds.toFixed(1),
       rowsPerSecond: Math.round(rows / seconds),
-      peakRssGrowthMB: +((peak - base) / MB).toFixed(1),
-      peakHeapGrowthMB: +((peakLive - baseLive) / MB).toFixed(1),
+      ...memory.stop(),
     });
   }
   const client = new pg.Client(db.url);

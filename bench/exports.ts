@@ -7,6 +7,7 @@ import { toAttr } from '#shared/store/db';
 import { contactKey } from '#shared/store/keys';
 import { startService } from '../scripts/local/service.ts';
 import { jsonCaller } from '../tests/support/http.ts';
+import { liveBytes, memoryPeak } from './support/memory-peak.ts';
 
 /**
  * Export memory and speed: N contacts seeded into one session of a fresh tenant (BatchWriteItem
@@ -79,18 +80,7 @@ try {
   const results: Record<string, unknown>[] = [];
   for (const format of ['csv', 'json'] as const) {
     gc();
-    const live = () => {
-      const m = process.memoryUsage();
-      return m.heapUsed + m.arrayBuffers;
-    };
-    const base = process.memoryUsage().rss;
-    const baseLive = live();
-    let peak = base;
-    let peakLive = baseLive;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-      peakLive = Math.max(peakLive, live());
-    }, 10);
+    const memory = memoryPeak();
     const t0 = performance.now();
     const res = await fetch(
       `${service.baseUrl}/api/admin/export/contacts?tenantId=${tenantId}&format=${format}`,
@@ -110,11 +100,11 @@ try {
       for (const b of chunk) if (b === marker) rows++;
       if (retainedMidway === undefined && rows >= N / 2) {
         gc();
-        retainedMidway = live() - baseLive;
+        retainedMidway = liveBytes() - memory.baseLive;
       }
     }
     const seconds = (performance.now() - t0) / 1000;
-    clearInterval(sampler);
+    memory.stop();
     // CSV: minus the header line; JSON: minus the envelope's own brace.
     const dataRows = rows - 1;
     results.push({
@@ -125,8 +115,7 @@ try {
       seconds: +seconds.toFixed(1),
       rowsPerSecond: Math.round(dataRows / seconds),
       firstByteMs: Math.round(firstByteMs),
-      peakRssGrowthMB: +((peak - base) / MB).toFixed(1),
-      peakHeapGrowthMB: +((peakLive - baseLive) / MB).toFixed(1),
+      ...memory.stop(),
       retainedMidwayMB: +((retainedMidway ?? 0) / MB).toFixed(1),
     });
   }
