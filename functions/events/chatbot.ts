@@ -2,6 +2,7 @@ import { names } from '#shared/aws/names';
 import type { ChatbotJob } from '#shared/chatbot/job';
 import { env } from '#shared/config/env';
 import type { InboundMessage } from '#shared/messages/content';
+import { isGroupJid, parseJid } from '#shared/phone/jid';
 import { sendJson } from '#shared/queue/send';
 
 /**
@@ -16,8 +17,9 @@ export function notForChatbot(
   now = Date.now(),
   maxAgeS = env().CHATBOT_MAX_MESSAGE_AGE_S,
 ) {
-  if (m.groupId || m.chatId.endsWith('@g.us')) return 'group';
-  if (m.chatId.includes('@broadcast') || m.chatId.includes('@newsletter')) return 'broadcast';
+  if (m.groupId || isGroupJid(m.chatId)) return 'group';
+  const server = parseJid(m.chatId)?.server;
+  if (server === 'broadcast' || server === 'newsletter') return 'broadcast';
   if (m.backlog) return 'backlog';
   if (now - m.timestampMs > maxAgeS * 1000) return 'too old';
   if (!(m.text ?? m.caption)?.trim()) return 'no text';
