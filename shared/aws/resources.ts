@@ -93,3 +93,11 @@ export function queueName(prefix: string, def: QueueDef): string {
 export function deadLetterQueueName(prefix: string, def: QueueDef): string {
   return `${prefix}-${def.id}-dlq${def.fifo ? '.fifo' : ''}`;
 }
+
+/**
+ * The Secrets Manager secret holding one tenant's credentials of one kind (e.g. `export-settings`):
+ * `<prefix>/tenants/<tenantId>/<purpose>`. The stack grants the API rights on `<prefix>/tenants/*`.
+ */
+export function tenantSecretName(prefix: string, tenantId: string, purpose: string): string {
+  return `${prefix}/tenants/${tenantId}/${purpose}`;
+}

@@ -1,8 +1,13 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { parse } from 'csv-parse/sync';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { tenantSecretName } from '#shared/aws/resources';
+import { env } from '#shared/config/env';
 import { listChats } from '#shared/contacts/repository';
+import { exportSettingsKey } from '#shared/store/keys';
+import { dataTable } from '#shared/store/tables';
 import { api, newTenant, readySession, waitFor } from '../support/client.ts';
 import type { RecordedSheetsCall } from '../support/fake-sheets.ts';
 import { startPostgres, type TestPostgres } from '../support/postgres.ts';
@@ -169,6 +174,15 @@ describe('POST /api/sessions/contacts/export', () => {
     expect(again.status).toBe(200);
     expect(again.body.settings.sqltable.table).toBe('leads2');
     expect(again.body.settings.onlinesheet.spreadsheetId).toBe('1AbCdEfGhIjKlMnOp');
+    // Kept whole as the tenant's secret in Secrets Manager, nothing of it in the data table.
+    const secrets = new SecretsManagerClient({ region: process.env.AWS_REGION });
+    const secretId = tenantSecretName(env().RESOURCE_PREFIX, t.id, 'export-settings');
+    const stored = await secrets.send(new GetSecretValueCommand({ SecretId: secretId }));
+    expect(JSON.parse(stored.SecretString!).sqltable).toEqual({
+      connectionString: 'postgres://bob:hunter2-secret@db.example.com:5432/crm',
+      table: 'leads2',
+    });
+    expect(await dataTable.get(exportSettingsKey(t.id), true)).toBeUndefined();
     // Another tenant sees none of it.
     const other = await newTenant();
     expect((await other.api.get(`${EXPORT}/settings`)).body.settings).toEqual({
@@ -184,6 +198,12 @@ describe('POST /api/sessions/contacts/export', () => {
       onlinesheet: { spreadsheetId: '1AbCdEfGhIjKlMnOp', serviceAccountKey: '{not json' },
     });
     expect(badKey.status).toBe(400);
+    // Removing both targets deletes the secret.
+    const cleared = await t.api.request('PUT', `${EXPORT}/settings`, { sqltable: null, onlinesheet: null });
+    expect(cleared.status).toBe(200);
+    await expect(secrets.send(new GetSecretValueCommand({ SecretId: secretId }))).rejects.toMatchObject({
+      name: 'ResourceNotFoundException',
+    });
   });
 
   it('sqltable: upserts the rows into a real PostgreSQL table; a second export updates instead of duplicating', async () => {

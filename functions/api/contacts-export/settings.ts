@@ -2,11 +2,15 @@ import { z } from '@hono/zod-openapi';
 import { ValidationError } from '#shared/http/errors';
 import { exportSettingsKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
+import { deleteTenantSecret, readTenantSecret, writeTenantSecret } from './secret.ts';
 
 /*
- * A tenant's export targets (docs/exports.md, "Export settings"). Stored in the data table under the
- * tenant (DynamoDB encrypts it at rest); answered with the secrets masked.
+ * A tenant's export targets (docs/exports.md, "Export settings"). They hold credentials (a database
+ * password, a service-account key), so they are kept whole as the tenant's secret in Secrets Manager
+ * (secret.ts), never in the data table; answered with the secrets masked.
  */
+
+const SECRET = 'export-settings';
 
 export const MASK = '********';
 
@@ -64,8 +68,26 @@ export interface ExportSettings {
 }
 
 export async function loadExportSettings(tenantId: string): Promise<ExportSettings> {
+  const s =
+    (await readTenantSecret<ExportSettings>(tenantId, SECRET)) ?? (await migrateStoredSettings(tenantId));
+  return { sqltable: s?.sqltable, onlinesheet: s?.onlinesheet, updatedAt: s?.updatedAt };
+}
+
+/**
+ * Settings saved by an earlier version lived in the data table: the first read moves them into the
+ * tenant's secret and deletes the item.
+ */
+async function migrateStoredSettings(tenantId: string): Promise<ExportSettings | undefined> {
   const item = await dataTable.get<ExportSettings>(exportSettingsKey(tenantId), true);
-  return { sqltable: item?.sqltable, onlinesheet: item?.onlinesheet, updatedAt: item?.updatedAt };
+  if (!item) return undefined;
+  const s: ExportSettings = {
+    sqltable: item.sqltable,
+    onlinesheet: item.onlinesheet,
+    updatedAt: item.updatedAt,
+  };
+  await writeTenantSecret(tenantId, SECRET, s);
+  await dataTable.delete(exportSettingsKey(tenantId));
+  return s;
 }
 
 function parseKey(v: string | z.infer<typeof ServiceAccountKey>): z.infer<typeof ServiceAccountKey> {
@@ -147,14 +169,8 @@ export async function saveExportSettings(
       serviceAccountKey: keepKey ?? parseKey(k),
     };
   }
-  await dataTable.put({
-    ...exportSettingsKey(tenantId),
-    type: 'exportSettings',
-    tenantId,
-    ...(next.sqltable ? { sqltable: next.sqltable } : {}),
-    ...(next.onlinesheet ? { onlinesheet: next.onlinesheet } : {}),
-    updatedAt: next.updatedAt,
-  });
+  if (!next.sqltable && !next.onlinesheet) await deleteTenantSecret(tenantId, SECRET);
+  else await writeTenantSecret(tenantId, SECRET, next);
   return next;
 }
 
