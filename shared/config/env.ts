@@ -39,6 +39,11 @@ const EnvSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool,
   PAYMENT_UPI_ID: z.string().optional(),
   PAYMENT_UPI_NAME: z.string().optional(),
+  /** Contacts export (docs/exports.md): more rows than this and a csv export goes to S3 as a link. */
+  CONTACTS_EXPORT_S3_THRESHOLD: z.coerce.number().int().min(1).default(50_000),
+  /** The Sheets API and Google's OAuth token endpoint (tests point them at a local fake). */
+  GOOGLE_SHEETS_BASE_URL: z.string().url().default('https://sheets.googleapis.com'),
+  GOOGLE_OAUTH_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
   TTS_PROVIDER: z.string().default('local'),
   DATA_DIR: z.string().default('.data'),
   PUBLIC_BASE_URL: z.string().url().optional(),
