@@ -1,5 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type BaileysStack,
+  historyOf,
+  linkByQr,
+  startBaileysStack,
+  deliveredOnce as storedOnce,
+  webhookTo,
+} from '../support/baileys-host.ts';
 import { waitFor } from '../support/client.ts';
 import {
   type Companion,
@@ -7,8 +15,8 @@ import {
   type FakeUser,
   startFakeNetwork,
 } from '../support/fake-network/index.ts';
-import { jsonClient } from '../support/http.ts';
-import { spawnApi, spawnScript, stopProcess } from '../support/processes.ts';
+import type { jsonClient } from '../support/http.ts';
+import { stopProcess } from '../support/processes.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 /**
@@ -18,7 +26,7 @@ import { startReceiver } from '../support/webhook-receiver.ts';
  * stories (audience from the stored contacts, a refusal is a failed command).
  */
 
-const procs: ChildProcess[] = [];
+let stack: BaileysStack;
 let net: FakeNetwork;
 let me: FakeUser;
 let asha: FakeUser;
@@ -29,27 +37,10 @@ let admin: ReturnType<typeof jsonClient>;
 let sessionId: string;
 let hook: Awaited<ReturnType<typeof startReceiver>>;
 let host: ChildProcess;
-let common: Record<string, string>;
 
-const startHost = () => {
-  const p = spawnScript('connection-host/main.ts', common);
-  procs.push(p);
-  return p;
-};
 const session = async () => (await admin.get(`/api/sessions/${sessionId}`)).body.session;
-type Row = { id: string; text: string; status: string; reason: string | null };
-const history = async (type: 'inbound' | 'outbound') =>
-  (await admin.get(`/view/messages/v1?sessionId=${sessionId}&type=${type}&limit=500`)).body.messages as Row[];
-
-/** Stored in history and sent to the webhook, each exactly once (checked again after a pause). */
-async function deliveredOnce(id: string) {
-  const count = async () => (await history('inbound')).filter((m) => m.id === id).length;
-  await waitFor(async () => (await count()) > 0, 30_000, `inbound ${id} in history`);
-  await waitFor(async () => hook.of('message.inbound', id).length > 0, 20_000, `webhook for ${id}`);
-  await new Promise((r) => setTimeout(r, 1500));
-  expect(await count()).toBe(1);
-  expect(hook.of('message.inbound', id)).toHaveLength(1);
-}
+const history = (type: 'inbound' | 'outbound') => historyOf(admin, sessionId, type);
+const deliveredOnce = (id: string) => storedOnce(admin, hook, sessionId, id);
 
 async function commandDone(commandId: string) {
   return waitFor(
@@ -69,45 +60,19 @@ beforeAll(async () => {
   bob = net.addUser({ phone: '14155550189', name: 'Bob' });
   carol = net.addUser({ phone: '14155550190', name: 'Carol' });
   hook = await startReceiver();
-  common = {
-    RESOURCE_PREFIX: `bd${Date.now() % 1_000_000}`,
-    SHARD_COUNT: '1',
-    MESSAGING_DRIVER: 'baileys',
-    BAILEYS_WS_URL: net.url,
-    BAILEYS_TEST_ROOT_PUBLIC_KEY: net.rootPublicKey,
-    NODE_ENV: 'test',
-    SEND_INTERVAL_MS: '0',
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  stack = await startBaileysStack(net, {
+    prefix: 'bd',
     // A killed host's shard lease runs out quickly for the next one.
-    LEASE_TTL_MS: '3000',
-  };
-  const api = await spawnApi({ ...common, SIM_NETWORK_URL: '', PUBLIC_BASE_URL: '' });
-  procs.push(api.proc);
-  host = startHost();
-  const token = (await jsonClient(api.baseUrl).post('/api/auth/token', { apiKey: process.env.ADMIN_API_KEY }))
-    .body.token;
-  admin = jsonClient(api.baseUrl, token);
-  const cfg = await admin.post('/api/webhook/config', {
-    webhookUrl: hook.url,
-    approvedDomains: '127.0.0.1',
-    enabled: true,
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LEASE_TTL_MS: '3000' },
   });
-  expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
-  sessionId = (await admin.post('/api/sessions', { name: 'shop' })).body.session.sessionId;
-  const qr = await waitFor(
-    async () =>
-      (await admin.get(`/api/sessions/${sessionId}/qr`, { accept: 'application/json' })).body?.qr as
-        | string
-        | null,
-    20_000,
-    'a QR from the host',
-  );
-  device = await me.scanQr(qr);
-  await waitFor(async () => (await session())?.status === 'READY', 20_000, 'READY');
+  admin = stack.admin;
+  host = stack.startHost();
+  await webhookTo(admin, hook);
+  ({ sessionId, device } = await linkByQr(admin, me));
 }, 90_000);
 
 afterAll(async () => {
-  for (const p of procs) await stopProcess(p);
+  await stack?.stop();
   await net?.close();
   await hook?.close();
 });
@@ -171,7 +136,7 @@ describe('Baileys delivery on the fake network (real host process)', () => {
     ];
     expect(device.queue.length).toBeGreaterThanOrEqual(2);
 
-    host = startHost();
+    host = stack.startHost();
     await waitFor(async () => device.link && device.online, 45_000, 'the new host to log in');
     await waitFor(async () => (await session())?.status === 'READY', 20_000, 'READY again');
     for (const id of queued) await deliveredOnce(id);

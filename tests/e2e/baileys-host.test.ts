@@ -1,16 +1,15 @@
-import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BaileysStack, linkByQr, startBaileysStack } from '../support/baileys-host.ts';
 import { waitFor } from '../support/client.ts';
 import { type FakeNetwork, type FakeUser, startFakeNetwork } from '../support/fake-network/index.ts';
-import { jsonClient } from '../support/http.ts';
-import { spawnApi, spawnScript, stopProcess } from '../support/processes.ts';
+import { stopProcess } from '../support/processes.ts';
 
 /**
  * The real connection host process with MESSAGING_DRIVER=baileys, linked through the API to the
  * fake network edge (tests/support/fake-network): the whole path from HTTP to the socket and back.
  */
 
-const procs: ChildProcess[] = [];
+let stack: BaileysStack | undefined;
 let net: FakeNetwork;
 let me: FakeUser;
 let asha: FakeUser;
@@ -22,51 +21,17 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const p of procs) await stopProcess(p);
+  await stack?.stop();
   await net?.close();
 });
 
 describe('connection host with the Baileys driver on the fake network', () => {
   it('links by QR, texts both ways with receipts, and logs in again after a host restart without a QR', async () => {
-    const common = {
-      RESOURCE_PREFIX: `bh${Date.now() % 1_000_000}`,
-      SHARD_COUNT: '1',
-      MESSAGING_DRIVER: 'baileys',
-      BAILEYS_WS_URL: net.url,
-      // Test-only trust of the fake network's certificate root (read by the driver under NODE_ENV=test).
-      BAILEYS_TEST_ROOT_PUBLIC_KEY: net.rootPublicKey,
-      NODE_ENV: 'test',
-      SEND_INTERVAL_MS: '0',
-    };
-    const api = await spawnApi({ ...common, SIM_NETWORK_URL: '', PUBLIC_BASE_URL: '' });
-    procs.push(api.proc);
-    const startHost = () => {
-      const p = spawnScript('connection-host/main.ts', common);
-      procs.push(p);
-      return p;
-    };
-    let host = startHost();
-    const token = (
-      await jsonClient(api.baseUrl).post('/api/auth/token', { apiKey: process.env.ADMIN_API_KEY })
-    ).body.token;
-    const admin = jsonClient(api.baseUrl, token);
-    const sessionId: string = (await admin.post('/api/sessions', { name: 'shop' })).body.session.sessionId;
+    stack = await startBaileysStack(net, { prefix: 'bh' });
+    const { admin } = stack;
+    let host = stack.startHost();
+    const { sessionId, device, session: ready } = await linkByQr(admin, me);
     const session = async () => (await admin.get(`/api/sessions/${sessionId}`)).body.session;
-
-    const qr = await waitFor(
-      async () =>
-        (await admin.get(`/api/sessions/${sessionId}/qr`, { accept: 'application/json' })).body?.qr as
-          | string
-          | null,
-      20_000,
-      'a QR from the host',
-    );
-    const device = await me.scanQr(qr);
-    const ready = await waitFor(
-      async () => ((await session())?.status === 'READY' ? session() : undefined),
-      20_000,
-      'READY',
-    );
     expect(ready).toMatchObject({ status: 'READY', mobile_number: expect.stringContaining('919811100001') });
 
     const view = async (type: 'inbound' | 'outbound') =>
@@ -106,7 +71,7 @@ describe('connection host with the Baileys driver on the fake network', () => {
     // A new host process picks the session up from the stored creds: a login, not a new link.
     await stopProcess(host);
     await waitFor(async () => !device.link, 10_000, 'the old socket to close');
-    host = startHost();
+    host = stack.startHost();
     await waitFor(async () => device.link && device.online, 30_000, 'the new host to log in');
     await waitFor(async () => (await session())?.status === 'READY', 15_000, 'READY again');
     expect(me.companions.size).toBe(1);

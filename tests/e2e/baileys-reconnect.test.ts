@@ -1,5 +1,11 @@
-import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type BaileysStack,
+  linkByQr,
+  startBaileysStack,
+  deliveredOnce as storedOnce,
+  webhookTo,
+} from '../support/baileys-host.ts';
 import { waitFor } from '../support/client.ts';
 import {
   type Companion,
@@ -7,8 +13,7 @@ import {
   type FakeUser,
   startFakeNetwork,
 } from '../support/fake-network/index.ts';
-import { jsonClient } from '../support/http.ts';
-import { spawnApi, spawnScript, stopProcess } from '../support/processes.ts';
+import type { jsonClient } from '../support/http.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 /**
@@ -19,7 +24,7 @@ import { startReceiver } from '../support/webhook-receiver.ts';
  */
 
 const MAX_FAILURES = 3;
-const procs: ChildProcess[] = [];
+let stack: BaileysStack;
 let net: FakeNetwork;
 let me: FakeUser;
 let asha: FakeUser;
@@ -46,22 +51,7 @@ const until = (pred: (s: Info) => boolean, what: string, ms = 20_000) =>
     ms,
     what,
   );
-const inboundCount = async (id: string) =>
-  (
-    (await admin.get(`/view/messages/v1?sessionId=${sessionId}&type=inbound&limit=500`)).body
-      .messages as Array<{
-      id: string;
-    }>
-  ).filter((m) => m.id === id).length;
-
-/** Stored in history and sent to the webhook, each exactly once (checked again after a pause). */
-async function deliveredOnce(id: string) {
-  await waitFor(async () => (await inboundCount(id)) > 0, 20_000, `inbound ${id} in history`);
-  await waitFor(async () => hook.of('message.inbound', id).length > 0, 20_000, `webhook for ${id}`);
-  await new Promise((r) => setTimeout(r, 1500));
-  expect(await inboundCount(id)).toBe(1);
-  expect(hook.of('message.inbound', id)).toHaveLength(1);
-}
+const deliveredOnce = (id: string) => storedOnce(admin, hook, sessionId, id);
 
 beforeAll(async () => {
   net = await startFakeNetwork();
@@ -69,46 +59,23 @@ beforeAll(async () => {
   me = net.addUser({ phone: '919811100077', name: 'Shop' });
   asha = net.addUser({ phone: '14155550177', name: 'Asha' });
   hook = await startReceiver();
-  const common = {
-    RESOURCE_PREFIX: `br${Date.now() % 1_000_000}`,
-    SHARD_COUNT: '1',
-    MESSAGING_DRIVER: 'baileys',
-    BAILEYS_WS_URL: net.url,
-    BAILEYS_TEST_ROOT_PUBLIC_KEY: net.rootPublicKey,
-    NODE_ENV: 'test',
-    SEND_INTERVAL_MS: '0',
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    RECONNECT_BASE_MS: '600',
-    RECONNECT_MAX_DELAY_MS: '1200',
-    RECONNECT_MAX_FAILURES: String(MAX_FAILURES),
-  };
-  const api = await spawnApi({ ...common, SIM_NETWORK_URL: '', PUBLIC_BASE_URL: '' });
-  procs.push(api.proc);
-  procs.push(spawnScript('connection-host/main.ts', common));
-  const token = (await jsonClient(api.baseUrl).post('/api/auth/token', { apiKey: process.env.ADMIN_API_KEY }))
-    .body.token;
-  admin = jsonClient(api.baseUrl, token);
-  const cfg = await admin.post('/api/webhook/config', {
-    webhookUrl: hook.url,
-    approvedDomains: '127.0.0.1',
-    enabled: true,
+  stack = await startBaileysStack(net, {
+    prefix: 'br',
+    env: {
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      RECONNECT_BASE_MS: '600',
+      RECONNECT_MAX_DELAY_MS: '1200',
+      RECONNECT_MAX_FAILURES: String(MAX_FAILURES),
+    },
   });
-  expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
-  sessionId = (await admin.post('/api/sessions', { name: 'shop' })).body.session.sessionId;
-  const qr = await waitFor(
-    async () =>
-      (await admin.get(`/api/sessions/${sessionId}/qr`, { accept: 'application/json' })).body?.qr as
-        | string
-        | null,
-    20_000,
-    'a QR from the host',
-  );
-  device = await me.scanQr(qr);
-  await until((s) => s.status === 'READY', 'READY');
+  admin = stack.admin;
+  stack.startHost();
+  await webhookTo(admin, hook);
+  ({ sessionId, device } = await linkByQr(admin, me));
 }, 90_000);
 
 afterAll(async () => {
-  for (const p of procs) await stopProcess(p);
+  await stack?.stop();
   await net?.close();
   await hook?.close();
 });

@@ -1,0 +1,111 @@
+import type { ChildProcess } from 'node:child_process';
+import { expect } from 'vitest';
+import { waitFor } from './client.ts';
+import type { Companion, FakeNetwork, FakeUser } from './fake-network/index.ts';
+import { jsonClient } from './http.ts';
+import { spawnApi, spawnScript, stopProcess } from './processes.ts';
+import type { startReceiver } from './webhook-receiver.ts';
+
+type Client = ReturnType<typeof jsonClient>;
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/**
+ * The real-network path in processes of its own: the API and consumers (with no simulator) on a
+ * resource prefix of the test's, and connection host processes with the Baileys driver pointed at
+ * the fake network edge, trusting its certificate root (read by the driver under NODE_ENV=test).
+ */
+export interface BaileysStack {
+  /** The environment every process of the stack shares. */
+  env: Record<string, string>;
+  admin: Client;
+  /** Starts a connection host process (stopped by `stop`). */
+  startHost(extra?: Record<string, string>): ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startBaileysStack(
+  net: FakeNetwork,
+  opts: { prefix: string; env?: Record<string, string> },
+): Promise<BaileysStack> {
+  const env = {
+    RESOURCE_PREFIX: `${opts.prefix}${Date.now() % 1_000_000}`,
+    SHARD_COUNT: '1',
+    MESSAGING_DRIVER: 'baileys',
+    BAILEYS_WS_URL: net.url,
+    BAILEYS_TEST_ROOT_PUBLIC_KEY: net.rootPublicKey,
+    NODE_ENV: 'test',
+    SEND_INTERVAL_MS: '0',
+    ...opts.env,
+  };
+  const procs: ChildProcess[] = [];
+  const api = await spawnApi({ ...env, SIM_NETWORK_URL: '', PUBLIC_BASE_URL: '' });
+  procs.push(api.proc);
+  const token = (await jsonClient(api.baseUrl).post('/api/auth/token', { apiKey: process.env.ADMIN_API_KEY }))
+    .body.token;
+  return {
+    env,
+    admin: jsonClient(api.baseUrl, token),
+    startHost(extra = {}) {
+      const p = spawnScript('connection-host/main.ts', { ...env, ...extra });
+      procs.push(p);
+      return p;
+    },
+    async stop() {
+      for (const p of procs) await stopProcess(p);
+    },
+  };
+}
+
+/** Creates a session and links it by scanning its QR with `phone`'s device; answers once READY. */
+export async function linkByQr(
+  admin: Client,
+  phone: FakeUser,
+  name = 'shop',
+): Promise<{ sessionId: string; device: Companion; session: Record<string, unknown> }> {
+  const sessionId: string = (await admin.post('/api/sessions', { name })).body.session.sessionId;
+  const qr = await waitFor(
+    async () =>
+      (await admin.get(`/api/sessions/${sessionId}/qr`, { accept: 'application/json' })).body?.qr as
+        | string
+        | null,
+    20_000,
+    'a QR from the host',
+  );
+  const device = await phone.scanQr(qr);
+  const session = await waitFor(
+    async () => {
+      const s = (await admin.get(`/api/sessions/${sessionId}`)).body.session;
+      return s?.status === 'READY' ? s : undefined;
+    },
+    20_000,
+    'READY',
+  );
+  return { sessionId, device, session };
+}
+
+/** Points the tenant's webhook at `hook`. */
+export async function webhookTo(admin: Client, hook: Receiver): Promise<void> {
+  const cfg = await admin.post('/api/webhook/config', {
+    webhookUrl: hook.url,
+    approvedDomains: '127.0.0.1',
+    enabled: true,
+  });
+  expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
+}
+
+export type HistoryRow = { id: string; text: string; status: string; reason: string | null };
+
+/** The session's stored messages of one direction, as the history view answers them. */
+export const historyOf = async (admin: Client, sessionId: string, type: 'inbound' | 'outbound') =>
+  (await admin.get(`/view/messages/v1?sessionId=${sessionId}&type=${type}&limit=500`)).body
+    .messages as HistoryRow[];
+
+/** Stored in history and sent to the webhook, each exactly once (checked again after a pause). */
+export async function deliveredOnce(admin: Client, hook: Receiver, sessionId: string, id: string) {
+  const count = async () => (await historyOf(admin, sessionId, 'inbound')).filter((m) => m.id === id).length;
+  await waitFor(async () => (await count()) > 0, 30_000, `inbound ${id} in history`);
+  await waitFor(async () => hook.of('message.inbound', id).length > 0, 20_000, `webhook for ${id}`);
+  await new Promise((r) => setTimeout(r, 1500));
+  expect(await count()).toBe(1);
+  expect(hook.of('message.inbound', id)).toHaveLength(1);
+}
