@@ -5,6 +5,7 @@ import { bearer, errorResponses, json } from '#shared/http/schemas';
 import { listSessions, requireSession } from '#shared/sessions/repository';
 import type { Session } from '#shared/sessions/session';
 import { requireAuth } from '../auth/middleware.ts';
+import { SessionIdentifierParam } from '../sessions/identifier.ts';
 
 const counters = {
   aiUsageCount: z.number().int().openapi({ description: 'Model calls (the chatbot, document analysis)' }),
@@ -18,17 +19,6 @@ const SessionUsage = z
   .object({ mobid: z.string(), mobile_number: z.string().nullable(), ...counters })
   .openapi('AiSessionUsage');
 const SingleUsage = z.object({ mobid: z.string(), ...counters }).openapi('AiUsage');
-
-const IdentifierParam = z.object({
-  identifier: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({
-      description: 'Mobile number, mobid or session id',
-      param: { name: 'identifier', in: 'path' },
-    }),
-});
 
 const countersOf = (u: AiUsage | undefined) => ({
   aiUsageCount: u?.aiCalls ?? 0,
@@ -106,7 +96,7 @@ export function aiRoutes() {
       tags,
       security: bearer,
       summary: "One session's AI usage (by mobid, mobile number or session id)",
-      request: { params: IdentifierParam },
+      request: { params: SessionIdentifierParam },
       responses: {
         200: json(z.object({ success: z.literal(true), usage: SingleUsage })),
         ...errorResponses,

@@ -3,6 +3,7 @@ import { router } from '#shared/http/context';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
 import { listSessions, requireSession } from '#shared/sessions/repository';
 import type { Session } from '#shared/sessions/session';
+import { SessionIdentifierParam } from '../sessions/identifier.ts';
 import { periodEnd, periodOf } from './period.ts';
 import { limitOf, setSessionLimit, usageOf, usageOfTenant } from './repository.ts';
 
@@ -21,17 +22,6 @@ const UsageRecord = z
     resetsAt: z.string().openapi({ description: 'When usage starts again at 0 (ISO 8601)' }),
   })
   .openapi('UsageRecord');
-
-const IdentifierParam = z.object({
-  identifier: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({
-      description: 'Mobile number, mobid or session id',
-      param: { name: 'identifier', in: 'path' },
-    }),
-});
 
 const SingleUsage = z.object({ success: z.literal(true), identifier: z.string() }).extend(UsageRecord.shape);
 
@@ -95,7 +85,7 @@ export function usageRoutes() {
       tags,
       security: bearer,
       summary: 'Message usage and quota of one sender this month',
-      request: { params: IdentifierParam },
+      request: { params: SessionIdentifierParam },
       responses: { 200: json(SingleUsage), ...errorResponses },
     }),
     async (c) => {
@@ -116,7 +106,7 @@ export function usageRoutes() {
       security: bearer,
       summary: "Set a sender's monthly message limit",
       request: {
-        params: IdentifierParam,
+        params: SessionIdentifierParam,
         body: {
           content: {
             'application/json': {
