@@ -1,4 +1,5 @@
 import { names } from '#shared/aws/names';
+import { chatbotMayAct } from '#shared/chatbot/gate';
 import type { ChatbotJob } from '#shared/chatbot/job';
 import { env } from '#shared/config/env';
 import type { InboundMessage } from '#shared/messages/content';
@@ -29,16 +30,16 @@ export function notForChatbot(
 /**
  * Queues the chatbot's job for an inbound message the chatbot may answer, delayed by the debounce
  * window (CHATBOT_DEBOUNCE_MS, rounded up to whole seconds, the unit of SQS DelaySeconds). Whether the
- * session's switches and rules make it answer is the chatbot consumer's decision, so this costs one
- * SQS send and no read. A repeat of the same host event queues a second job; the consumer's
- * per-message marker answers once.
+ * session's switches and rules make it answer is the chatbot consumer's decision; here only a tenant
+ * with no rule and no switch turned on is skipped (shared/chatbot/gate.ts, a cached read per tenant). A
+ * repeat of the same host event queues a second job; the consumer's per-message marker answers once.
  */
 export async function enqueueChatbotTurn(
   tenantId: string,
   sessionId: string,
   m: InboundMessage,
 ): Promise<void> {
-  if (notForChatbot(m)) return;
+  if (notForChatbot(m) || !(await chatbotMayAct(tenantId))) return;
   const job: ChatbotJob = {
     tenantId,
     sessionId,

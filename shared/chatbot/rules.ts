@@ -3,6 +3,7 @@ import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { toAttr } from '../store/db.ts';
 import { chatbotRuleIdKey, chatbotRuleKey, chatbotRulesOf } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
+import { forgetChatbotGate } from './gate.ts';
 import { compileSafeRegex } from './safe-regex.ts';
 
 export const TRIGGER_TYPES = ['exact', 'contains', 'regex', 'ai_fallback'] as const;
@@ -58,7 +59,10 @@ export async function putRule(tenantId: string, input: ChatbotRuleInput): Promis
         ...rule,
       }),
     ]);
-    if (written) return rule;
+    if (written) {
+      forgetChatbotGate(tenantId);
+      return rule;
+    }
     if (attempt >= 3) throw new Error('could not allocate a unique rule id');
   }
 }
@@ -89,6 +93,7 @@ export async function deleteRule(tenantId: string, id: string): Promise<ChatbotR
     Delete: { TableName: dataTable.name(), Key: toAttr({ ...k }) },
   });
   await dataTable.transact([del(chatbotRuleIdKey(tenantId, id)), del(key)]);
+  forgetChatbotGate(tenantId);
   return rule ? publicRule(rule) : undefined;
 }
 

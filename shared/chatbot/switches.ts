@@ -1,5 +1,6 @@
 import { chatbotSwitchKey } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
+import { forgetChatbotGate } from './gate.ts';
 import { GLOBAL_KEY } from './session-keys.ts';
 
 export interface ChatbotSwitches {
@@ -22,6 +23,7 @@ export async function setChatbotEnabled(tenantId: string, key: string, enabled: 
     chatbotEnabled: enabled,
     updatedAt: new Date().toISOString(),
   });
+  forgetChatbotGate(tenantId);
 }
 
 /** Sets pure extractor mode for one session key, or tenant-wide with `global`. */
@@ -32,6 +34,7 @@ export async function setPureExtractor(tenantId: string, key: string, enabled: b
     pureExtractor: enabled,
     updatedAt: new Date().toISOString(),
   });
+  forgetChatbotGate(tenantId);
 }
 
 /**

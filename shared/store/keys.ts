@@ -81,6 +81,8 @@ export const chatbotSwitchKey = (tenantId: string, key: string) => ({
   pk: tenantPk(tenantId),
   sk: `CBSW#${key}`,
 });
+/** Every session key's chatbot switches of the tenant. */
+export const chatbotSwitchesOf = (tenantId: string) => ({ pk: tenantPk(tenantId), skBeginsWith: 'CBSW#' });
 
 /** The chatbot brain (`CBB#`) or persona prompt (`CBP#`) stored for one session key. */
 export const chatbotBrainKey = (tenantId: string, key: string) => ({

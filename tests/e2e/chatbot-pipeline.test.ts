@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { names } from '#shared/aws/names';
 import type { HostEvent } from '#shared/events/types';
 import { sendJson } from '#shared/queue/send';
+import { chatbotTurnKey } from '#shared/store/keys';
+import { dataTable } from '#shared/store/tables';
 import { verifySignature } from '../../functions/webhooks/sign.ts';
 import { api, messageStored, newTenant, readySession, waitFor } from '../support/client.ts';
 import { fakeAi } from '../support/fake-ai-control.ts';
@@ -186,6 +188,25 @@ describe('chatbot pipeline', () => {
     await sleep(2500);
     expect(to(await outbox(s.sessionId), from)).toHaveLength(1);
     expect((await fakeAi.requests()).some((r) => JSON.stringify(r.body).includes(word))).toBe(false);
+  });
+
+  it('a tenant with no rule and no switch on gets no chatbot job at all; its first rule applies to the next message', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    const quiet = customer();
+    const first = await inbound(s.sessionId, quiet, 'hello, anyone there?');
+    await messageStored(t.api, first);
+    await addRule(t, { triggerType: 'exact', keyword: 'hours', response: 'Open 9 to 5' });
+    const from = customer();
+    const second = await inbound(s.sessionId, from, 'hours');
+    const [reply] = await repliesTo(s.sessionId, from);
+    expect(reply!.text).toBe('Open 9 to 5');
+    // The second message's job ran (its marker is done); the first one never had a job.
+    expect(await dataTable.get(chatbotTurnKey(t.id, s.sessionId, second), true)).toMatchObject({
+      state: 'done',
+    });
+    expect(await dataTable.get(chatbotTurnKey(t.id, s.sessionId, first), true)).toBeUndefined();
+    expect(to(await outbox(s.sessionId), quiet)).toHaveLength(0);
   });
 
   it('a burst of 3 messages within the debounce window gets one reply', async () => {
