@@ -226,6 +226,18 @@ async function main() {
       };
       rows.push(row);
       console.log(JSON.stringify(row));
+      // BENCH_DETAIL=1: every AWS operation's count per delivered message (where the requests go).
+      if (process.env.BENCH_DETAIL)
+        console.log(
+          JSON.stringify(
+            Object.fromEntries(
+              Object.keys(after)
+                .map((k) => [k, ((after[k] ?? 0) - (before[k] ?? 0)) / Math.max(1, delivered)] as const)
+                .filter(([, v]) => v > 0)
+                .map(([k, v]) => [k, Number(v.toFixed(2))]),
+            ),
+          ),
+        );
       const ok = delivered === total && w.p99 <= TARGET_P99_MS && s.p99 <= TARGET_P99_MS;
       if (ok) held = rate;
       // Past saturation every further step only queues more: stop climbing.

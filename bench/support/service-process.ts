@@ -15,6 +15,15 @@ function counter<I extends object, O extends object>(service: string): Initializ
   return (next, context) => (args) => {
     const key = `${service}:${context.commandName}`;
     counts[key] = (counts[key] ?? 0) + 1;
+    if (process.env.BENCH_DETAIL) {
+      // Which kind of item: the sort key's prefix (`MSG`, `WHD`, `CHAT`…) of a single-item request.
+      const input = args.input as { Key?: { sk?: { S?: string } }; Item?: { sk?: { S?: string } } };
+      const sk = input.Key?.sk?.S ?? input.Item?.sk?.S;
+      if (sk) {
+        const detail = `${key}:${sk.split('#')[0]}`;
+        counts[detail] = (counts[detail] ?? 0) + 1;
+      }
+    }
     return next(args);
   };
 }

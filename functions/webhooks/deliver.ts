@@ -1,15 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { logger } from '#shared/log/logger';
+import { dataTable } from '#shared/store/tables';
 import { backoffConfig, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs } from '#shared/webhooks/backoff';
 import { hostOf, isApprovedHost } from '#shared/webhooks/config';
 import { resolveConfig } from '#shared/webhooks/config-store';
 import { guardedFetch, TargetNotAllowedError, TargetTimeoutError } from '#shared/webhooks/guard';
 import { sendJob, sendToDeadLetter, type WebhookJob } from '#shared/webhooks/job';
 import {
+  type AttemptNext,
   type AttemptRecord,
   claimAttempt,
+  claimAttemptOp,
   type Delivery,
   finishAttempt,
+  finishAttemptOp,
+  getDeliveries,
   getDelivery,
   markDeadLettered,
 } from '#shared/webhooks/repository';
@@ -19,6 +24,8 @@ export const POST_TIMEOUT_MS = 10_000;
 /** A claim older than this belongs to a consumer that died mid-POST. */
 const STALE_CLAIM_MS = 3 * POST_TIMEOUT_MS;
 const MAX_RESPONSE_BYTES = 64 * 1024;
+/** DynamoDB's limit of items in one transaction. */
+const MAX_TRANSACTION_ITEMS = 100;
 
 type Outcome = AttemptRecord['outcome'];
 interface AttemptResult {
@@ -35,13 +42,89 @@ export async function processWebhookJob(job: WebhookJob): Promise<void> {
 }
 
 /**
- * Several jobs whose POSTs must leave in the given order (a session's first attempts): the POSTs go
- * one after another; the next job is claimed while the current POST is under way (so no claim
- * waits longer than one POST), and each outcome is recorded while the next POST is under way.
- * Answers, per job, whether it was handled (false: SQS delivers it again).
+ * Several jobs whose POSTs must leave in the given order (a session's first attempts). The usual
+ * case costs three store requests for the whole group: one transaction claims every job, one
+ * consistent batch read fetches what to send, the POSTs go out one after another, and one
+ * transaction records every outcome. Whenever that does not go through (a job already claimed or
+ * done, a repeated job, a conflict), the group goes job by job instead (`inOrderOneByOne`), which
+ * resolves each case. Answers, per job, whether it was handled (false: SQS delivers it again).
  */
 export async function processWebhookJobsInOrder(jobs: WebhookJob[]): Promise<boolean[]> {
   const tokens = jobs.map(() => randomUUID());
+  const claimedAt = Date.now();
+  const claimed = await claimAll(jobs, tokens);
+  if (!claimed) return inOrderOneByOne(jobs, tokens);
+  const results: AttemptResult[] = [];
+  // Slow receivers: a claim must not grow stale before its POST (another consumer could then take
+  // it), so the jobs not started by half the stale age are left to SQS; their claims expire.
+  while (results.length < jobs.length && Date.now() - claimedAt < STALE_CLAIM_MS / 2) {
+    const i = results.length;
+    results.push(await attempt(claimed[i]!, jobs[i]!.attempt));
+  }
+  const n = results.length;
+  const done = await settleAll(jobs.slice(0, n), claimed.slice(0, n), tokens.slice(0, n), results);
+  return [...done, ...jobs.slice(n).map(() => false)];
+}
+
+/** Claims every job in one transaction and reads them back; undefined when that is not possible. */
+async function claimAll(jobs: WebhookJob[], tokens: string[]): Promise<Delivery[] | undefined> {
+  const tenant = jobs[0]?.tenantId;
+  const ids = jobs.map((j) => j.deliveryId);
+  if (jobs.length < 2 || jobs.length > MAX_TRANSACTION_ITEMS) return undefined;
+  if (new Set(ids).size < ids.length || jobs.some((j) => j.tenantId !== tenant)) return undefined;
+  try {
+    const ops = jobs.map((j, i) => claimAttemptOp(j.tenantId, j.deliveryId, j.round, j.attempt, tokens[i]!));
+    if (!(await dataTable.transact(ops))) return undefined;
+    const found = await getDeliveries(tenant!, ids);
+    // Ours now (the token says so); one not read back is left to the stale-claim path of its retry.
+    if (found.some((d, i) => d?.claimToken !== tokens[i])) {
+      logger.error({ ids }, 'webhook group claimed but not read back; SQS will retry it');
+      return undefined;
+    }
+    return found as Delivery[];
+  } catch (err) {
+    logger.warn({ err, ids }, 'webhook group claim failed; claiming job by job');
+    return undefined;
+  }
+}
+
+/** Records every outcome in one transaction, then schedules retries and dead letters. */
+async function settleAll(
+  jobs: WebhookJob[],
+  claimed: Delivery[],
+  tokens: string[],
+  results: AttemptResult[],
+): Promise<boolean[]> {
+  const plans = jobs.map((job, i) => settlementOf(job, claimed[i]!, results[i]!));
+  const ops = plans.map((p, i) => finishAttemptOp(claimed[i]!, tokens[i]!, p.record, p.next));
+  const saved = await dataTable.transact(ops).catch((err: unknown) => {
+    logger.warn({ err }, 'webhook group outcome not recorded at once; recording job by job');
+    return false;
+  });
+  return Promise.all(
+    jobs.map((job, i) =>
+      (saved
+        ? afterSettled(job, claimed[i]!, plans[i]!)
+        : settle(job, claimed[i]!, tokens[i]!, results[i]!)
+      ).then(
+        () => true,
+        (err: unknown) => {
+          logger.error(
+            { err, deliveryId: job.deliveryId },
+            'webhook outcome not recorded; SQS will retry it',
+          );
+          return false;
+        },
+      ),
+    ),
+  );
+}
+
+/**
+ * The group job by job, in order: the next job is claimed while the current POST is under way (so
+ * no claim waits longer than one POST), and each outcome is recorded while the next POST is under way.
+ */
+async function inOrderOneByOne(jobs: WebhookJob[], tokens: string[]): Promise<boolean[]> {
   const claim = (i: number) =>
     claimJob(jobs[i]!, tokens[i]!).then(
       (value) => ({ ok: true as const, value }),
@@ -87,13 +170,16 @@ async function claimJob(job: WebhookJob, token: string): Promise<Delivery | unde
   );
 }
 
-/** Records the outcome of an attempt: delivered, a retry scheduled, or failed for good. */
-async function settle(
-  job: WebhookJob,
-  claimed: Delivery,
-  token: string,
-  result: AttemptResult,
-): Promise<void> {
+/** What an attempt's result means for its delivery: the record to store and what follows. */
+interface Settlement {
+  record: AttemptRecord;
+  next: AttemptNext;
+  /** For a retry: when the next attempt is due. */
+  delayMs?: number;
+  log: Record<string, unknown>;
+}
+
+function settlementOf(job: WebhookJob, claimed: Delivery, result: AttemptResult): Settlement {
   const { record, retryAfterMs } = result;
   const log = {
     tenantId: job.tenantId,
@@ -107,26 +193,40 @@ async function settle(
   };
   const final = record.outcome === 'retry' && job.attempt >= MAX_ATTEMPTS ? 'failed' : record.outcome;
   const finalRecord = { ...record, outcome: final };
-
   if (final === 'retry') {
-    const delay = retryDelayMs(job.attempt, backoffConfig(), retryAfterMs);
-    const nextAttemptAt = new Date(Date.now() + delay).toISOString();
-    const saved = await finishAttempt(claimed, token, finalRecord, { status: 'retrying', nextAttemptAt });
-    if (!saved) return logger.warn(log, 'webhook claim lost; outcome not recorded');
-    await sendJob({ ...job, attempt: job.attempt + 1 }, delay);
-    logger.info({ ...log, retryInMs: delay }, 'webhook attempt failed; retry scheduled');
+    const delayMs = retryDelayMs(job.attempt, backoffConfig(), retryAfterMs);
+    const nextAttemptAt = new Date(Date.now() + delayMs).toISOString();
+    return { record: finalRecord, next: { status: 'retrying', nextAttemptAt }, delayMs, log };
+  }
+  return { record: finalRecord, next: { status: final === 'delivered' ? 'delivered' : 'failed' }, log };
+}
+
+/** Records the outcome of an attempt: delivered, a retry scheduled, or failed for good. */
+async function settle(
+  job: WebhookJob,
+  claimed: Delivery,
+  token: string,
+  result: AttemptResult,
+): Promise<void> {
+  const plan = settlementOf(job, claimed, result);
+  const saved = await finishAttempt(claimed, token, plan.record, plan.next);
+  if (!saved) return logger.warn(plan.log, 'webhook claim lost; outcome not recorded');
+  await afterSettled(job, claimed, plan);
+}
+
+/** Once the outcome is stored: queue the retry, or dead-letter a delivery that failed for good. */
+async function afterSettled(job: WebhookJob, claimed: Delivery, plan: Settlement): Promise<void> {
+  if (plan.next.status === 'retrying') {
+    await sendJob({ ...job, attempt: job.attempt + 1 }, plan.delayMs ?? 0);
+    logger.info({ ...plan.log, retryInMs: plan.delayMs }, 'webhook attempt failed; retry scheduled');
     return;
   }
-  const saved = await finishAttempt(claimed, token, finalRecord, {
-    status: final === 'delivered' ? 'delivered' : 'failed',
-  });
-  if (!saved) return logger.warn(log, 'webhook claim lost; outcome not recorded');
-  if (final === 'delivered') {
-    logger.info(log, 'webhook delivered');
+  if (plan.next.status === 'delivered') {
+    logger.info(plan.log, 'webhook delivered');
     return;
   }
-  await deadLetter(job, claimed.event, record.error ?? 'failed');
-  logger.warn(log, 'webhook failed for good; sent to the dead-letter queue');
+  await deadLetter(job, claimed.event, plan.record.error ?? 'failed');
+  logger.warn(plan.log, 'webhook failed for good; sent to the dead-letter queue');
 }
 
 /**

@@ -1,4 +1,7 @@
 import {
+  BatchGetItemCommand,
+  type BatchGetItemCommandInput,
+  type BatchGetItemCommandOutput,
   ConditionalCheckFailedException,
   DeleteItemCommand,
   GetItemCommand,
@@ -21,6 +24,13 @@ export interface Key {
 const opts = { removeUndefinedValues: true, convertClassInstanceToMap: true } as const;
 export const toAttr = (v: Item) => marshall(v, opts);
 export const fromAttr = (v: Parameters<typeof unmarshall>[0]) => unmarshall(v) as Item;
+
+export interface UpdateOptions {
+  condition?: string;
+  names?: Record<string, string>;
+  values?: Item;
+  add?: Record<string, number>;
+}
 
 /** Thin typed helpers over one DynamoDB table. Keys are built by the repositories, which take the tenant. */
 export class Table {
@@ -58,16 +68,25 @@ export class Table {
    * Sets the given attributes (undefined values are skipped). With `condition`, a failed condition
    * answers `undefined` instead of throwing. Returns the item after the update.
    */
-  async update<T = Item>(
-    key: Key,
-    set: Item,
-    opt: {
-      condition?: string;
-      names?: Record<string, string>;
-      values?: Item;
-      add?: Record<string, number>;
-    } = {},
-  ): Promise<T | undefined> {
+  async update<T = Item>(key: Key, set: Item, opt: UpdateOptions = {}): Promise<T | undefined> {
+    try {
+      const r = await dynamoClient().send(
+        new UpdateItemCommand({ ...this.updateInput(key, set, opt), ReturnValues: 'ALL_NEW' }),
+      );
+      return r.Attributes ? (fromAttr(r.Attributes) as T) : undefined;
+    } catch (err) {
+      if (opt.condition && err instanceof ConditionalCheckFailedException) return undefined;
+      throw err;
+    }
+  }
+
+  /** The same update as `update`, as one item of a `transact` call. */
+  updateOp(key: Key, set: Item, opt: UpdateOptions = {}): TransactWriteItem {
+    return { Update: this.updateInput(key, set, opt) };
+  }
+
+  /** The request parts of an update: SET the given attributes (undefined skipped), ADD the counters. */
+  private updateInput(key: Key, set: Item, opt: UpdateOptions) {
     const names: Record<string, string> = { ...opt.names };
     const values: Item = { ...opt.values };
     const sets: string[] = [];
@@ -89,23 +108,37 @@ export class Table {
     const expr = [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : '']
       .filter(Boolean)
       .join(' ');
-    try {
-      const r = await dynamoClient().send(
-        new UpdateItemCommand({
-          TableName: this.name(),
-          Key: toAttr({ ...key }),
-          UpdateExpression: expr,
-          ConditionExpression: opt.condition,
-          ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
-          ExpressionAttributeValues: Object.keys(values).length ? toAttr(values) : undefined,
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return r.Attributes ? (fromAttr(r.Attributes) as T) : undefined;
-    } catch (err) {
-      if (opt.condition && err instanceof ConditionalCheckFailedException) return undefined;
-      throw err;
+    return {
+      TableName: this.name(),
+      Key: toAttr({ ...key }),
+      UpdateExpression: expr,
+      ConditionExpression: opt.condition,
+      ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+      ExpressionAttributeValues: Object.keys(values).length ? toAttr(values) : undefined,
+    };
+  }
+
+  /** Several items by key (strongly consistent), in the order of `keys`; undefined where none. */
+  async getMany<T = Item>(keys: Key[]): Promise<Array<T | undefined>> {
+    const found = new Map<string, T>();
+    const id = (k: { pk: unknown; sk: unknown }) => `${k.pk}\0${k.sk}`;
+    for (let i = 0; i < keys.length; i += 100) {
+      let pending: BatchGetItemCommandInput['RequestItems'] = {
+        [this.name()]: { Keys: keys.slice(i, i + 100).map((k) => toAttr({ ...k })), ConsistentRead: true },
+      };
+      for (let round = 0; pending && Object.keys(pending).length; round++) {
+        if (round > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** round)));
+        const r: BatchGetItemCommandOutput = await dynamoClient().send(
+          new BatchGetItemCommand({ RequestItems: pending }),
+        );
+        for (const it of r.Responses?.[this.name()] ?? []) {
+          const item = fromAttr(it);
+          found.set(id(item as unknown as Key), item as T);
+        }
+        pending = r.UnprocessedKeys;
+      }
     }
+    return keys.map((k) => found.get(id(k)));
   }
 
   /** Query one partition (of the table or an index), newest first by default. */

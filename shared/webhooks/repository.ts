@@ -78,6 +78,24 @@ export async function claimAttempt(
   token: string,
   staleToken?: string,
 ): Promise<Delivery | undefined> {
+  const c = claimUpdate(tenantId, id, round, attempt, token, staleToken);
+  return dataTable.update<Delivery>(c.key, c.set, c.opt);
+}
+
+/** `claimAttempt` (a fresh claim) as one item of a transaction that claims several deliveries at once. */
+export function claimAttemptOp(tenantId: string, id: string, round: number, attempt: number, token: string) {
+  const c = claimUpdate(tenantId, id, round, attempt, token);
+  return dataTable.updateOp(c.key, c.set, c.opt);
+}
+
+function claimUpdate(
+  tenantId: string,
+  id: string,
+  round: number,
+  attempt: number,
+  token: string,
+  staleToken?: string,
+) {
   const now = Date.now();
   const condition = staleToken
     ? '#rd = :rd AND #at = :n AND #st = :sending AND claimToken = :old'
@@ -85,17 +103,27 @@ export async function claimAttempt(
   const values = staleToken
     ? { ':rd': round, ':n': attempt, ':sending': 'sending', ':old': staleToken }
     : { ':rd': round, ':prev': attempt - 1, ':pending': 'pending', ':retrying': 'retrying' };
-  return dataTable.update<Delivery>(
-    deliveryKey(tenantId, id),
-    {
+  return {
+    key: deliveryKey(tenantId, id),
+    set: {
       status: 'sending',
       attempts: attempt,
       claimToken: token,
       claimedAt: now,
       updatedAt: new Date(now).toISOString(),
     },
-    { condition, names: { '#rd': 'round', '#at': 'attempts', '#st': 'status' }, values },
-  );
+    opt: { condition, names: { '#rd': 'round', '#at': 'attempts', '#st': 'status' }, values },
+  };
+}
+
+/** Several deliveries of one tenant, strongly consistent, in the order of `ids`. */
+export function getDeliveries(tenantId: string, ids: string[]): Promise<Array<Delivery | undefined>> {
+  return dataTable.getMany<Delivery>(ids.map((id) => deliveryKey(tenantId, id)));
+}
+
+export interface AttemptNext {
+  status: Exclude<DeliveryStatus, 'sending' | 'pending'>;
+  nextAttemptAt?: string | null;
 }
 
 /** Records the outcome of a claimed attempt (only the claim holder can). */
@@ -103,15 +131,23 @@ export async function finishAttempt(
   d: Delivery,
   token: string,
   result: AttemptRecord,
-  next: {
-    status: Exclude<DeliveryStatus, 'sending' | 'pending'>;
-    nextAttemptAt?: string | null;
-  },
+  next: AttemptNext,
 ): Promise<Delivery | undefined> {
+  const f = finishUpdate(d, token, result, next);
+  return dataTable.update<Delivery>(f.key, f.set, f.opt);
+}
+
+/** `finishAttempt` as one item of a transaction that records several outcomes at once. */
+export function finishAttemptOp(d: Delivery, token: string, result: AttemptRecord, next: AttemptNext) {
+  const f = finishUpdate(d, token, result, next);
+  return dataTable.updateOp(f.key, f.set, f.opt);
+}
+
+function finishUpdate(d: Delivery, token: string, result: AttemptRecord, next: AttemptNext) {
   const at = result.at;
-  return dataTable.update<Delivery>(
-    deliveryKey(d.tenantId, d.id),
-    {
+  return {
+    key: deliveryKey(d.tenantId, d.id),
+    set: {
       status: next.status,
       attemptLog: [...(d.attemptLog ?? []), result].slice(-LOG_LIMIT),
       url: result.url,
@@ -122,8 +158,8 @@ export async function finishAttempt(
       failedAt: next.status === 'failed' ? at : undefined,
       updatedAt: at,
     },
-    { condition: 'claimToken = :tok', values: { ':tok': token } },
-  );
+    opt: { condition: 'claimToken = :tok', values: { ':tok': token } },
+  };
 }
 
 export async function markDeadLettered(tenantId: string, id: string): Promise<void> {
