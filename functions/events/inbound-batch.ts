@@ -1,4 +1,9 @@
-import { recordChatActivity, saveContacts } from '#shared/contacts/repository';
+import {
+  chatActivityOp,
+  contactActivityOp,
+  recordChatActivity,
+  saveContacts,
+} from '#shared/contacts/repository';
 import type { HostEvent } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
 import { messageItem, saveMessage } from '#shared/messages/repository';
@@ -12,11 +17,10 @@ type Inbound = Extract<HostEvent, { kind: 'message.inbound' }>;
 
 /**
  * Applies the events of ONE session in their order (the consumer groups a batch by session). A run
- * of consecutive inbound messages is applied together: the messages and their webhook deliveries in
- * one transaction (visible to the stream all at once, so in order) while their senders' contacts are
- * written, each chat's activity in one write for the run, and the webhooks queued in
- * the messages' order with one SendMessageBatch per ten, so a burst costs a few round trips per
- * run instead of a few per message. Every other event applies on its own, between the runs, as
+ * of consecutive inbound messages is applied together: the messages, their webhook deliveries,
+ * their senders' contacts and their chats' activity in one transaction (visible to the stream all at
+ * once, so in order), and the webhooks queued in the messages' order with one SendMessageBatch per
+ * ten, so a burst costs two round trips per run instead of a few per message. Every other event applies on its own, between the runs, as
  * `applyHostEvent` does it. Answers, per event, whether it was applied.
  */
 export async function applySessionEvents(events: HostEvent[]): Promise<boolean[]> {
@@ -57,7 +61,49 @@ export async function applySessionEvents(events: HostEvent[]): Promise<boolean[]
 async function applyInboundRun(run: Inbound[]): Promise<void> {
   if (run.length === 1) return applyHostEvent(run[0]!);
   const { tenantId, sessionId } = run[0]!;
-  // The newest name and time per sender: one contact write each.
+  // The usual case, a run seen for the first time: its messages, their webhook deliveries, their
+  // senders' contacts and their chats' activity in one transaction (one request, visible all at
+  // once, so in order to the stream), then their jobs.
+  const together = await storeRunAtOnce(run);
+  if (together) {
+    // The stream reads the store: it learns of the messages now, whatever the work below takes.
+    nudgeTenantFeed(tenantId);
+    await Promise.all([
+      sendJobs(together.jobs),
+      ...run.map((e) => afterInboundStored(tenantId, sessionId, e.message)),
+    ]);
+    return;
+  }
+  // Something of the run is stored already (a retried event), or a contact or chat has a later
+  // message: one message after another, so that none becomes visible before the ones ahead of it;
+  // deliveries as on the single path.
+  const contactWrites = Promise.all(
+    [...sendersOf(run)].map(([phone, s]) =>
+      saveContacts(tenantId, sessionId, [{ phone, name: s.name }], s.at),
+    ),
+  );
+  contactWrites.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+  const isNew: boolean[] = [];
+  for (const e of run) isNew.push(await saveMessage(storedInbound(e)));
+  if (isNew.some(Boolean)) nudgeTenantFeed(tenantId);
+  await contactWrites;
+  await Promise.all([
+    // Chat activity of the messages this run stored: one write per chat.
+    ...[...chatsOf(run.filter((_, n) => isNew[n]))].map(([chatId, c]) =>
+      recordChatActivity(tenantId, sessionId, chatId, c.at, c.name, c.count),
+    ),
+    // As on the single-event path: queued for every message, a repeat finds its delivery.
+    inboundMessageWebhooks(
+      tenantId,
+      sessionId,
+      run.map((e) => e.message),
+    ),
+    ...run.map((e) => afterInboundStored(tenantId, sessionId, e.message)),
+  ]);
+}
+
+/** The newest name and time per sender of a run: one contact write each. */
+function sendersOf(run: Inbound[]): Map<string, { name?: string; at: number }> {
   const senders = new Map<string, { name?: string; at: number }>();
   for (const e of run) {
     const m = e.message;
@@ -68,34 +114,13 @@ async function applyInboundRun(run: Inbound[]): Promise<void> {
       at: Math.max(prev?.at ?? 0, m.timestampMs),
     });
   }
-  const contactWrites = Promise.all(
-    [...senders].map(([phone, s]) => saveContacts(tenantId, sessionId, [{ phone, name: s.name }], s.at)),
-  );
-  contactWrites.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
-  // The usual case, a run seen for the first time: its messages and their webhook deliveries in one
-  // transaction (one request, visible all at once, so in order to the stream), then their jobs.
-  const together = await storeRunAtOnce(run);
-  let isNew: boolean[];
-  let jobsQueued = false;
-  if (together) {
-    isNew = run.map(() => true);
-    // The stream reads the store: it learns of the messages now, whatever the work below takes.
-    nudgeTenantFeed(tenantId);
-    await sendJobs(together.jobs);
-    jobsQueued = true;
-  } else {
-    // Something of the run is stored already (a retried event): one message after another, so
-    // that none becomes visible before the ones ahead of it; deliveries as on the single path.
-    isNew = [];
-    for (const e of run) isNew.push(await saveMessage(storedInbound(e)));
-    if (isNew.some(Boolean)) nudgeTenantFeed(tenantId);
-  }
-  await contactWrites;
+  return senders;
+}
 
-  // Chat activity of the messages this run stored: one write per chat.
+/** Per chat of a run: its newest time, the newest sender name (not for groups) and the count. */
+function chatsOf(run: Inbound[]): Map<string, { at: number; name?: string; count: number }> {
   const chats = new Map<string, { at: number; name?: string; count: number }>();
-  run.forEach((e, n) => {
-    if (!isNew[n]) return;
+  for (const e of run) {
     const m = e.message;
     const prev = chats.get(m.chatId);
     chats.set(m.chatId, {
@@ -103,29 +128,16 @@ async function applyInboundRun(run: Inbound[]): Promise<void> {
       name: (m.groupId ? undefined : m.senderName) ?? prev?.name,
       count: (prev?.count ?? 0) + 1,
     });
-  });
-  await Promise.all([
-    ...[...chats].map(([chatId, c]) =>
-      recordChatActivity(tenantId, sessionId, chatId, c.at, c.name, c.count),
-    ),
-    // As on the single-event path: queued for every message, a repeat finds its delivery.
-    jobsQueued
-      ? undefined
-      : inboundMessageWebhooks(
-          tenantId,
-          sessionId,
-          run.map((e) => e.message),
-        ),
-    ...run.map((e) => afterInboundStored(tenantId, sessionId, e.message)),
-  ]);
+  }
+  return chats;
 }
 
 /** TransactWriteItems takes at most 100 items. */
 const TRANSACTION_MAX_ITEMS = 100;
 
 /**
- * Writes the run's messages and their `message.inbound` deliveries in one transaction, each only if
- * absent. Answers the jobs to queue, or undefined when the transaction did not happen (an item
+ * Writes the run's messages and their `message.inbound` deliveries (each only if absent) with its
+ * contacts' and chats' activity (each only if not later already) in one transaction. Answers the jobs to queue, or undefined when the transaction did not happen (an item
  * exists already, or the run is too large) and the caller must go step by step.
  */
 async function storeRunAtOnce(run: Inbound[]): Promise<{ jobs: WebhookJob[] } | undefined> {
@@ -138,6 +150,12 @@ async function storeRunAtOnce(run: Inbound[]): Promise<{ jobs: WebhookJob[] } | 
   const ops = [
     ...run.map((e) => dataTable.putIfAbsentOp(messageItem(storedInbound(e)))),
     ...deliveries.items.map((d) => dataTable.putIfAbsentOp(d)),
+    ...[...sendersOf(run)].map(([phone, s]) =>
+      contactActivityOp(tenantId, sessionId, { phone, name: s.name }, s.at),
+    ),
+    ...[...chatsOf(run)].map(([chatId, c]) =>
+      chatActivityOp(tenantId, sessionId, chatId, c.at, c.name, c.count),
+    ),
   ];
   if (ops.length > TRANSACTION_MAX_ITEMS) return undefined;
   return (await dataTable.transact(ops)) ? { jobs: deliveries.jobs } : undefined;
