@@ -37,6 +37,16 @@ async function inbound(sessionId: string, from: string, text: string, extra: Rec
   return r.body.messageId as string;
 }
 
+/** The chatbot consumer has decided on this message (answered, or why not): its job is over. */
+const turnDone = (t: Tenant, sessionId: string, messageId: string) =>
+  waitFor(
+    async () =>
+      (await dataTable.get<{ state: string }>(chatbotTurnKey(t.id, sessionId, messageId), true))?.state ===
+      'done',
+    15_000,
+    `the chatbot turn of ${messageId}`,
+  );
+
 async function addRule(t: Tenant, rule: Record<string, unknown>) {
   const r = await t.api.post('/api/v1/chatbot/rules', { mobid: '*', replyType: 'text', ...rule });
   expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
@@ -181,11 +191,11 @@ describe('chatbot pipeline', () => {
     await addRule(t, { triggerType: 'exact', keyword: 'ping', response: 'pong' });
     const from = customer();
     const word = `unmatched-${Date.now()}`;
-    await inbound(s.sessionId, from, `tell me about ${word}`);
-    await inbound(s.sessionId, from, 'PING'); // exact matches case-insensitively
+    const first = await inbound(s.sessionId, from, `tell me about ${word}`);
+    const ping = await inbound(s.sessionId, from, 'PING'); // exact matches case-insensitively
     const [reply] = await repliesTo(s.sessionId, from);
     expect(reply!.text).toBe('pong');
-    await sleep(2500);
+    for (const id of [first, ping]) await turnDone(t, s.sessionId, id);
     expect(to(await outbox(s.sessionId), from)).toHaveLength(1);
     expect((await fakeAi.requests()).some((r) => JSON.stringify(r.body).includes(word))).toBe(false);
   });
@@ -214,14 +224,16 @@ describe('chatbot pipeline', () => {
     const s = await readySession(t.api);
     await addRule(t, { triggerType: 'contains', keyword: 'price', response: 'Prices start at 100.' });
     const from = customer();
-    await inbound(s.sessionId, from, 'hi');
-    await inbound(s.sessionId, from, 'what is the price');
+    const ids = [
+      await inbound(s.sessionId, from, 'hi'),
+      await inbound(s.sessionId, from, 'what is the price'),
+    ];
     const last = await inbound(s.sessionId, from, 'of a cleaning?');
     // The newest message answers the whole burst; no rule matches its own text, so the turn's text
     // (all three joined) is what matched.
     const [reply] = await repliesTo(s.sessionId, from);
     expect(reply!.text).toBe('Prices start at 100.');
-    await sleep(3000);
+    for (const id of [...ids, last]) await turnDone(t, s.sessionId, id);
     expect(to(await outbox(s.sessionId), from)).toHaveLength(1);
     await messageStored(t.api, last);
   });
@@ -237,7 +249,7 @@ describe('chatbot pipeline', () => {
     const id = await inbound(s.sessionId, from, 'hello, anyone?');
     await messageStored(t.api, id);
     await waitFor(async () => recv.of('message.inbound', id)[0], 10_000, 'message.inbound');
-    await sleep(3000);
+    await turnDone(t, s.sessionId, id);
     expect(to(await outbox(s.sessionId), from)).toHaveLength(0);
     expect(recv.of('chatbot.reply')).toHaveLength(0);
 
