@@ -11,7 +11,27 @@ export interface DeploymentSettings {
   alarmEmail?: string;
   /** Keep tables and the media bucket on `cdk destroy` (`-c retainData=false` to delete them). */
   retainData: boolean;
+  /**
+   * Service settings given as context (`-c anthropicModel=...`), as the environment variables they
+   * set (docs/deploy.md, "Settings"); keys are never context: they live in the AI keys secret.
+   */
+  service?: Record<string, string>;
 }
+
+/** Context name → the environment variable it sets on the functions and the host. */
+export const SERVICE_SETTINGS = {
+  anthropicBaseUrl: 'ANTHROPIC_BASE_URL',
+  anthropicModel: 'ANTHROPIC_MODEL',
+  aiFallbackKind: 'AI_FALLBACK_KIND',
+  aiFallbackBaseUrl: 'AI_FALLBACK_BASE_URL',
+  aiFallbackModel: 'AI_FALLBACK_MODEL',
+  bedrockModelId: 'BEDROCK_MODEL_ID',
+  paymentUpiId: 'PAYMENT_UPI_ID',
+  paymentUpiName: 'PAYMENT_UPI_NAME',
+  ttsProvider: 'TTS_PROVIDER',
+  sttBaseUrl: 'STT_BASE_URL',
+  sarvamBaseUrl: 'SARVAM_BASE_URL',
+} as const;
 
 // Same rule as RESOURCE_PREFIX in shared/config/env.ts; bucket names also need lower case.
 const PREFIX = /^[a-z0-9-]{1,40}$/;
@@ -29,10 +49,17 @@ export function settingsFromContext(app: App): DeploymentSettings {
     return v === undefined || v === '' ? undefined : String(v);
   };
   const retainData = String(app.node.tryGetContext('retainData') ?? 'true') !== 'false';
+  const service = Object.fromEntries(
+    Object.entries(SERVICE_SETTINGS).flatMap(([ctx, envName]) => {
+      const v = optional(ctx);
+      return v === undefined ? [] : [[envName, v]];
+    }),
+  );
   return {
     prefix,
     shardCount,
     retainData,
+    ...(Object.keys(service).length ? { service } : {}),
     ...(optional('certificateArn') ? { certificateArn: optional('certificateArn') } : {}),
     ...(optional('alarmEmail') ? { alarmEmail: optional('alarmEmail') } : {}),
   };

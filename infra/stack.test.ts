@@ -246,7 +246,6 @@ describe('functions', () => {
         Variables: Match.objectLike({
           RESOURCE_PREFIX: prefix,
           SHARD_COUNT: String(shardCount),
-          JWT_SECRET_ARN: { Ref: jwtSecretId() },
           DATA_TABLE_NAME: {
             Ref: logicalId('AWS::DynamoDB::Table', { GlobalSecondaryIndexes: Match.anyValue() }),
           },
@@ -257,7 +256,7 @@ describe('functions', () => {
     });
   });
 
-  it('JWT signing key is generated in Secrets Manager and readable by every function', () => {
+  it('JWT signing key is generated in Secrets Manager and given only to the API (consumers never use it)', () => {
     template.hasResourceProperties('AWS::SecretsManager::Secret', {
       Name: Match.absent(),
       GenerateSecretString: Match.objectLike({ PasswordLength: 64 }),
@@ -265,8 +264,12 @@ describe('functions', () => {
     const readers = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
       JSON.stringify(p).includes(`{"Ref":"${jwtSecretId()}"}`),
     );
-    expect(readers).toHaveLength(1 + consumers);
+    expect(readers).toHaveLength(1);
     for (const policy of readers) expect(JSON.stringify(policy)).toContain('secretsmanager:GetSecretValue');
+    const withJwt = Object.values(template.findResources('AWS::Lambda::Function')).filter(
+      (f) => f.Properties.Environment.Variables.JWT_SECRET_ARN,
+    );
+    expect(withJwt).toHaveLength(1);
   });
 
   it('events consumer reads the events queue in batches of 10 with per-record failures', () => {
@@ -333,6 +336,73 @@ describe('functions', () => {
       IntegrationType: 'AWS_PROXY',
       PayloadFormatVersion: '2.0',
     });
+  });
+});
+
+describe('service settings and keys', () => {
+  const configured = newApp({
+    prefix: 'svc',
+    shardCount: '1',
+    anthropicModel: 'claude-sonnet-4-5',
+    aiFallbackKind: 'openai',
+    aiFallbackBaseUrl: 'https://llm.example.com/v1',
+    bedrockModelId: 'anthropic.claude-haiku-4-5-v1:0',
+    paymentUpiId: 'clinic@upi',
+    paymentUpiName: 'Sunrise Clinic',
+  });
+  const t = Template.fromStack(
+    new SessionManagerStack(configured, 'Svc', { ...settingsFromContext(configured), stackName: 'svc' }),
+  );
+  type Fn = { Properties: { Environment: { Variables: Record<string, unknown> } } };
+  const fnWith = (name: string): Array<[string, Fn]> =>
+    (Object.entries(t.findResources('AWS::Lambda::Function')) as Array<[string, Fn]>).filter(
+      ([, f]) => f.Properties.Environment.Variables[name] !== undefined,
+    );
+  const statements = () =>
+    Object.values(t.findResources('AWS::IAM::Policy')).flatMap(
+      (p) => p.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>,
+    );
+
+  it('the chatbot consumer gets the model settings and the AI keys secret; only it may invoke the Bedrock model', () => {
+    const [, chatbot] = fnWith('AI_KEYS_SECRET_ARN')[0]!;
+    expect(fnWith('AI_KEYS_SECRET_ARN')).toHaveLength(1);
+    expect(chatbot.Properties.Environment.Variables).toMatchObject({
+      ANTHROPIC_MODEL: 'claude-sonnet-4-5',
+      AI_FALLBACK_KIND: 'openai',
+      AI_FALLBACK_BASE_URL: 'https://llm.example.com/v1',
+      BEDROCK_MODEL_ID: 'anthropic.claude-haiku-4-5-v1:0',
+    });
+    t.hasResourceProperties('AWS::SecretsManager::Secret', {
+      Description: Match.stringLikeRegexp('ANTHROPIC_API_KEYS'),
+      GenerateSecretString: Match.objectLike({
+        SecretStringTemplate: Match.stringLikeRegexp('ANTHROPIC_API_KEYS'),
+      }),
+    });
+    const invoke = statements().filter((st) => [st.Action].flat().includes('bedrock:InvokeModel'));
+    expect(invoke).toHaveLength(1);
+    expect(JSON.stringify(invoke[0]!.Resource)).toContain('foundation-model/anthropic.claude-haiku-4-5-v1:0');
+    expect(JSON.stringify(invoke[0]!.Resource)).not.toContain('foundation-model/*');
+  });
+
+  it('the API gets the default payee and may manage only the tenants’ own secrets', () => {
+    const [, apiFn] = fnWith('ADMIN_API_KEY_ARN')[0]!;
+    expect(apiFn.Properties.Environment.Variables).toMatchObject({
+      PAYMENT_UPI_ID: 'clinic@upi',
+      PAYMENT_UPI_NAME: 'Sunrise Clinic',
+    });
+    const tenantSecrets = statements().filter((st) =>
+      [st.Action].flat().includes('secretsmanager:CreateSecret'),
+    );
+    expect(tenantSecrets).toHaveLength(1);
+    expect(JSON.stringify(tenantSecrets[0]!.Resource)).toContain(':secret:svc/tenants/*');
+  });
+
+  it('without a Bedrock model no function may invoke Bedrock', () => {
+    expect(
+      Object.values(template.findResources('AWS::IAM::Policy')).some((p) =>
+        JSON.stringify(p).includes('bedrock:InvokeModel'),
+      ),
+    ).toBe(false);
   });
 });
 

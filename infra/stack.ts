@@ -1,7 +1,8 @@
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -17,6 +18,10 @@ import { bucketFrom, tableFrom } from './storage.ts';
 export interface SessionManagerStackProps extends StackProps, DeploymentSettings {}
 
 type TableKey = keyof typeof tables;
+
+/** The given settings that are set, by name. */
+const pick = (from: Record<string, string>, ...keys: string[]) =>
+  Object.fromEntries(keys.flatMap((k) => (from[k] ? [[k, from[k]]] : [])));
 
 /** The whole service: storage, queues and functions from shared/aws/resources.ts, the connection host, alarms. */
 export class SessionManagerStack extends Stack {
@@ -45,6 +50,24 @@ export class SessionManagerStack extends Stack {
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
     });
 
+    // The model and speech providers' keys (docs/deploy.md, "AI keys"): created empty, filled by the
+    // operator with `aws secretsmanager put-secret-value`; loaded by the functions at cold start.
+    const aiKeys = new secretsmanager.Secret(this, 'AiProviderKeys', {
+      description:
+        'JSON {ANTHROPIC_API_KEYS, AI_FALLBACK_API_KEYS, STT_API_KEY, SARVAM_API_KEY} (AI_KEYS_SECRET_ARN)',
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({
+          ANTHROPIC_API_KEYS: '',
+          AI_FALLBACK_API_KEYS: '',
+          STT_API_KEY: '',
+          SARVAM_API_KEY: '',
+        }),
+        generateStringKey: 'unused',
+        excludePunctuation: true,
+      },
+    });
+    const service = props.service ?? {};
+
     const names = {
       DATA_TABLE_NAME: tbl.data.tableName,
       AUTH_TABLE_NAME: tbl.auth.tableName,
@@ -65,17 +88,18 @@ export class SessionManagerStack extends Stack {
     const environment = {
       RESOURCE_PREFIX: prefix,
       SHARD_COUNT: String(shardCount),
-      JWT_SECRET_ARN: jwtSecret.secretArn,
       ...names,
     };
     const grantCommon = (fn: IFunction) => {
       tbl.data.grantReadWriteData(fn);
-      jwtSecret.grantRead(fn);
     };
 
     const api = nodeFunction(this, 'ApiFunction', 'api', {
       environment: {
         ...environment,
+        ...pick(service, 'PAYMENT_UPI_ID', 'PAYMENT_UPI_NAME'),
+        // Only the API signs and verifies tokens.
+        JWT_SECRET_ARN: jwtSecret.secretArn,
         ADMIN_API_KEY_ARN: adminKey.secretArn,
         STREAM_BASE_URL: host.streamBaseUrl,
       },
@@ -83,10 +107,31 @@ export class SessionManagerStack extends Stack {
       memorySize: 1024,
     });
     grantCommon(api);
+    jwtSecret.grantRead(api);
     adminKey.grantRead(api);
     media.grantReadWrite(api);
     for (const cq of commandQueues) cq.grantSendMessages(api);
     queue(queues.webhooks.id).grantSendMessages(api);
+    // Tenants' own credentials (export settings) are secrets under `<prefix>/tenants/`, made at run time.
+    api.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: [
+          'secretsmanager:CreateSecret',
+          'secretsmanager:PutSecretValue',
+          'secretsmanager:GetSecretValue',
+          'secretsmanager:DeleteSecret',
+          'secretsmanager:TagResource',
+        ],
+        resources: [
+          Stack.of(this).formatArn({
+            service: 'secretsmanager',
+            resource: 'secret',
+            resourceName: `${prefix}/tenants/*`,
+            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+          }),
+        ],
+      }),
+    );
     // /health reads the events queue's attributes; the API never sends to it.
     queue(queues.events.id).grant(api, 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl');
 
@@ -99,9 +144,15 @@ export class SessionManagerStack extends Stack {
      * An SQS-triggered handler: reads the store and media, reports partial batch failures. Only the
      * connection host uses the auth table (the accounts' keys): no function is granted it.
      */
-    const consumer = (id: string, entry: string, def: QueueDef, maxConcurrency?: number) => {
+    const consumer = (
+      id: string,
+      entry: string,
+      def: QueueDef,
+      maxConcurrency?: number,
+      extraEnvironment: Record<string, string> = {},
+    ) => {
       const fn = nodeFunction(this, id, entry, {
-        environment,
+        environment: { ...environment, ...extraEnvironment },
         timeout: Duration.seconds(def.visibilityTimeoutSeconds / 2),
       });
       grantCommon(fn);
@@ -117,7 +168,28 @@ export class SessionManagerStack extends Stack {
 
     // The chatbot consumer answers inbound messages: reply commands to the session's shard queue,
     // `chatbot.reply` deliveries to the webhooks queue.
-    const chatbot = consumer('ChatbotConsumer', 'chatbot', queues.chatbot);
+    const chatbot = consumer('ChatbotConsumer', 'chatbot', queues.chatbot, undefined, {
+      ...pick(service, 'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'AI_FALLBACK_KIND', 'AI_FALLBACK_BASE_URL'),
+      ...pick(service, 'AI_FALLBACK_MODEL', 'BEDROCK_MODEL_ID'),
+      AI_KEYS_SECRET_ARN: aiKeys.secretArn,
+    });
+    aiKeys.grantRead(chatbot);
+    // The serverless last hop of the model chain: only the configured model, only when one is.
+    if (service.BEDROCK_MODEL_ID) {
+      chatbot.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['bedrock:InvokeModel'],
+          resources: [
+            `arn:${Stack.of(this).partition}:bedrock:*::foundation-model/${service.BEDROCK_MODEL_ID}`,
+            Stack.of(this).formatArn({
+              service: 'bedrock',
+              resource: 'inference-profile',
+              resourceName: service.BEDROCK_MODEL_ID,
+            }),
+          ],
+        }),
+      );
+    }
     for (const cq of commandQueues) cq.grantSendMessages(chatbot);
     queue(queues.webhooks.id).grantSendMessages(chatbot);
     queue(queues.chatbot.id).grantSendMessages(events);
@@ -147,5 +219,6 @@ export class SessionManagerStack extends Stack {
     }
     new CfnOutput(this, 'MediaBucketName', { value: media.bucketName });
     new CfnOutput(this, 'JwtSecretArn', { value: jwtSecret.secretArn });
+    new CfnOutput(this, 'AiKeysSecretArn', { value: aiKeys.secretArn });
   }
 }

@@ -23,9 +23,23 @@ const FROM_SECRETS = [
   ['ADMIN_API_KEY_ARN', 'ADMIN_API_KEY'],
 ] as const;
 
+/**
+ * `AI_KEYS_SECRET_ARN`: one JSON secret of the model and speech providers' keys
+ * (`{"ANTHROPIC_API_KEYS": "k1,k2", "AI_FALLBACK_API_KEYS": "", "STT_API_KEY": "", "SARVAM_API_KEY": ""}`);
+ * each non-empty value fills the variable of that name unless the environment set it already.
+ */
+const JSON_SECRETS = ['AI_KEYS_SECRET_ARN'] as const;
+const JSON_SECRET_KEYS = new Set([
+  'ANTHROPIC_API_KEYS',
+  'AI_FALLBACK_API_KEYS',
+  'STT_API_KEY',
+  'SARVAM_API_KEY',
+]);
+
 async function fetchJwtSecret(): Promise<void> {
   const wanted = FROM_SECRETS.filter(([arnVar, v]) => process.env[arnVar] && !process.env[v]);
-  if (wanted.length === 0) return;
+  const jsonWanted = JSON_SECRETS.filter((arnVar) => process.env[arnVar]);
+  if (wanted.length === 0 && jsonWanted.length === 0) return;
   const client = new SecretsManagerClient({ region: process.env.AWS_REGION ?? 'us-east-1' });
   try {
     for (const [arnVar, v] of wanted) {
@@ -33,6 +47,21 @@ async function fetchJwtSecret(): Promise<void> {
       const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
       if (!SecretString) throw new Error(`secret ${arn} has no string value`);
       process.env[v] = SecretString;
+    }
+    for (const arnVar of jsonWanted) {
+      const { SecretString } = await client.send(
+        new GetSecretValueCommand({ SecretId: process.env[arnVar]! }),
+      );
+      let values: Record<string, unknown>;
+      try {
+        values = JSON.parse(SecretString ?? '{}') as Record<string, unknown>;
+      } catch {
+        throw new Error(`secret ${arnVar} is not a JSON object of keys`);
+      }
+      for (const [name, value] of Object.entries(values)) {
+        if (!JSON_SECRET_KEYS.has(name) || typeof value !== 'string' || !value || process.env[name]) continue;
+        process.env[name] = value;
+      }
     }
   } finally {
     client.destroy();
