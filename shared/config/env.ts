@@ -71,6 +71,8 @@ const EnvSchema = z.object({
   /** The longest wait between two reconnect attempts (the backoff's cap); retries never stop. */
   RECONNECT_MAX_DELAY_MS: z.coerce.number().int().min(10).default(60_000),
   VOICE_FFMPEG_PATH: z.string().default('ffmpeg'),
+  /** Reads a video's duration and streams before it is described (docs/media.md). */
+  VOICE_FFPROBE_PATH: z.string().default('ffprobe'),
   /** Messages per session per month unless the session has its own limit. */
   DEFAULT_MESSAGE_QUOTA: z.coerce.number().int().min(0).max(100_000_000).default(1000),
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(0).default(10_000),
