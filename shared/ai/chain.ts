@@ -12,7 +12,15 @@ import type { AiTier, ModelReply, ModelRequest } from './types.ts';
 export type { ModelChainConfig } from './config.ts';
 export { modelChainConfigFromEnv } from './config.ts';
 export { ModelUnavailableError } from './errors.ts';
-export type { AiContentBlock, AiTier, AiTurn, ModelReply, ModelRequest, TokenUsage } from './types.ts';
+export type {
+  AiContentBlock,
+  AiTier,
+  AiTurn,
+  ModelReply,
+  ModelRequest,
+  ModelTool,
+  TokenUsage,
+} from './types.ts';
 
 export interface ModelChain {
   /** The reply of the first hop that answers; `ModelUnavailableError` when none does. */
@@ -40,6 +48,7 @@ export function createModelChain(cfg: ModelChainConfig = modelChainConfigFromEnv
     const system = systemParts(req.system);
     const turns = normaliseTurns(req.turns);
     const maxTokens = req.maxTokens ?? cfg.maxTokens;
+    const toolOptions = { tools: req.tools, toolChoice: req.toolChoice };
     const attempts: HopAttempt[] = [];
     const writes: Promise<void>[] = [];
     const done = (tier: AiTier, keyIndex: number, r: CallResult): ModelReply => ({
@@ -59,12 +68,12 @@ export function createModelChain(cfg: ModelChainConfig = modelChainConfigFromEnv
             ? callChatCompletions(
                 pool.baseUrl ?? 'https://api.openai.com/v1',
                 key,
-                openAiBody(pool.model, system, turns, maxTokens),
+                openAiBody(pool.model, system, turns, maxTokens, toolOptions),
                 cfg.timeoutMs,
               )
             : callMessages(
                 anthropicClient(pool.baseUrl, key, cfg.timeoutMs),
-                anthropicBody(pool.model, system, turns, maxTokens),
+                anthropicBody(pool.model, system, turns, maxTokens, toolOptions),
                 key,
               );
         const r = await tryPool(pool, call, req.tenantId, cooldowns, attempts, writes);
@@ -74,7 +83,7 @@ export function createModelChain(cfg: ModelChainConfig = modelChainConfigFromEnv
         try {
           const r = await callBedrock(
             cfg.bedrock,
-            anthropicBody(cfg.bedrock.modelId, system, turns, maxTokens),
+            anthropicBody(cfg.bedrock.modelId, system, turns, maxTokens, toolOptions),
             cfg.timeoutMs,
           );
           return done('bedrock', 0, r);

@@ -31,6 +31,17 @@ export interface ModelRequest {
   /** The conversation, oldest first, ending with the customer's turn. */
   turns: AiTurn[];
   maxTokens?: number;
+  /** Tools the model may call (one today: the extractor's record schema). */
+  tools?: ModelTool[];
+  /** The name of the tool the model must call; absent lets the model choose. */
+  toolChoice?: string;
+}
+
+/** A tool the model can call: its input is described by a JSON schema (an object schema). */
+export interface ModelTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
 }
 
 export interface TokenUsage {
@@ -49,6 +60,10 @@ export interface ModelReply {
   model: string;
   usage: TokenUsage;
   latencyMs: number;
+  /** The input of the first tool call in the answer, when the request offered tools and the model called one. */
+  toolInput?: unknown;
+  /** The name of that tool. */
+  toolName?: string;
 }
 
 export const zeroUsage = (): TokenUsage => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });

@@ -7,12 +7,20 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import { ProviderCallError, scrub } from '../errors.ts';
 import type { NormalisedTurn, SystemPart } from '../prompt.ts';
-import type { AiContentBlock, TokenUsage } from '../types.ts';
+import type { AiContentBlock, ModelTool, TokenUsage } from '../types.ts';
 
 export interface CallResult {
   text: string;
   model: string;
   usage: TokenUsage;
+  toolInput?: unknown;
+  toolName?: string;
+}
+
+/** The tools offered in a request and the one the model must call (if any). */
+export interface ToolOptions {
+  tools?: ModelTool[];
+  toolChoice?: string;
 }
 
 /** The Messages API body: cached system blocks carry `cache_control`, then the turns. */
@@ -21,8 +29,20 @@ export function anthropicBody(
   system: SystemPart[],
   turns: NormalisedTurn[],
   maxTokens: number,
+  toolOptions: ToolOptions = {},
 ): MessageCreateParamsNonStreaming {
+  const { tools, toolChoice } = toolOptions;
   return {
+    ...(tools?.length
+      ? {
+          tools: tools.map((t) => ({
+            name: t.name,
+            description: t.description,
+            input_schema: { ...t.inputSchema, type: 'object' as const },
+          })),
+          ...(toolChoice ? { tool_choice: { type: 'tool' as const, name: toolChoice } } : {}),
+        }
+      : {}),
     model,
     max_tokens: maxTokens,
     system: system.map(
@@ -82,10 +102,12 @@ export async function callMessages(
     .flatMap((b) => (b.type === 'text' ? [b.text] : []))
     .join('')
     .trim();
-  if (!text) throw new ProviderCallError({ kind: 'empty' });
+  const tool = msg.content.find((b) => b.type === 'tool_use');
+  if (!text && !tool) throw new ProviderCallError({ kind: 'empty' });
   const u = msg.usage;
   return {
     text,
+    ...(tool ? { toolInput: tool.input, toolName: tool.name } : {}),
     model: msg.model || body.model,
     usage: {
       input: u?.input_tokens ?? 0,

@@ -1,13 +1,18 @@
 import { ProviderCallError, scrub } from '../errors.ts';
 import type { NormalisedTurn, SystemPart } from '../prompt.ts';
 import type { AiContentBlock } from '../types.ts';
-import type { CallResult } from './anthropic.ts';
+import type { CallResult, ToolOptions } from './anthropic.ts';
 
 type OpenAiPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
 interface ChatCompletion {
   model?: string;
-  choices?: Array<{ message?: { content?: string | null } }>;
+  choices?: Array<{
+    message?: {
+      content?: string | null;
+      tool_calls?: Array<{ type?: string; function?: { name?: string; arguments?: string } }>;
+    };
+  }>;
   usage?: {
     prompt_tokens?: number;
     completion_tokens?: number;
@@ -20,8 +25,25 @@ interface ChatCompletion {
  * their own, so the system prompt is one message in the same stable order (persona, brain, then the
  * turn's instructions).
  */
-export function openAiBody(model: string, system: SystemPart[], turns: NormalisedTurn[], maxTokens: number) {
+export function openAiBody(
+  model: string,
+  system: SystemPart[],
+  turns: NormalisedTurn[],
+  maxTokens: number,
+  { tools, toolChoice }: ToolOptions = {},
+) {
   return {
+    ...(tools?.length
+      ? {
+          tools: tools.map((t) => ({
+            type: 'function' as const,
+            function: { name: t.name, description: t.description, parameters: t.inputSchema },
+          })),
+          ...(toolChoice
+            ? { tool_choice: { type: 'function' as const, function: { name: toolChoice } } }
+            : {}),
+        }
+      : {}),
     model,
     max_tokens: maxTokens,
     messages: [
@@ -80,11 +102,23 @@ export async function callChatCompletions(
       detail: scrub(String((err as Error)?.message ?? err), apiKey),
     });
   }
-  const text = (json.choices?.[0]?.message?.content ?? '').trim();
-  if (!text) throw new ProviderCallError({ kind: 'empty' });
+  const message = json.choices?.[0]?.message;
+  const text = (message?.content ?? '').trim();
+  const call = message?.tool_calls?.find((c) => c.function?.name);
+  let toolInput: unknown;
+  if (call) {
+    // Arguments that are not JSON stay a string: the caller's schema check refuses them.
+    try {
+      toolInput = JSON.parse(call.function?.arguments || '{}');
+    } catch {
+      toolInput = call.function?.arguments;
+    }
+  }
+  if (!text && !call) throw new ProviderCallError({ kind: 'empty' });
   const cached = json.usage?.prompt_tokens_details?.cached_tokens ?? 0;
   return {
     text,
+    ...(call ? { toolInput, toolName: call.function?.name } : {}),
     model: json.model ?? body.model,
     usage: {
       input: Math.max(0, (json.usage?.prompt_tokens ?? 0) - cached),
