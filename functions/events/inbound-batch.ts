@@ -59,7 +59,6 @@ export async function applySessionEvents(events: HostEvent[]): Promise<boolean[]
 }
 
 async function applyInboundRun(run: Inbound[]): Promise<void> {
-  if (run.length === 1) return applyHostEvent(run[0]!);
   const { tenantId, sessionId } = run[0]!;
   // The usual case, a run seen for the first time: its messages, their webhook deliveries, their
   // senders' contacts and their chats' activity in one transaction (one request, visible all at
