@@ -73,7 +73,15 @@ async function claimAll(jobs: WebhookJob[], tokens: string[]): Promise<Delivery[
   if (jobs.length < 2 || jobs.length > MAX_TRANSACTION_ITEMS) return undefined;
   if (new Set(ids).size < ids.length || jobs.some((j) => j.tenantId !== tenant)) return undefined;
   try {
-    const ops = jobs.map((j, i) => claimAttemptOp(j.tenantId, j.deliveryId, j.round, j.attempt, tokens[i]!));
+    const ops = jobs.map((j, i) =>
+      claimAttemptOp({
+        tenantId: j.tenantId,
+        id: j.deliveryId,
+        round: j.round,
+        attempt: j.attempt,
+        token: tokens[i]!,
+      }),
+    );
     if (!(await dataTable.transact(ops))) return undefined;
     const found = await getDeliveries(tenant!, ids);
     // Ours now (the token says so); one not read back is left to the stale-claim path of its retry.
@@ -165,8 +173,13 @@ async function inOrderOneByOne(jobs: WebhookJob[], tokens: string[]): Promise<bo
 
 async function claimJob(job: WebhookJob, token: string): Promise<Delivery | undefined> {
   return (
-    (await claimAttempt(job.tenantId, job.deliveryId, job.round, job.attempt, token)) ??
-    (await resumeOrSkip(job, token))
+    (await claimAttempt({
+      tenantId: job.tenantId,
+      id: job.deliveryId,
+      round: job.round,
+      attempt: job.attempt,
+      token,
+    })) ?? (await resumeOrSkip(job, token))
   );
 }
 
@@ -237,7 +250,14 @@ async function resumeOrSkip(job: WebhookJob, token: string): Promise<Delivery | 
   const d = await getDelivery(job.tenantId, job.deliveryId);
   if (!d || d.round !== job.round || d.attempts !== job.attempt) return undefined;
   if (d.status === 'sending' && d.claimedAt !== undefined && Date.now() - d.claimedAt > STALE_CLAIM_MS) {
-    return claimAttempt(job.tenantId, job.deliveryId, job.round, job.attempt, token, d.claimToken);
+    return claimAttempt({
+      tenantId: job.tenantId,
+      id: job.deliveryId,
+      round: job.round,
+      attempt: job.attempt,
+      token,
+      staleToken: d.claimToken,
+    });
   }
   if (d.status === 'retrying') {
     // The next attempt may never have been queued; a duplicate is dropped by its claim.

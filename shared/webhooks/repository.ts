@@ -65,37 +65,33 @@ export async function getDelivery(tenantId: string, id: string): Promise<Deliver
   return dataTable.get<Delivery>(deliveryKey(tenantId, id), true);
 }
 
+/** Attempt `attempt` of `round` of a delivery, taken with `token`. */
+export interface ClaimRef {
+  tenantId: string;
+  id: string;
+  round: number;
+  attempt: number;
+  token: string;
+  /** Re-takes an attempt whose consumer died mid-flight (its claim token). */
+  staleToken?: string;
+}
+
 /**
- * Takes attempt `attempt` of `round` for this consumer: only one claim can succeed per attempt number,
- * which is what makes a repeated SQS message harmless. `staleToken` re-takes an attempt whose
- * consumer died mid-flight.
+ * Takes the attempt for this consumer: only one claim can succeed per attempt number, which is
+ * what makes a repeated SQS message harmless.
  */
-export async function claimAttempt(
-  tenantId: string,
-  id: string,
-  round: number,
-  attempt: number,
-  token: string,
-  staleToken?: string,
-): Promise<Delivery | undefined> {
-  const c = claimUpdate(tenantId, id, round, attempt, token, staleToken);
-  return dataTable.update<Delivery>(c.key, c.set, c.opt);
+export async function claimAttempt(c: ClaimRef): Promise<Delivery | undefined> {
+  const u = claimUpdate(c);
+  return dataTable.update<Delivery>(u.key, u.set, u.opt);
 }
 
 /** `claimAttempt` (a fresh claim) as one item of a transaction that claims several deliveries at once. */
-export function claimAttemptOp(tenantId: string, id: string, round: number, attempt: number, token: string) {
-  const c = claimUpdate(tenantId, id, round, attempt, token);
-  return dataTable.updateOp(c.key, c.set, c.opt);
+export function claimAttemptOp(c: Omit<ClaimRef, 'staleToken'>) {
+  const u = claimUpdate(c);
+  return dataTable.updateOp(u.key, u.set, u.opt);
 }
 
-function claimUpdate(
-  tenantId: string,
-  id: string,
-  round: number,
-  attempt: number,
-  token: string,
-  staleToken?: string,
-) {
+function claimUpdate({ tenantId, id, round, attempt, token, staleToken }: ClaimRef) {
   const now = Date.now();
   const condition = staleToken
     ? '#rd = :rd AND #at = :n AND #st = :sending AND claimToken = :old'

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../support/client.ts';
+import { sessionReady, waitFor } from '../support/client.ts';
 import { type FakeAi, startFakeAi } from '../support/fake-ai.ts';
 import { jsonClient } from '../support/http.ts';
 import { spawnApi, stopProcess } from '../support/processes.ts';
@@ -53,14 +53,7 @@ beforeAll(async () => {
   const created = await client.post('/api/sessions', { name: 'chain' });
   expect(created.status, JSON.stringify(created.body)).toBeLessThan(300);
   sessionId = created.body.session.sessionId;
-  const ready = await waitFor(
-    async () => {
-      const s = (await client.get(`/api/sessions/${sessionId}`)).body.session;
-      return s?.status === 'READY' ? s : undefined;
-    },
-    20_000,
-    'session READY',
-  );
+  const ready = await sessionReady(client, sessionId, 20_000);
   mobid = ready.mobid;
   const on = await client.post('/api/v1/chatbot/toggle', { mobid: sessionId, enabled: true });
   expect(on.status, JSON.stringify(on.body)).toBe(200);

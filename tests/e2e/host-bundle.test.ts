@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../scripts/local/free-port.ts';
-import { waitFor } from '../support/client.ts';
+import { sessionReady, waitFor } from '../support/client.ts';
 import { jsonClient } from '../support/http.ts';
 import { spawnApi, stopProcess } from '../support/processes.ts';
 
@@ -44,14 +44,7 @@ describe('the bundled connection host (what the Dockerfile runs)', () => {
     const admin = jsonClient(api.baseUrl, token);
     const created = await admin.post('/api/sessions', { name: 'bundled host' });
     const sessionId: string = created.body.session.sessionId;
-    const session = await waitFor(
-      async () => {
-        const s = (await admin.get(`/api/sessions/${sessionId}`)).body.session;
-        return s?.status === 'READY' ? s : undefined;
-      },
-      30_000,
-      'READY through the bundled host',
-    );
+    const session = await sessionReady(admin, sessionId, 30_000);
     const sent = await admin.post('/api/messages/send', {
       sessionId: session.mobid ?? sessionId,
       to: '919800000001',

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { expect } from 'vitest';
-import { waitFor } from './client.ts';
+import { sessionReady, waitFor } from './client.ts';
 import type { Companion, FakeNetwork, FakeUser } from './fake-network/index.ts';
 import { jsonClient } from './http.ts';
 import { spawnApi, spawnScript, stopProcess } from './processes.ts';
@@ -72,14 +72,7 @@ export async function linkByQr(
     'a QR from the host',
   );
   const device = await phone.scanQr(qr);
-  const session = await waitFor(
-    async () => {
-      const s = (await admin.get(`/api/sessions/${sessionId}`)).body.session;
-      return s?.status === 'READY' ? s : undefined;
-    },
-    20_000,
-    'READY',
-  );
+  const session = await sessionReady(admin, sessionId, 20_000);
   return { sessionId, device, session };
 }
 

@@ -72,13 +72,17 @@ export async function readySession(client: ReturnType<typeof api>, name = 'test'
   const created = await client.post('/api/sessions', { name });
   if (created.status !== 201)
     throw new Error(`create session: ${created.status} ${JSON.stringify(created.body)}`);
-  const id = created.body.session.sessionId as string;
+  return sessionReady(client, created.body.session.sessionId as string);
+}
+
+/** Waits until the session is READY (through any client: another process's service too); answers it. */
+export function sessionReady(client: ReturnType<typeof api>, sessionId: string, timeoutMs = 10_000) {
   return waitFor(
     async () => {
-      const r = await client.get(`/api/sessions/${id}`);
+      const r = await client.get(`/api/sessions/${sessionId}`);
       return r.body.session?.status === 'READY' ? r.body.session : undefined;
     },
-    10_000,
-    `session ${id} READY`,
+    timeoutMs,
+    `session ${sessionId} READY`,
   );
 }
