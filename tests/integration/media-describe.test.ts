@@ -13,6 +13,7 @@ import {
   type DescribeInput,
   describers,
 } from '../../functions/media/describe/describe.ts';
+import { createDescribeAnalysers } from '../../functions/media/describe/index.ts';
 import { DESCRIBE_LIMITS } from '../../functions/media/describe/limits.ts';
 import { testPdf } from '../../functions/media/describe/test-media.ts';
 import { type FakeAi, startFakeAi } from '../support/fake-ai.ts';
@@ -249,5 +250,48 @@ describe('describe video', () => {
       code: 'DESCRIBE_FFMPEG_FAILED',
       message: expect.stringContaining('not installed'),
     });
+  });
+});
+
+describe('the analysers', () => {
+  const media = (kind: 'image' | 'video' | 'document', mimetype: string, bytes: Uint8Array) => ({
+    ...input({ mimetype, bytes }),
+    kind,
+  });
+
+  it('return the analysis and the model calls for telemetry; a failure is a null field, not a rejection', async () => {
+    const d = deps();
+    const analysers = createDescribeAnalysers({ chain: d.chain, ffmpeg: d.ffmpeg });
+    ai.setAnswer(() => 'A photo.');
+    const image = await analysers.describeImageAnalyser(media('image', 'image/png', await png()), {
+      signal: signal(),
+    });
+    expect(image).toEqual({
+      analysis: { imageDescription: 'A photo.' },
+      modelCalls: [{ tier: 'primary', keyIndex: 0, usage: expect.any(Object) }],
+    });
+    const docx = await analysers.explainDocumentAnalyser(
+      media('document', 'application/msword', Buffer.from('x')),
+      {
+        signal: signal(),
+      },
+    );
+    expect(docx).toEqual({ analysis: { documentExplanation: null }, modelCalls: [] });
+  });
+
+  it('describe a video with sound from its frames when its sound cannot be transcribed', async () => {
+    const d = deps();
+    const analysers = createDescribeAnalysers({ chain: d.chain, ffmpeg: d.ffmpeg });
+    ai.setAnswer(() => 'A test pattern.');
+    const out = await analysers.describeVideoAnalyser(media('video', 'video/mp4', video), {
+      signal: signal(),
+    });
+    expect(out.analysis).toEqual({
+      videoDescription: 'A test pattern.',
+      transcription: null,
+      confidence: null,
+    });
+    expect(out.transcribed).toBeUndefined();
+    expect(ai.requests[0]!.body.messages[0].content.at(-1).text).toContain('No speech was transcribed');
   });
 });
