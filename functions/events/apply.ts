@@ -1,3 +1,4 @@
+import { enqueueChatbotTurn } from '#shared/chatbot/turn-job';
 import { recordCommandResult } from '#shared/commands/results';
 import { recordChatActivity, saveContacts, saveGroup, saveLidMapping } from '#shared/contacts/repository';
 import type { HostEvent } from '#shared/events/types';
@@ -7,14 +8,13 @@ import type { StoredMessage } from '#shared/messages/message';
 import { advanceStatus, saveMessage } from '#shared/messages/repository';
 import { addAlias, applySessionState } from '#shared/sessions/repository';
 import { nudgeTenantFeed } from '#shared/stream/feed';
-import { enqueueChatbotTurn } from './chatbot.ts';
 import {
   commandResultWebhook,
   forgetSession,
   inboundMessageWebhook,
   messageStatusWebhook,
   sessionStatusWebhook,
-} from './webhooks/events.ts';
+} from '#shared/webhooks/events';
 
 /**
  * THE place for work that follows an inbound message once it is stored: one call per message, on

@@ -9,9 +9,9 @@ import { logger } from '#shared/log/logger';
 import { messageItem, saveMessage } from '#shared/messages/repository';
 import { dataTable } from '#shared/store/tables';
 import { nudgeTenantFeed } from '#shared/stream/feed';
+import { inboundMessageWebhooks, prepareInboundWebhooks } from '#shared/webhooks/events';
 import { sendJobs, type WebhookJob } from '#shared/webhooks/job';
 import { afterInboundStored, applyHostEvent, storedInbound } from './apply.ts';
-import { inboundMessageWebhooks, prepareInboundWebhooks } from './webhooks/events.ts';
 
 type Inbound = Extract<HostEvent, { kind: 'message.inbound' }>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { InboundMessage } from '#shared/messages/content';
-import { notForChatbot } from './chatbot.ts';
+import type { InboundMessage } from '../messages/content.ts';
+import { notForChatbot } from './turn-job.ts';
 
 const now = 1_763_772_000_000;
 const msg = (m: Partial<InboundMessage> = {}): InboundMessage => ({

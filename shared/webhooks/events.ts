@@ -1,20 +1,20 @@
-import type { CommandRecord } from '#shared/commands/results';
-import type { MessageStatus } from '#shared/events/types';
-import type { InboundMessage } from '#shared/messages/content';
-import type { StoredMessage } from '#shared/messages/message';
-import { getSession } from '#shared/sessions/repository';
-import type { Session } from '#shared/sessions/session';
-import { sessionStatusSentKey } from '#shared/store/keys';
-import { dataTable } from '#shared/store/tables';
-import { enqueueBuilt, enqueueBuiltMany, prepareDeliveries } from '#shared/webhooks/enqueue';
-import { mediaLink } from '#shared/webhooks/media-link';
-import { resolveSender } from '#shared/webhooks/sender';
+import type { CommandRecord } from '../commands/results.ts';
+import type { MessageStatus } from '../events/types.ts';
+import type { InboundMessage } from '../messages/content.ts';
+import type { StoredMessage } from '../messages/message.ts';
+import { getSession } from '../sessions/repository.ts';
+import type { Session } from '../sessions/session.ts';
+import { sessionStatusSentKey } from '../store/keys.ts';
+import { dataTable } from '../store/tables.ts';
+import { enqueueBuilt, enqueueBuiltMany, prepareDeliveries } from './enqueue.ts';
+import { mediaLink } from './media-link.ts';
 import {
   commandResultPayload,
   inboundWebhookPayload,
   messageStatusPayload,
   sessionStatusPayload,
 } from './payload.ts';
+import { resolveSender } from './sender.ts';
 
 /**
  * How long the events consumer reuses a session record it read for webhook payloads (`mobid`,

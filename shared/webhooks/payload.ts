@@ -1,5 +1,5 @@
-import type { MessageStatus, SessionStatus } from '#shared/events/types';
-import type { MessageAnalysis } from '#shared/messages/analysis';
+import type { MessageStatus, SessionStatus } from '../events/types.ts';
+import type { MessageAnalysis } from '../messages/analysis.ts';
 
 export interface InboundWebhookPayload {
   event: 'message.inbound';

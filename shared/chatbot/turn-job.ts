@@ -1,10 +1,10 @@
-import { names } from '#shared/aws/names';
-import { chatbotMayAct } from '#shared/chatbot/gate';
-import type { ChatbotJob } from '#shared/chatbot/job';
-import { env } from '#shared/config/env';
-import type { InboundMessage } from '#shared/messages/content';
-import { isGroupJid, parseJid } from '#shared/phone/jid';
-import { sendJson } from '#shared/queue/send';
+import { names } from '../aws/names.ts';
+import { env } from '../config/env.ts';
+import type { InboundMessage } from '../messages/content.ts';
+import { isGroupJid, parseJid } from '../phone/jid.ts';
+import { sendJson } from '../queue/send.ts';
+import { chatbotMayAct } from './gate.ts';
+import type { ChatbotJob } from './job.ts';
 
 /**
  * Why an inbound message gets no automatic reply, or undefined when the chatbot may answer it. Only
