@@ -3,6 +3,7 @@ import { recordAiUsage } from '#shared/ai/usage';
 import type { ChatbotJob } from '#shared/chatbot/job';
 import { tenantProfile } from '#shared/chatbot/knowledge';
 import { sessionKeysOf } from '#shared/chatbot/session-keys';
+import { readSwitches } from '#shared/chatbot/switches';
 import { env } from '#shared/config/env';
 import { logger } from '#shared/log/logger';
 import { getSession } from '#shared/sessions/repository';
@@ -10,6 +11,7 @@ import { chatbotTurnKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { pendingTurn } from './debounce.ts';
 import { evaluateTurn } from './evaluate.ts';
+import { extractTurn } from './extract.ts';
 import { recentMessages, textOf, turnsOf } from './history.ts';
 import { dispatchReply } from './reply.ts';
 import { chatbotReplyPayload, chatbotReplyWebhook } from './webhook.ts';
@@ -77,20 +79,44 @@ export async function handleChatbotJob(job: ChatbotJob): Promise<JobOutcome> {
     { sessionId: session.sessionId, mobid: session.mobid, mobile: session.mobile_number },
     profile,
   );
-  const decision = await evaluateTurn({
-    tenantId: job.tenantId,
-    sessionId: job.sessionId,
-    keys,
-    text: pending.inbound.map(textOf).join('\n'),
-    lastText: textOf(newest),
-    turns: turnsOf(recent, history),
-  });
-  if (decision.kind === 'silent') return finish(decision.reason);
+  const turns = turnsOf(recent, history);
+  const [decision, switches] = await Promise.all([
+    evaluateTurn({
+      tenantId: job.tenantId,
+      sessionId: job.sessionId,
+      keys,
+      text: pending.inbound.map(textOf).join('\n'),
+      lastText: textOf(newest),
+      turns,
+    }),
+    readSwitches(job.tenantId, keys),
+  ]);
+  // Structured extraction (docs/extraction.md) runs whenever it is on, replies or not.
+  const extract = (withReply?: string) =>
+    switches.extractionEnabled
+      ? extractTurn({
+          tenantId: job.tenantId,
+          sessionId: job.sessionId,
+          mobid: session.mobid,
+          chatId: job.chatId,
+          sessionKeys: keys,
+          turns: withReply ? [...turns, { role: 'assistant', text: withReply }] : turns,
+          messageIds: pending.inbound.map((m) => m.messageId),
+        }).catch((err) => {
+          log.error({ err }, 'extraction failed');
+          return undefined;
+        })
+      : Promise.resolve(undefined);
+  if (decision.kind === 'silent') {
+    await extract();
+    return finish(decision.reason);
+  }
 
   const reply =
     decision.kind === 'reply'
       ? { text: decision.text, ...(await dispatchReply(session, job.chatId, job.messageId, decision.text)) }
       : undefined;
+  const extracted = await extract(reply?.text);
   const model = decision.kind === 'reply' ? decision.model : undefined;
   const credits = model ? creditsFor(model.usage) : 0;
   const totalMs = Date.now() - started;
@@ -113,6 +139,7 @@ export async function handleChatbotJob(job: ChatbotJob): Promise<JobOutcome> {
         reply,
         credits,
         totalMs,
+        extracted,
       }),
     ),
   ]);

@@ -1,3 +1,4 @@
+import type { ExtractionRecord } from '#shared/chatbot/extraction';
 import type { StoredMessage } from '#shared/messages/message';
 import type { Session } from '#shared/sessions/session';
 import { enqueueWebhook } from '#shared/webhooks/enqueue';
@@ -16,7 +17,8 @@ export interface ChatbotReplyPayload {
   query: string;
   history: Array<{ direction: 'inbound' | 'outbound'; message_id: string; text: string; timestamp: number }>;
   media_analysis: null;
-  extracted: null;
+  /** The booking or lead record this turn created or changed (docs/extraction.md), else null. */
+  extracted: ExtractionRecord | null;
   reply: { message_id: string; text: string } | null;
   tier: 'rule' | 'intent' | 'model';
   rule_id: string | null;
@@ -38,6 +40,7 @@ export function chatbotReplyPayload(p: {
   reply?: { messageId: string; text: string };
   credits: number;
   totalMs: number;
+  extracted?: ExtractionRecord;
 }): ChatbotReplyPayload {
   const d = p.decision;
   const newest = p.inbound.at(-1)!;
@@ -58,7 +61,7 @@ export function chatbotReplyPayload(p: {
       timestamp: Math.floor(m.timestampMs / 1000),
     })),
     media_analysis: null,
-    extracted: null,
+    extracted: p.extracted ?? null,
     reply: p.reply ? { message_id: p.reply.messageId, text: p.reply.text } : null,
     tier: d.tier,
     rule_id: d.ruleId ?? null,

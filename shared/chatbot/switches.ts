@@ -8,11 +8,14 @@ export interface ChatbotSwitches {
   chatbotEnabled: boolean;
   /** No automatic reply at all (not even rules); messages are still stored, streamed and forwarded. */
   pureExtractor: boolean;
+  /** Conversations are turned into booking/lead records (docs/extraction.md). */
+  extractionEnabled: boolean;
 }
 
 interface SwitchItem {
   chatbotEnabled?: boolean;
   pureExtractor?: boolean;
+  extractionEnabled?: boolean;
 }
 
 /** Sets the chatbot enabled flag of one session key (`global` for every session of the tenant). */
@@ -37,6 +40,17 @@ export async function setPureExtractor(tenantId: string, key: string, enabled: b
   forgetChatbotGate(tenantId);
 }
 
+/** Sets structured extraction for one session key, or tenant-wide with `global`. */
+export async function setExtractionEnabled(tenantId: string, key: string, enabled: boolean): Promise<void> {
+  await dataTable.update(chatbotSwitchKey(tenantId, key), {
+    type: 'chatbotSwitch',
+    key,
+    extractionEnabled: enabled,
+    updatedAt: new Date().toISOString(),
+  });
+  forgetChatbotGate(tenantId);
+}
+
 /**
  * The switches in force for a session, given its keys most specific first (`sessionKeysOf`): for each
  * switch the first key that has a value set wins; `global` is always consulted last; with nothing set
@@ -49,5 +63,9 @@ export async function readSwitches(tenantId: string, keys: string[]): Promise<Ch
     ordered.map((k) => dataTable.get<SwitchItem>(chatbotSwitchKey(tenantId, k), true)),
   );
   const first = (name: keyof SwitchItem) => items.find((it) => typeof it?.[name] === 'boolean')?.[name];
-  return { chatbotEnabled: first('chatbotEnabled') ?? false, pureExtractor: first('pureExtractor') ?? false };
+  return {
+    chatbotEnabled: first('chatbotEnabled') ?? false,
+    pureExtractor: first('pureExtractor') ?? false,
+    extractionEnabled: first('extractionEnabled') ?? false,
+  };
 }

@@ -84,6 +84,17 @@ export const chatbotSwitchKey = (tenantId: string, key: string) => ({
 /** Every session key's chatbot switches of the tenant. */
 export const chatbotSwitchesOf = (tenantId: string) => ({ pk: tenantPk(tenantId), skBeginsWith: 'CBSW#' });
 
+/**
+ * Extracted records (docs/extraction.md): one item per session and chat in the tenant's `EXT`
+ * partition, indexed on gsi1 by the order key of its latest version (the extraction stream's feed).
+ */
+export const extractionKey = (tenantId: string, sessionId: string, chatId: string) => ({
+  pk: `T#${tenantId}#EXT`,
+  sk: `${sessionId}#${chatId}`,
+});
+export const extractionsOf = (tenantId: string) => ({ pk: `T#${tenantId}#EXT` });
+export const extractionFeedPk = (tenantId: string) => `T#${tenantId}#EXTFEED`;
+
 /** The chatbot brain (`CBB#`) or persona prompt (`CBP#`) stored for one session key. */
 export const chatbotBrainKey = (tenantId: string, key: string) => ({
   pk: tenantPk(tenantId),

@@ -11,9 +11,12 @@ import type { AddressInfo } from 'node:net';
  * Each key (and `bedrock`) can be told how to behave; every request is recorded (headers without
  * credentials, the parsed body). Prompt caching is imitated: the system prefix up to the last block
  * with `cache_control` is a cache write the first time it is seen and a cache read afterwards.
+ * A request offering tools is answered with a call of its first (or forced) tool: the behaviour's
+ * `toolInput`, else the JSON after the last `TOOL:` in the user messages (so a test scripts the
+ * answer per conversation), else `{"found":false}`.
  */
 export type FakeAiBehaviour =
-  | { kind: 'answer'; delayMs?: number; text?: string }
+  | { kind: 'answer'; delayMs?: number; text?: string; toolInput?: unknown }
   | { kind: 'status'; status: number; retryAfter?: string; message?: string; delayMs?: number };
 
 export type FakeAiProvider = 'anthropic' | 'openai' | 'bedrock';
@@ -59,6 +62,23 @@ function textOf(content: Json): string {
       .join('\n');
   }
   return '';
+}
+
+/** The scripted tool input: the JSON after the last `TOOL:` marker in the conversation's user turns. */
+function scriptedToolInput(messages: Json[] | undefined): unknown {
+  const users = (messages ?? []).filter((m: Json) => m?.role === 'user').map((m: Json) => textOf(m.content));
+  const text = users.join('\n');
+  const at = text.lastIndexOf('TOOL:');
+  if (at < 0) return { found: false };
+  const line = text
+    .slice(at + 5)
+    .split('\n')[0]!
+    .trim();
+  try {
+    return JSON.parse(line);
+  } catch {
+    return line;
+  }
 }
 
 function lastUserText(messages: Json[] | undefined): string {
@@ -185,6 +205,47 @@ export async function startFakeAi(
         errorBody(provider, b.status, b.message ?? `scripted ${b.status}`),
         b.retryAfter ? { 'retry-after': b.retryAfter } : {},
       );
+    }
+    const toolName: string | undefined =
+      body.tool_choice?.name ??
+      body.tool_choice?.function?.name ??
+      body.tools?.[0]?.name ??
+      body.tools?.[0]?.function?.name;
+    if (toolName) {
+      const input = (b.kind === 'answer' ? b.toolInput : undefined) ?? scriptedToolInput(body.messages);
+      const args = JSON.stringify(input);
+      if (provider === 'openai') {
+        return send(res, 200, {
+          id: `chatcmpl-${requests.length}`,
+          object: 'chat.completion',
+          created: Math.floor(Date.now() / 1000),
+          model: body.model,
+          choices: [
+            {
+              index: 0,
+              message: {
+                role: 'assistant',
+                content: null,
+                tool_calls: [
+                  { id: 'call_1', type: 'function', function: { name: toolName, arguments: args } },
+                ],
+              },
+              finish_reason: 'tool_calls',
+            },
+          ],
+          usage: { prompt_tokens: tokens(JSON.stringify(body.messages)), completion_tokens: tokens(args) },
+        });
+      }
+      return send(res, 200, {
+        id: `msg_fake_${requests.length}`,
+        type: 'message',
+        role: 'assistant',
+        model: provider === 'bedrock' ? decodeURIComponent(path.split('/')[2]!) : body.model,
+        content: [{ type: 'tool_use', id: `toolu_${requests.length}`, name: toolName, input }],
+        stop_reason: 'tool_use',
+        stop_sequence: null,
+        usage: anthropicUsage(body, args),
+      });
     }
     const out = b.text ?? answer(lastUserText(body.messages), record);
     if (provider === 'openai') {

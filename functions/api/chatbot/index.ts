@@ -1,5 +1,6 @@
 import { router } from '#shared/http/context';
 import { brainRoutes } from './brain-routes.ts';
+import { extractionRoutes } from './extraction-routes.ts';
 import { intentsRoutes } from './intents-routes.ts';
 import { promptRoutes } from './prompt-routes.ts';
 import { rulesRoutes } from './rules-routes.ts';
@@ -18,5 +19,6 @@ export function chatbotApi() {
   r.route('/', promptRoutes());
   r.route('/', intentsRoutes());
   r.route('/', templatesRoutes());
+  r.route('/', extractionRoutes());
   return r;
 }

@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { chatbotTurnKey } from '#shared/store/keys';
+import { dataTable } from '#shared/store/tables';
+import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { outbox } from '../support/outbox.ts';
+
+/**
+ * Structured extraction through the public interface: the simulator's inbound messages and the fake
+ * model, which answers a tool call with the JSON after the last `TOOL:` in the customer's messages.
+ */
+const BASE = '/api/v1/chatbot';
+const sim = api();
+type Tenant = Awaited<ReturnType<typeof newTenant>>;
+
+let seq = 0;
+const customer = () =>
+  `1666${String(Date.now() % 1_000_000).padStart(6, '0')}${String(seq++ % 100).padStart(2, '0')}`;
+
+async function inbound(sessionId: string, from: string, text: string) {
+  const r = await sim.post('/_sim/inbound', { sessionId, from, name: 'Customer', text });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.messageId as string;
+}
+
+const turnDone = (t: Tenant, sessionId: string, messageId: string) =>
+  waitFor(
+    async () =>
+      (await dataTable.get<{ state: string }>(chatbotTurnKey(t.id, sessionId, messageId), true))?.state ===
+      'done',
+    15_000,
+    `the chatbot turn of ${messageId}`,
+  );
+
+const booking = (when: string) =>
+  `TOOL:${JSON.stringify({ found: true, type: 'booking', name: 'Asha', phone: '919811112222', what: 'haircut', when, confidence: 0.9 })}`;
+
+async function records(t: Tenant, sessionKey = 'global') {
+  const r = await t.api.get(`${BASE}/extracted-data?sessionKey=${sessionKey}`);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.records as Array<Record<string, any>>;
+}
+
+describe('structured extraction', () => {
+  it('toggle validates and answers the key; the route needs a token', async () => {
+    const t = await newTenant('ext-toggle');
+    const on = await t.api.post(`${BASE}/json-extraction/toggle`, { sessionKey: 'clinic', enabled: true });
+    expect(on.status, JSON.stringify(on.body)).toBe(200);
+    expect(on.body).toMatchObject({ success: true, sessionKey: 'clinic', enabled: true });
+    const star = await t.api.post(`${BASE}/json-extraction/toggle`, { sessionKey: '*', enabled: true });
+    expect(star.body.sessionKey).toBe('global');
+    const noKey = await t.api.post(`${BASE}/json-extraction/toggle`, { enabled: true });
+    expect(noKey.status).toBe(400);
+    expect(noKey.body.error.message).toMatch(/^sessionKey\b/);
+    const bad = await t.api.post(`${BASE}/json-extraction/toggle`, { sessionKey: 'x' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/^enabled\b/);
+    expect((await api().get(`${BASE}/extracted-data`)).status).toBe(401);
+    expect(
+      (await api().post(`${BASE}/json-extraction/toggle`, { sessionKey: 'global', enabled: true })).status,
+    ).toBe(401);
+  });
+
+  it('a booking becomes one record; a changed time updates it (version 2); other tenants see nothing', async () => {
+    const a = await newTenant('ext-a');
+    const b = await newTenant('ext-b');
+    const s = await readySession(a.api);
+    await readySession(b.api);
+    expect((await a.api.post(`${BASE}/toggle`, { mobid: 'global', enabled: true })).status).toBe(200);
+    expect(
+      (await a.api.post(`${BASE}/json-extraction/toggle`, { sessionKey: 'global', enabled: true })).status,
+    ).toBe(200);
+    await b.api.post(`${BASE}/json-extraction/toggle`, { sessionKey: 'global', enabled: true });
+    const from = customer();
+
+    const m1 = await inbound(
+      s.sessionId,
+      from,
+      `Book a haircut Friday 10am ${booking('2026-11-27T10:00:00+05:30')}`,
+    );
+    await turnDone(a, s.sessionId, m1);
+    const first = await waitFor(
+      async () => {
+        const r = await records(a);
+        return r.length ? r : undefined;
+      },
+      10_000,
+      'the first record',
+    );
+    expect(first).toHaveLength(1);
+    expect(first[0]).toMatchObject({
+      type: 'booking',
+      name: 'Asha',
+      phone: '919811112222',
+      what: 'haircut',
+      when: '2026-11-27T10:00:00+05:30',
+      status: 'new',
+      version: 1,
+      confidence: 0.9,
+      sessionId: s.sessionId,
+      sourceMessageIds: [m1],
+    });
+    // The chatbot still replied.
+    await waitFor(
+      async () => (await outbox(s.sessionId)).some((m) => m.to.startsWith(from)),
+      10_000,
+      'the reply',
+    );
+
+    const m2 = await inbound(
+      s.sessionId,
+      from,
+      `Make it 4pm instead ${booking('2026-11-27T16:00:00+05:30')}`,
+    );
+    await turnDone(a, s.sessionId, m2);
+    const second = await waitFor(
+      async () => {
+        const r = await records(a);
+        return r[0]?.version === 2 ? r : undefined;
+      },
+      10_000,
+      'the updated record',
+    );
+    expect(second).toHaveLength(1);
+    expect(second[0]).toMatchObject({
+      recordId: first[0]!.recordId,
+      when: '2026-11-27T16:00:00+05:30',
+      status: 'changed',
+      sourceMessageIds: [m1, m2],
+    });
+    // Narrowed by the session's keys, or by a key of no session of it.
+    expect(await records(a, s.sessionId)).toHaveLength(1);
+    expect(await records(a, s.mobid)).toHaveLength(1);
+    expect(await records(a, 'salon')).toHaveLength(0);
+    expect(await records(b)).toHaveLength(0);
+  });
+
+  it('in pure extractor mode nothing is sent but the record is made; none when the model finds none', async () => {
+    const t = await newTenant('ext-pure');
+    const s = await readySession(t.api);
+    await t.api.post(`${BASE}/pure-extractor`, { enabled: true });
+    await t.api.post(`${BASE}/json-extraction/toggle`, { sessionKey: s.sessionId, enabled: true });
+    const quiet = customer();
+    const m0 = await inbound(s.sessionId, quiet, 'just saying hello');
+    await turnDone(t, s.sessionId, m0);
+    const from = customer();
+    const m1 = await inbound(
+      s.sessionId,
+      from,
+      `Interested in the gold plan ${'TOOL:{"found":true,"type":"lead","what":"gold plan","when":null}'}`,
+    );
+    await turnDone(t, s.sessionId, m1);
+    const r = await waitFor(
+      async () => {
+        const x = await records(t);
+        return x.length ? x : undefined;
+      },
+      10_000,
+      'the lead',
+    );
+    expect(r).toHaveLength(1);
+    expect(r[0]).toMatchObject({ type: 'lead', what: 'gold plan', when: null, status: 'new' });
+    expect(await outbox(s.sessionId)).toEqual([]);
+  });
+
+  it('an invalid tool answer is dropped', async () => {
+    const t = await newTenant('ext-invalid');
+    const s = await readySession(t.api);
+    await t.api.post(`${BASE}/json-extraction/toggle`, { sessionKey: 'global', enabled: true });
+    const m = await inbound(
+      s.sessionId,
+      customer(),
+      'TOOL:{"found":true,"type":"booking","when":"next friday"}',
+    );
+    await turnDone(t, s.sessionId, m);
+    expect(await records(t)).toEqual([]);
+  });
+});
