@@ -1,5 +1,6 @@
 import { healthRoutes } from '#shared/http/health';
 import { serviceApp } from '#shared/http/service-app';
+import { extractionStreamRoutes } from '#shared/stream/extraction';
 import { streamRoutes } from '#shared/stream/routes';
 
 /** What a connection host serves over HTTP (behind the load balancer): health and the live streams. */
@@ -7,5 +8,6 @@ export function hostApp() {
   const app = serviceApp();
   app.route('/health', healthRoutes());
   app.route('/api/public/portal', streamRoutes());
+  app.route('/api/v1/chatbot', extractionStreamRoutes());
   return app;
 }

@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { errorBody } from '#shared/http/errors';
 import { healthRoutes } from '#shared/http/health';
 import { serviceApp } from '#shared/http/service-app';
+import { extractionStreamRoutes } from '#shared/stream/extraction';
 import { streamRoutes } from '#shared/stream/routes';
 import { adminRoutes } from './admin/routes.ts';
 import { aiRoutes } from './ai/routes.ts';
@@ -88,6 +89,7 @@ export function createApp() {
   app.route('/view', viewRoutes());
   app.route('/api/public/portal', liveRoutes());
   app.route('/api/public/portal', streamRoutes());
+  app.route('/api/v1/chatbot', extractionStreamRoutes());
 
   app.openAPIRegistry.registerPath({
     method: 'get',

@@ -1,12 +1,13 @@
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { tenantOfPortal } from '../auth/tenants.ts';
 import { router } from '../http/context.ts';
 import { NotFoundError, ValidationError } from '../http/errors.ts';
 import { errorResponses } from '../http/schemas.ts';
 import { logger } from '../log/logger.ts';
-import { type FeedEvent, openFeed } from './feed.ts';
+import { openFeed } from './feed.ts';
 import { nodeResponse, nodeSink, type SseSink, webSink } from './sink.ts';
 
 export const HEARTBEAT_MS = 15_000;
@@ -56,31 +57,48 @@ export function streamRoutes() {
   const r = router();
   r.openapi(route, async (c) => {
     const { portal_id } = c.req.valid('param');
-    const lastEventId =
-      c.req.valid('header')['last-event-id'] || c.req.valid('query').lastEventId || undefined;
-    if (lastEventId && !EVENT_ID.test(lastEventId)) {
-      throw new ValidationError('Last-Event-ID: not an id this stream sent', 'Last-Event-ID');
-    }
+    const lastEventId = resumeId(c.req.valid('header')['last-event-id'], c.req.valid('query').lastEventId);
     const tenantId = await tenantOfPortal(portal_id);
     if (!tenantId) throw new NotFoundError('portal not found');
-    const headers = {
-      'access-control-allow-origin': '*',
-      'x-accel-buffering': 'no',
-      'x-request-id': c.get('requestId'),
-    };
-    const outgoing = nodeResponse(c);
-    if (outgoing) {
-      void serveClient(nodeSink(outgoing, headers), tenantId, lastEventId);
-      return RESPONSE_ALREADY_SENT;
-    }
-    for (const [k, v] of Object.entries(headers)) c.header(k, v);
-    return streamSSE(c, (stream) => serveClient(webSink(stream), tenantId, lastEventId));
+    return serveSse(c, tenantId, (send) => openFeed(tenantId, lastEventId, send));
   });
   return r;
 }
 
+/** Opens a client's events (replay then live), each handed to `send`; answers the function that closes them. */
+export type OpenEvents = (send: (event: { frame: Uint8Array }) => void) => Promise<() => void>;
+
+/** The `Last-Event-ID` a client resumes after: the header, else the `lastEventId` query; checked. */
+export function resumeId(header: string | undefined, query: string | undefined): string | undefined {
+  const id = header || query || undefined;
+  if (id && !EVENT_ID.test(id))
+    throw new ValidationError('Last-Event-ID: not an id this stream sent', 'Last-Event-ID');
+  return id;
+}
+
+/**
+ * Serves one SSE client of a tenant's stream (the tenant stream, the extraction stream): the raw Node
+ * response under @hono/node-server, else Hono's web stream; events from `open`, heartbeats, and a
+ * cut-off for clients that stop reading.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any route's context
+export function serveSse(c: Context<any>, tenantId: string, open: OpenEvents): Response | Promise<Response> {
+  const headers = {
+    'access-control-allow-origin': '*',
+    'x-accel-buffering': 'no',
+    'x-request-id': c.get('requestId'),
+  };
+  const outgoing = nodeResponse(c);
+  if (outgoing) {
+    void serveClient(nodeSink(outgoing, headers), tenantId, open);
+    return RESPONSE_ALREADY_SENT;
+  }
+  for (const [k, v] of Object.entries(headers)) c.header(k, v);
+  return streamSSE(c, (stream) => serveClient(webSink(stream), tenantId, open));
+}
+
 /** One client: replay and live events, heartbeats, and a cut-off for clients that stop reading. */
-async function serveClient(sink: SseSink, tenantId: string, lastEventId: string | undefined): Promise<void> {
+async function serveClient(sink: SseSink, tenantId: string, open: OpenEvents): Promise<void> {
   const write = (chunk: Uint8Array | string) => {
     if (sink.backlog() > MAX_BACKLOG_BYTES) {
       logger.warn({ tenantId }, 'SSE client too slow; disconnected');
@@ -91,7 +109,7 @@ async function serveClient(sink: SseSink, tenantId: string, lastEventId: string 
   };
   let close: (() => void) | undefined;
   try {
-    close = await openFeed(tenantId, lastEventId, (e: FeedEvent) => write(e.frame));
+    close = await open((e) => write(e.frame));
   } catch (err) {
     logger.error({ err, tenantId }, 'SSE feed could not open');
     sink.end();

@@ -3,6 +3,7 @@ import { chatbotTurnKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { api, newTenant, readySession, waitFor } from '../support/client.ts';
 import { outbox } from '../support/outbox.ts';
+import { openStream } from '../support/sse-client.ts';
 
 /**
  * Structured extraction through the public interface: the simulator's inbound messages and the fake
@@ -40,6 +41,10 @@ async function records(t: Tenant, sessionKey = 'global') {
   return r.body.records as Array<Record<string, any>>;
 }
 
+const STREAM = `${BASE}/extracted-stream`;
+const streamOf = (t: Tenant, opt: { lastEventId?: string; query?: string } = {}) =>
+  openStream('', { path: STREAM, token: t.token, ...opt });
+
 describe('structured extraction', () => {
   it('toggle validates and answers the key; the route needs a token', async () => {
     const t = await newTenant('ext-toggle');
@@ -55,6 +60,8 @@ describe('structured extraction', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/^enabled\b/);
     expect((await api().get(`${BASE}/extracted-data`)).status).toBe(401);
+    expect((await api().get(STREAM)).status).toBe(401);
+    expect((await api().get(`${STREAM}?key=not-a-token`)).status).toBe(401);
     expect(
       (await api().post(`${BASE}/json-extraction/toggle`, { sessionKey: 'global', enabled: true })).status,
     ).toBe(401);
@@ -71,6 +78,12 @@ describe('structured extraction', () => {
     ).toBe(200);
     await b.api.post(`${BASE}/json-extraction/toggle`, { sessionKey: 'global', enabled: true });
     const from = customer();
+    const streamA = await streamOf(a);
+    const streamB = await streamOf(b);
+    const streamOther = await streamOf(a, { query: '?sessionKey=salon' });
+    expect(streamA.status).toBe(200);
+    expect(streamA.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    await Promise.all([streamA.connected, streamB.connected, streamOther.connected]);
 
     const m1 = await inbound(
       s.sessionId,
@@ -99,6 +112,9 @@ describe('structured extraction', () => {
       sessionId: s.sessionId,
       sourceMessageIds: [m1],
     });
+    const e1 = await waitFor(async () => streamA.events[0], 10_000, 'the first NEW_EXTRACTION event');
+    expect(e1.json).toEqual({ type: 'NEW_EXTRACTION', records: [first[0]] });
+    expect(e1.id).toMatch(/^\d{13}#/);
     // The chatbot still replied.
     await waitFor(
       async () => (await outbox(s.sessionId)).some((m) => m.to.startsWith(from)),
@@ -127,6 +143,20 @@ describe('structured extraction', () => {
       status: 'changed',
       sourceMessageIds: [m1, m2],
     });
+    const e2 = await waitFor(async () => streamA.events[1], 10_000, 'the second NEW_EXTRACTION event');
+    expect(e2.json.type).toBe('NEW_EXTRACTION');
+    expect(e2.json.records).toEqual([second[0]]);
+    expect(streamA.events).toHaveLength(2);
+    await streamA.close();
+    // Resuming after the first event replays the record's change once.
+    const resumed = await streamOf(a, { lastEventId: e1.id });
+    await resumed.connected;
+    expect(resumed.events.map((e) => e.json.records[0].version)).toEqual([2]);
+    await resumed.close();
+    // Neither B nor a stream narrowed to another key saw anything.
+    expect(streamB.events).toEqual([]);
+    expect(streamOther.events).toEqual([]);
+    await Promise.all([streamB.close(), streamOther.close()]);
     // Narrowed by the session's keys, or by a key of no session of it.
     expect(await records(a, s.sessionId)).toHaveLength(1);
     expect(await records(a, s.mobid)).toHaveLength(1);

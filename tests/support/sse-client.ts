@@ -14,12 +14,14 @@ export interface SseEvent {
  */
 export async function openStream(
   portalId: string,
-  opt: { lastEventId?: string; query?: string; base?: string } = {},
+  opt: { lastEventId?: string; query?: string; base?: string; path?: string; token?: string } = {},
 ) {
   const ac = new AbortController();
   const headers: Record<string, string> = { accept: 'text/event-stream', 'cache-control': 'no-cache' };
   if (opt.lastEventId) headers['last-event-id'] = opt.lastEventId;
-  const res = await fetch(`${opt.base ?? baseUrl()}/api/public/portal/${portalId}/stream${opt.query ?? ''}`, {
+  if (opt.token) headers.authorization = `Bearer ${opt.token}`;
+  const path = opt.path ?? `/api/public/portal/${portalId}/stream`;
+  const res = await fetch(`${opt.base ?? baseUrl()}${path}${opt.query ?? ''}`, {
     headers,
     signal: ac.signal,
   });
