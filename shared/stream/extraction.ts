@@ -4,6 +4,7 @@ import { findApiKey } from '../auth/tenants.ts';
 import { verifyToken } from '../auth/tokens.ts';
 import { extractionFeed } from '../chatbot/extraction.ts';
 import { GLOBAL_KEY } from '../chatbot/session-keys.ts';
+import { env } from '../config/env.ts';
 import { type AppEnv, router } from '../http/context.ts';
 import { UnauthorizedError } from '../http/errors.ts';
 import { bearer, errorResponses } from '../http/schemas.ts';
@@ -78,19 +79,25 @@ export async function openExtractionFeed(
 }
 
 /**
- * A tenant token as `Authorization: Bearer`, or (for EventSource clients, which send no headers, and
- * after the API's redirect to the stream hosts) a token or `wsm_` API key in the `key` query.
+ * A tenant token or `wsm_` API key as `Authorization: Bearer`, or (for EventSource clients, which
+ * send no headers) in the `key` query. A host without the token signing key (JWT_SECRET) accepts
+ * API keys only, and says so.
  */
 const streamAuth = createMiddleware<AppEnv>(async (c, next) => {
-  const token = c.req.header('authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  const key = token ?? c.req.query('key') ?? c.req.query('apiKey');
-  if (!key)
-    throw new UnauthorizedError('Authorization: Bearer <token> (or the key query parameter) is required');
-  const record = !token && key.startsWith('wsm_') ? await findApiKey(key) : undefined;
-  c.set(
-    'auth',
-    record ? { tenant: record.tenantId, sub: record.keyId, scope: record.scope } : await verifyToken(key),
-  );
+  const key =
+    c.req.header('authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1] ??
+    c.req.query('key') ??
+    c.req.query('apiKey');
+  if (!key) throw new UnauthorizedError('Authorization: Bearer <token or API key> (or ?key=) is required');
+  if (key.startsWith('wsm_')) {
+    const record = await findApiKey(key);
+    if (!record) throw new UnauthorizedError('invalid API key');
+    c.set('auth', { tenant: record.tenantId, sub: record.keyId, scope: record.scope });
+  } else {
+    if (!env().JWT_SECRET)
+      throw new UnauthorizedError('this stream host verifies API keys only: use an API key');
+    c.set('auth', await verifyToken(key));
+  }
   await next();
 });
 

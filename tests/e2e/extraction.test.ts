@@ -62,6 +62,12 @@ describe('structured extraction', () => {
     expect((await api().get(`${BASE}/extracted-data`)).status).toBe(401);
     expect((await api().get(STREAM)).status).toBe(401);
     expect((await api().get(`${STREAM}?key=not-a-token`)).status).toBe(401);
+    expect((await api().get(`${STREAM}?key=wsm_unknown`)).status).toBe(401);
+    // An API key works as the token does (EventSource clients pass it in the query).
+    const byKey = await openStream('', { path: STREAM, query: `?key=${t.apiKey}` });
+    expect(byKey.status).toBe(200);
+    await byKey.connected;
+    await byKey.close();
     expect(
       (await api().post(`${BASE}/json-extraction/toggle`, { sessionKey: 'global', enabled: true })).status,
     ).toBe(401);
