@@ -6,9 +6,15 @@ export interface Turn {
   text: string;
 }
 
-/** What a message says, for the model and the webhook: its text or caption, else its kind in brackets. */
-export function textOf(m: Pick<StoredMessage, 'text' | 'caption' | 'kind'>): string {
-  return (m.text ?? m.caption)?.trim() || `[${m.kind}]`;
+/**
+ * What a message says, for the model and the webhook: its text or caption, else what a voice note
+ * said (its transcription), else its kind in brackets with the text read in an image or document.
+ */
+export function textOf(m: Pick<StoredMessage, 'text' | 'caption' | 'kind' | 'analysis'>): string {
+  const words = (m.text ?? m.caption ?? m.analysis?.transcription ?? undefined)?.trim();
+  if (words) return words;
+  const seen = m.analysis?.ocrText?.trim();
+  return seen ? `[${m.kind}] ${seen}` : `[${m.kind}]`;
 }
 
 /**

@@ -3,6 +3,7 @@ import { recordCommandResult } from '#shared/commands/results';
 import { recordChatActivity, saveContacts, saveGroup, saveLidMapping } from '#shared/contacts/repository';
 import type { HostEvent } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
+import { enqueueMediaJob, needsAnalysis } from '#shared/media/job';
 import type { InboundMessage } from '#shared/messages/content';
 import type { StoredMessage } from '#shared/messages/message';
 import { advanceStatus, saveMessage } from '#shared/messages/repository';
@@ -23,6 +24,8 @@ import {
  * no order among a session's messages.
  */
 export function afterInboundStored(tenantId: string, sessionId: string, m: InboundMessage): Promise<unknown> {
+  // Media to analyse goes to the media consumer, which publishes it (feed, webhook, chatbot) after.
+  if (needsAnalysis(m)) return enqueueMediaJob({ tenantId, sessionId, messageId: m.id });
   return Promise.all([enqueueChatbotTurn(tenantId, sessionId, m)]);
 }
 
@@ -46,6 +49,7 @@ export function storedInbound(e: Extract<HostEvent, { kind: 'message.inbound' }>
     mimetype: m.mimetype,
     mediaKey: m.mediaKey,
     backlog: m.backlog,
+    ...(needsAnalysis(m) ? { analysisState: 'pending' as const } : {}),
     status: 'delivered',
     timestampMs: m.timestampMs,
     statusAt: e.at,
@@ -93,7 +97,7 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
           : undefined,
       ]);
       // The stream reads the store: it learns of the message now, whatever the work below takes.
-      if (isNew) nudgeTenantFeed(e.tenantId);
+      if (isNew && !needsAnalysis(m)) nudgeTenantFeed(e.tenantId);
       // The webhook is queued not only when saveMessage answers true: a retried event whose first run
       // stored the message but failed before queueing must still queue it. The delivery id derives
       // from the message id, so a repeat finds the existing delivery and never POSTs twice.
@@ -107,7 +111,7 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
               m.groupId ? undefined : m.senderName,
             )
           : undefined,
-        inboundMessageWebhook(e.tenantId, e.sessionId, m),
+        needsAnalysis(m) ? undefined : inboundMessageWebhook(e.tenantId, e.sessionId, m),
         afterInboundStored(e.tenantId, e.sessionId, m),
       ]);
       return;

@@ -6,6 +6,7 @@ import {
 } from '#shared/contacts/repository';
 import type { HostEvent } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
+import { needsAnalysis } from '#shared/media/job';
 import { messageItem, saveMessage } from '#shared/messages/repository';
 import { dataTable } from '#shared/store/tables';
 import { nudgeTenantFeed } from '#shared/stream/feed';
@@ -95,7 +96,7 @@ async function applyInboundRun(run: Inbound[]): Promise<void> {
     inboundMessageWebhooks(
       tenantId,
       sessionId,
-      run.map((e) => e.message),
+      run.map((e) => e.message).filter((m) => !needsAnalysis(m)),
     ),
     ...run.map((e) => afterInboundStored(tenantId, sessionId, e.message)),
   ]);
@@ -141,10 +142,11 @@ const TRANSACTION_MAX_ITEMS = 100;
  */
 async function storeRunAtOnce(run: Inbound[]): Promise<{ jobs: WebhookJob[] } | undefined> {
   const { tenantId, sessionId } = run[0]!;
+  // Media waiting for analysis gets its delivery when the media consumer publishes it.
   const deliveries = await prepareInboundWebhooks(
     tenantId,
     sessionId,
-    run.map((e) => e.message),
+    run.map((e) => e.message).filter((m) => !needsAnalysis(m)),
   );
   const ops = [
     ...run.map((e) => dataTable.putIfAbsentOp(messageItem(storedInbound(e)))),

@@ -7,6 +7,8 @@ import { startConnectionHost } from '../../connection-host/host.ts';
 import { createApp } from '../../functions/api/app.ts';
 import { handler as chatbotHandler } from '../../functions/chatbot/handler.ts';
 import { eventLane, handler as eventsHandler } from '../../functions/events/handler.ts';
+import { handler as mediaHandler } from '../../functions/media/handler.ts';
+import { shutdownOcr } from '../../functions/media/ocr/index.ts';
 import { webhookLane, handler as webhooksHandler } from '../../functions/webhooks/handler.ts';
 import { simulatorRoutes } from '../../simulator/routes.ts';
 import { bootstrapResources } from './bootstrap.ts';
@@ -87,6 +89,15 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   // Each chatbot job in a lane of its own: a slow model call never holds up the next receive.
   const chatbot = pollQueue(names.chatbotQueue(), chatbotHandler, { lanes: { keyOf: () => undefined } });
   stops.push(() => chatbot.stop());
+  // Media analysis: each job in a lane of its own, at most a few at once (OCR and model calls are heavy).
+  const media = pollQueue(names.mediaQueue(), mediaHandler, {
+    lanes: { keyOf: () => undefined, maxInFlight: 8 },
+    visibilityTimeout: 240,
+  });
+  stops.push(async () => {
+    await media.stop();
+    await shutdownOcr();
+  });
 
   if (opts.withHost ?? true) {
     const host = await startConnectionHost();

@@ -21,5 +21,6 @@ export const names = {
   eventsQueue: () => queueName(env().RESOURCE_PREFIX, queues.events),
   webhooksQueue: () => queueName(env().RESOURCE_PREFIX, queues.webhooks),
   chatbotQueue: () => queueName(env().RESOURCE_PREFIX, queues.chatbot),
+  mediaQueue: () => queueName(env().RESOURCE_PREFIX, queues.media),
   commandQueue: (shard: number) => queueName(env().RESOURCE_PREFIX, commandQueue(shard)),
 };

@@ -71,6 +71,12 @@ export const queues = {
   webhooks: { id: 'webhooks', fifo: false, visibilityTimeoutSeconds: 60, maxReceiveCount: 3 },
   /** Inbound messages the chatbot may answer; standard (per-message DelaySeconds debounces bursts). */
   chatbot: { id: 'chatbot', fifo: false, visibilityTimeoutSeconds: 180, maxReceiveCount: 3 },
+  /**
+   * Inbound media to analyse (docs/media.md, "Pipeline"): one job per message. The consumer's time is
+   * half the visibility (120 s: a 60 s analysis bound and the publication after it); the last
+   * receive publishes without analysis, so a message never ends in the DLQ unpublished.
+   */
+  media: { id: 'media', fifo: false, visibilityTimeoutSeconds: 240, maxReceiveCount: 3 },
 } satisfies Record<string, QueueDef>;
 
 export function allQueues(shardCount: number): QueueDef[] {

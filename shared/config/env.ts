@@ -71,6 +71,10 @@ const EnvSchema = z.object({
   /** The longest wait between two reconnect attempts (the backoff's cap); retries never stop. */
   RECONNECT_MAX_DELAY_MS: z.coerce.number().int().min(10).default(60_000),
   VOICE_FFMPEG_PATH: z.string().default('ffmpeg'),
+  /** Media analysis (docs/media.md): the time all analysers of one message get together. */
+  MEDIA_ANALYSIS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(110_000).default(60_000),
+  /** OCR languages for inbound images, comma-separated shipped codes (eng, mal). */
+  MEDIA_OCR_LANGS: z.string().default('eng'),
   /** Reads a video's duration and streams before it is described (docs/media.md). */
   VOICE_FFPROBE_PATH: z.string().default('ffprobe'),
   /** Messages per session per month unless the session has its own limit. */

@@ -1,4 +1,5 @@
 import type { MessageStatus } from '../events/types.ts';
+import type { MessageAnalysis } from './analysis.ts';
 
 /** A stored message, inbound or outbound. Phone numbers are digits; `chatId` is a chat id (shared/phone/jid.ts). */
 export interface StoredMessage {
@@ -19,6 +20,13 @@ export interface StoredMessage {
   mimetype?: string;
   mediaKey?: string;
   mediaUrl?: string;
+  /**
+   * Inbound media only (docs/media.md, "Pipeline"): `pending` while the media consumer analyses it
+   * (the message is stored but not yet in the tenant feed, the webhook or the chatbot), `done` after.
+   */
+  analysisState?: 'pending' | 'done';
+  /** What the analysers found; a field is null where its analysis does not apply or failed. */
+  analysis?: MessageAnalysis;
   /** Inbound only: replayed from the network's offline queue after a link came up (docs/events.md). */
   backlog?: boolean;
   status: MessageStatus;

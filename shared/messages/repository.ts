@@ -14,9 +14,12 @@ export async function saveMessage(m: StoredMessage): Promise<boolean> {
 
 /** The item `saveMessage` writes (for writes that batch several items in one transaction). */
 export function messageItem(m: StoredMessage) {
+  const index = messageIndexKeys(m);
+  // A message waiting for its media analysis joins the tenant feed (gsi1) when it is published.
+  const { gsi1pk: _pk, gsi1sk: _sk, ...unpublished } = index;
   return {
     ...messageKey(m.tenantId, m.sessionId, m.messageId),
-    ...messageIndexKeys(m),
+    ...(m.analysisState === 'pending' ? unpublished : index),
     type: 'message',
     ...m,
     statusRank: statusRank(m.status),
@@ -128,7 +131,13 @@ export async function* messagesNewestFirst(
   } while (start && read < maxRead);
 }
 
-/** Up to `limit` messages of the query, newest first. */
+/**
+ * An analysed media message joins the tenant feed when it is published, a few seconds after it
+ * arrived; reading this many more than asked and ordering by message time shows it in its place.
+ */
+const REORDER_MARGIN = 25;
+
+/** Up to `limit` messages of the query, newest first (by message time). */
 export async function queryMessages(
   q: MessageQuery,
   limit: number,
@@ -136,12 +145,13 @@ export async function queryMessages(
 ): Promise<StoredMessage[]> {
   const out: StoredMessage[] = [];
   if (limit <= 0) return out;
-  // Without filters a page of `limit` is exactly enough; with filters read in larger pages.
+  const want = limit + REORDER_MARGIN;
+  // Without filters a page of `want` is exactly enough; with filters read in larger pages.
   const filtered = q.sessionId !== undefined || q.direction !== undefined || Boolean(q.kinds?.length);
-  const pageSize = filtered ? Math.max(100, Math.min(1000, limit * 4)) : Math.min(1000, limit);
+  const pageSize = filtered ? Math.max(100, Math.min(1000, want * 4)) : Math.min(1000, want);
   for await (const m of messagesNewestFirst(q, { pageSize, maxRead: opt.maxRead })) {
     out.push(m);
-    if (out.length >= limit) break;
+    if (out.length >= want) break;
   }
-  return out;
+  return out.sort((a, b) => b.timestampMs - a.timestampMs).slice(0, limit);
 }

@@ -38,7 +38,7 @@ async function toEvent(tenantId: string, m: FeedRow): Promise<FeedEvent> {
   const [sender, url] = await Promise.all([resolveSender(tenantId, m.sessionId, m), mediaLink(m)]);
   const id = keyOf(m);
   // JSON.stringify never emits a raw line break, so the data fits on one `data:` line.
-  const data = JSON.stringify(streamPayload(m, sender, url));
+  const data = JSON.stringify(streamPayload(m, sender, url, m.analysis));
   return { id, data, frame: encoder.encode(`id: ${id}\ndata: ${data}\n\n`) };
 }
 

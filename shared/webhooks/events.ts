@@ -1,5 +1,6 @@
 import type { CommandRecord } from '../commands/results.ts';
 import type { MessageStatus } from '../events/types.ts';
+import type { MessageAnalysis } from '../messages/analysis.ts';
 import type { InboundMessage } from '../messages/content.ts';
 import type { StoredMessage } from '../messages/message.ts';
 import { getSession } from '../sessions/repository.ts';
@@ -47,10 +48,22 @@ function sessionOf(tenantId: string, sessionId: string): Promise<Session | undef
  * event twice queues one delivery.
  */
 
-export function inboundMessageWebhook(tenantId: string, sessionId: string, m: InboundMessage) {
-  return enqueueBuilt(tenantId, sessionId, 'message.inbound', () => buildInbound(tenantId, sessionId, m), {
-    dedupKey: `${sessionId}:${m.id}`,
-  });
+/** `message.inbound`; a media message carries what its analysis found (docs/media.md). */
+export function inboundMessageWebhook(
+  tenantId: string,
+  sessionId: string,
+  m: InboundMessage,
+  analysis?: MessageAnalysis,
+) {
+  return enqueueBuilt(
+    tenantId,
+    sessionId,
+    'message.inbound',
+    () => buildInbound(tenantId, sessionId, m, analysis),
+    {
+      dedupKey: `${sessionId}:${m.id}`,
+    },
+  );
 }
 
 /** `message.inbound` for several messages of one session, queued in their order. */
@@ -73,7 +86,12 @@ export function prepareInboundWebhooks(tenantId: string, sessionId: string, ms: 
   );
 }
 
-async function buildInbound(tenantId: string, sessionId: string, m: InboundMessage) {
+async function buildInbound(
+  tenantId: string,
+  sessionId: string,
+  m: InboundMessage,
+  analysis?: MessageAnalysis,
+) {
   const [session, sender, mediaUrl] = await Promise.all([
     sessionOf(tenantId, sessionId),
     resolveSender(tenantId, sessionId, m),
@@ -86,6 +104,7 @@ async function buildInbound(tenantId: string, sessionId: string, m: InboundMessa
     sender,
     message: m,
     mediaUrl,
+    analysis,
   });
 }
 

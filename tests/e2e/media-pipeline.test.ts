@@ -1,0 +1,151 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { names } from '#shared/aws/names';
+import { sendJson } from '#shared/queue/send';
+import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { fixtures, type MediaFile, mediaServer } from '../support/media-server.ts';
+import { openStream } from '../support/sse-client.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
+
+/**
+ * Inbound media through the running service (docs/media.md, "Pipeline"): the simulator delivers a
+ * message with media, the host stores the bytes, the events consumer stores the message and queues
+ * a media job, the media consumer analyses it and publishes it to the webhook and the stream.
+ */
+const sim = api();
+let media: Awaited<ReturnType<typeof mediaServer>>;
+const closers: Array<() => Promise<unknown> | unknown> = [];
+
+/** A PNG of dark text on white, drawn here, so that its OCR text is known. */
+async function textImage(lines: string[]): Promise<MediaFile> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="${120 + lines.length * 110}">
+    <rect width="100%" height="100%" fill="white"/>
+    ${lines.map((l, i) => `<text x="40" y="${120 + i * 110}" font-family="DejaVu Sans, sans-serif" font-size="80" fill="black">${l}</text>`).join('')}
+  </svg>`;
+  const bytes = await sharp(Buffer.from(svg)).png().toBuffer();
+  return { bytes, mimetype: 'image/png', sha256: '' };
+}
+
+beforeAll(async () => {
+  media = await mediaServer({
+    'receipt.png': await textImage(['INVOICE 4521', 'TOTAL 980']),
+    'note.ogg': fixtures.ogg(4096),
+  });
+});
+
+afterAll(async () => {
+  for (const c of closers.splice(0)) await c();
+  await media?.close();
+});
+
+async function setup() {
+  const t = await newTenant();
+  const s = await readySession(t.api);
+  const hook = await startReceiver();
+  closers.push(hook.close);
+  const cfg = await t.api.post('/api/webhook/config', {
+    webhookUrl: hook.url,
+    approvedDomains: '127.0.0.1',
+    enabled: true,
+  });
+  expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
+  const stream = await openStream(t.portalId);
+  closers.push(() => stream.close());
+  await stream.connected;
+  return { t, s, hook, stream };
+}
+
+const inboundHook = (hook: Awaited<ReturnType<typeof startReceiver>>, id: string) =>
+  waitFor(async () => hook.of('message.inbound', id)[0], 90_000, `message.inbound for ${id}`);
+
+describe('media pipeline', () => {
+  it('an image of text: its OCR text and a description reach the webhook and the stream, with a working media URL', async () => {
+    const { t, s, hook, stream } = await setup();
+    const r = await sim.post('/_sim/inbound', {
+      sessionId: s.sessionId,
+      from: '919811600001',
+      name: 'Asha',
+      type: 'image',
+      mediaUrl: media.url('receipt.png'),
+      mimetype: 'image/png',
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const id = r.body.messageId as string;
+
+    const delivered = await inboundHook(hook, id);
+    const content = delivered.json.content;
+    expect(content.ocr_text).toMatch(/INVOICE\s*4521/);
+    expect(content.ocr_text).toMatch(/TOTAL\s*980/);
+    expect(typeof content.confidence).toBe('number');
+    // Described by the model chain (the fake provider answers every request).
+    expect(content.image_description).toEqual(expect.any(String));
+    expect(content).toMatchObject({
+      transcription: null,
+      document_explanation: null,
+      video_description: null,
+    });
+
+    const event = await waitFor(
+      async () => stream.events.find((e) => e.json.media?.ocr_text?.includes('4521')),
+      20_000,
+      'the stream event',
+    );
+    expect(event.json).toMatchObject({ type: 'image', media: { hasMedia: true, mediaType: 'image' } });
+    expect(event.json.media.confidence).toMatch(/%$/);
+    const got = await fetch(event.json.media.mediaUrl);
+    expect(got.status).toBe(200);
+    expect(
+      Buffer.from(await got.arrayBuffer())
+        .subarray(0, 8)
+        .toString('hex'),
+    ).toBe('89504e470d0a1a0a');
+
+    // AI telemetry counts one document analysis for it.
+    const usage = await t.api.get(`/api/v1/ai/usage/${s.sessionId}`);
+    expect(usage.body.usage.docAnalysisCount).toBe(1);
+
+    // The same media job again (a redelivery): no second analysis, no second webhook.
+    await sendJson(names.mediaQueue(), { tenantId: t.id, sessionId: s.sessionId, messageId: id });
+    const control = await sim.post('/_sim/inbound', {
+      sessionId: s.sessionId,
+      from: '919811600001',
+      text: 'thanks',
+    });
+    await inboundHook(hook, control.body.messageId);
+    await waitFor(
+      async () => {
+        const again = await t.api.get(`/api/v1/ai/usage/${s.sessionId}`);
+        return again.body.usage.docAnalysisCount === 1 ? again : undefined;
+      },
+      5_000,
+      'usage unchanged',
+    );
+    expect(hook.of('message.inbound', id)).toHaveLength(1);
+  }, 120_000);
+
+  it('a voice note whose transcription cannot be made is still delivered, with null analysis fields', async () => {
+    const { s, hook, stream } = await setup();
+    const r = await sim.post('/_sim/inbound', {
+      sessionId: s.sessionId,
+      from: '919811600002',
+      type: 'voice',
+      mediaUrl: media.url('note.ogg'),
+      mimetype: 'audio/ogg',
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const id = r.body.messageId as string;
+    const delivered = await inboundHook(hook, id);
+    expect(delivered.json.content).toMatchObject({
+      transcription: null,
+      confidence: null,
+      ocr_text: null,
+      media_url: expect.stringMatching(/^http/),
+    });
+    const event = await waitFor(
+      async () => stream.events.find((e) => e.json.type === 'voice' && e.json.media?.hasMedia),
+      20_000,
+      'the stream event',
+    );
+    expect(event.json.media).toMatchObject({ stt_transcription: null, confidence: null, ocr_text: null });
+  }, 120_000);
+});
