@@ -4,6 +4,7 @@ import { dataTable } from '#shared/store/tables';
 import { api, newTenant, readySession, waitFor } from '../support/client.ts';
 import { outbox } from '../support/outbox.ts';
 import { openStream } from '../support/sse-client.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
 
 /**
  * Structured extraction through the public interface: the simulator's inbound messages and the fake
@@ -83,6 +84,14 @@ describe('structured extraction', () => {
       (await a.api.post(`${BASE}/json-extraction/toggle`, { sessionKey: 'global', enabled: true })).status,
     ).toBe(200);
     await b.api.post(`${BASE}/json-extraction/toggle`, { sessionKey: 'global', enabled: true });
+    const recv = await startReceiver();
+    const cfg = await a.api.post('/api/webhook/config', {
+      webhookUrl: recv.url,
+      secretToken: 'ext-secret-0123456789',
+      approvedDomains: '127.0.0.1',
+      enabled: true,
+    });
+    expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
     const from = customer();
     const streamA = await streamOf(a);
     const streamB = await streamOf(b);
@@ -159,6 +168,12 @@ describe('structured extraction', () => {
     await resumed.connected;
     expect(resumed.events.map((e) => e.json.records[0].version)).toEqual([2]);
     await resumed.close();
+    // Each turn's chatbot.reply webhook carries the record that turn made or changed.
+    const hook1 = await waitFor(async () => recv.of('chatbot.reply', m1)[0], 10_000, 'chatbot.reply 1');
+    expect(hook1.json.extracted).toEqual(first[0]);
+    const hook2 = await waitFor(async () => recv.of('chatbot.reply', m2)[0], 10_000, 'chatbot.reply 2');
+    expect(hook2.json.extracted).toEqual(second[0]);
+    await recv.close();
     // Neither B nor a stream narrowed to another key saw anything.
     expect(streamB.events).toEqual([]);
     expect(streamOther.events).toEqual([]);
@@ -196,6 +211,11 @@ describe('structured extraction', () => {
     expect(r).toHaveLength(1);
     expect(r[0]).toMatchObject({ type: 'lead', what: 'gold plan', when: null, status: 'new' });
     expect(await outbox(s.sessionId)).toEqual([]);
+    // Both turns' extraction calls are counted (the first found nothing); no reply was sent.
+    const usage = await t.api.get(`/api/v1/ai/usage/${s.sessionId}`);
+    expect(usage.status, JSON.stringify(usage.body)).toBe(200);
+    expect(usage.body.usage).toMatchObject({ aiUsageCount: 2, totalMessages: 0 });
+    expect(usage.body.usage.totalCreditsUsed).toBeGreaterThan(0);
   });
 
   it('an invalid tool answer is dropped', async () => {
