@@ -234,7 +234,7 @@ describe('media bucket', () => {
 });
 
 describe('functions', () => {
-  const consumers = 3;
+  const consumers = 4;
 
   it('API and consumers: Node 22 on ARM64, ESM bundle, shared environment', () => {
     template.resourceCountIs('AWS::Lambda::Function', 1 + consumers);
@@ -296,8 +296,8 @@ describe('functions', () => {
             JSON.stringify(st.Resource).includes(queueId(queue)),
         ),
       ).length;
-    // API, events and chatbot consumers enqueue deliveries; the webhook consumer re-queues them.
-    expect(sendsTo('test-webhooks')).toBe(4);
+    // API, events, chatbot and media consumers enqueue deliveries; the webhook consumer re-queues them.
+    expect(sendsTo('test-webhooks')).toBe(5);
     expect(sendsTo('test-webhooks-dlq')).toBe(1);
   });
 
@@ -323,10 +323,29 @@ describe('functions', () => {
             JSON.stringify(st.Resource).includes(queueId(queue)),
         ),
       ).length;
-    // Only the events consumer queues chatbot jobs.
-    expect(sendsTo('test-chatbot')).toBe(1);
+    // The events consumer queues chatbot jobs, and the media consumer for analysed messages.
+    expect(sendsTo('test-chatbot')).toBe(2);
+    // Only the events consumer queues media jobs.
+    expect(sendsTo('test-media')).toBe(1);
     // The API and the chatbot consumer send commands to each shard.
     for (let shard = 0; shard < shardCount; shard++) expect(sendsTo(`test-commands-${shard}.fifo`)).toBe(2);
+  });
+
+  it('media consumer: its own queue with a DLQ, 1536 MB, half the queue visibility as its timeout', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [queueId('test-media'), 'Arn'] },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      QueueName: 'test-media',
+      VisibilityTimeout: queues.media.visibilityTimeoutSeconds,
+      RedrivePolicy: Match.objectLike({ maxReceiveCount: queues.media.maxReceiveCount }),
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      MemorySize: 1536,
+      Timeout: queues.media.visibilityTimeoutSeconds / 2,
+      Environment: { Variables: Match.objectLike({ SERVICE_NAME: 'media' }) },
+    });
   });
 
   it('HTTP API routes everything ($default) to the API function', () => {
@@ -363,9 +382,9 @@ describe('service settings and keys', () => {
       (p) => p.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>,
     );
 
-  it('the chatbot consumer gets the model settings and the AI keys secret; only it may invoke the Bedrock model', () => {
+  it('the model chain users (chatbot and media consumers) get the model settings and the AI keys secret; only they may invoke the Bedrock model', () => {
     const [, chatbot] = fnWith('AI_KEYS_SECRET_ARN')[0]!;
-    expect(fnWith('AI_KEYS_SECRET_ARN')).toHaveLength(1);
+    expect(fnWith('AI_KEYS_SECRET_ARN')).toHaveLength(2);
     expect(chatbot.Properties.Environment.Variables).toMatchObject({
       ANTHROPIC_MODEL: 'claude-sonnet-4-5',
       AI_FALLBACK_KIND: 'openai',
@@ -379,7 +398,7 @@ describe('service settings and keys', () => {
       }),
     });
     const invoke = statements().filter((st) => [st.Action].flat().includes('bedrock:InvokeModel'));
-    expect(invoke).toHaveLength(1);
+    expect(invoke).toHaveLength(2);
     expect(JSON.stringify(invoke[0]!.Resource)).toContain('foundation-model/anthropic.claude-haiku-4-5-v1:0');
     expect(JSON.stringify(invoke[0]!.Resource)).not.toContain('foundation-model/*');
   });

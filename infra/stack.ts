@@ -150,9 +150,11 @@ export class SessionManagerStack extends Stack {
       def: QueueDef,
       maxConcurrency?: number,
       extraEnvironment: Record<string, string> = {},
+      memorySize?: number,
     ) => {
       const fn = nodeFunction(this, id, entry, {
         environment: { ...environment, ...extraEnvironment },
+        memorySize,
         timeout: Duration.seconds(def.visibilityTimeoutSeconds / 2),
       });
       grantCommon(fn);
@@ -168,15 +170,17 @@ export class SessionManagerStack extends Stack {
 
     // The chatbot consumer answers inbound messages: reply commands to the session's shard queue,
     // `chatbot.reply` deliveries to the webhooks queue.
-    const chatbot = consumer('ChatbotConsumer', 'chatbot', queues.chatbot, undefined, {
+    // The model chain's users (the chatbot, media understanding): its settings, its keys and, with a
+    // Bedrock model configured, the right to invoke that model only.
+    const modelEnvironment = {
       ...pick(service, 'ANTHROPIC_BASE_URL', 'ANTHROPIC_MODEL', 'AI_FALLBACK_KIND', 'AI_FALLBACK_BASE_URL'),
       ...pick(service, 'AI_FALLBACK_MODEL', 'BEDROCK_MODEL_ID'),
       AI_KEYS_SECRET_ARN: aiKeys.secretArn,
-    });
-    aiKeys.grantRead(chatbot);
-    // The serverless last hop of the model chain: only the configured model, only when one is.
-    if (service.BEDROCK_MODEL_ID) {
-      chatbot.addToRolePolicy(
+    };
+    const grantModels = (fn: IFunction) => {
+      aiKeys.grantRead(fn);
+      if (!service.BEDROCK_MODEL_ID) return;
+      fn.addToRolePolicy(
         new iam.PolicyStatement({
           actions: ['bedrock:InvokeModel'],
           resources: [
@@ -189,10 +193,20 @@ export class SessionManagerStack extends Stack {
           ],
         }),
       );
-    }
+    };
+    const chatbot = consumer('ChatbotConsumer', 'chatbot', queues.chatbot, undefined, modelEnvironment);
+    grantModels(chatbot);
     for (const cq of commandQueues) cq.grantSendMessages(chatbot);
     queue(queues.webhooks.id).grantSendMessages(chatbot);
     queue(queues.chatbot.id).grantSendMessages(events);
+
+    // Media analysis (docs/media.md): reads the stored media, publishes the analysed message to the
+    // webhooks and chatbot queues. OCR's worker files are not packaged yet (docs/deploy.md).
+    const mediaConsumer = consumer('MediaConsumer', 'media', queues.media, 10, modelEnvironment, 1536);
+    grantModels(mediaConsumer);
+    queue(queues.webhooks.id).grantSendMessages(mediaConsumer);
+    queue(queues.chatbot.id).grantSendMessages(mediaConsumer);
+    queue(queues.media.id).grantSendMessages(events);
 
     // At most 20 deliveries batches at once, so a burst cannot take the account's Lambda concurrency.
     const webhooks = consumer('WebhookConsumer', 'webhooks', queues.webhooks, 20);
