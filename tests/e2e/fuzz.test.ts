@@ -24,7 +24,7 @@ interface Operation {
 }
 
 const CLOUD = /\/api\/messages\/\{phoneNumberId\}\/messages$/;
-const STREAM = /\/stream$/;
+const STREAM = /\/(extracted-)?stream$/;
 
 const odd = fc.oneof(
   fc.string({ maxLength: 40 }),

@@ -53,6 +53,7 @@ export function switchRoutes() {
             keys: z.array(z.string()).openapi({ description: 'the keys consulted, most specific first' }),
             chatbotEnabled: z.boolean(),
             pureExtractor: z.boolean(),
+            extractionEnabled: z.boolean(),
           }),
         ),
         ...errorResponses,
