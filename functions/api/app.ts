@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { errorBody } from '#shared/http/errors';
 import { healthRoutes } from '#shared/http/health';
 import { serviceApp } from '#shared/http/service-app';
+import { ttsRoutes } from '#shared/speech/routes';
 import { extractionStreamRoutes } from '#shared/stream/extraction';
 import { streamRoutes } from '#shared/stream/routes';
 import { adminRoutes } from './admin/routes.ts';
@@ -84,6 +85,7 @@ export function createApp() {
   app.route('/api/v1', formattedRoutes());
   app.route('/api/v1/chatbot', chatbotApi());
   app.route('/api/v1/ai', aiRoutes());
+  app.route('/api/v1', ttsRoutes());
   app.route('/api/v1/payments', paymentRoutes());
   app.route('/api/chatbot', legacyChatbotRoutes());
   app.route('/view', viewRoutes());

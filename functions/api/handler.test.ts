@@ -23,6 +23,10 @@ describe('API Lambda handler: the SSE streams live on the load balancer', () => 
     const extracted = await call('/api/v1/chatbot/extracted-stream');
     expect(extracted.statusCode).toBe(307);
     expect(extracted.headers.location).toBe('https://stream.example.com/api/v1/chatbot/extracted-stream');
+    // Speech synthesis runs on the hosts too (espeak-ng and ffmpeg are in their image).
+    const tts = await call('/api/v1/tts');
+    expect(tts.statusCode).toBe(307);
+    expect(tts.headers.location).toBe('https://stream.example.com/api/v1/tts');
   });
 
   it('does not redirect other paths, nor anything when STREAM_BASE_URL is unset', async () => {

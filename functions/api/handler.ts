@@ -5,8 +5,12 @@ import { createApp } from './app.ts';
 
 const app = handle(createApp());
 
-/** The long-lived SSE streams; in the cloud the connection hosts behind the load balancer serve them. */
-const STREAM_PATH = /^\/api\/public\/portal\/[^/]+\/stream$|^\/api\/v1\/chatbot\/extracted-stream$/;
+/**
+ * The long-lived SSE streams and speech synthesis (espeak-ng and ffmpeg are in the host image): in
+ * the cloud the connection hosts behind the load balancer serve them.
+ */
+const STREAM_PATH =
+  /^\/api\/public\/portal\/[^/]+\/stream$|^\/api\/v1\/chatbot\/extracted-stream$|^\/api\/v1\/tts$/;
 
 /**
  * API Gateway (HTTP API) → the one Hono application, once the signing key is loaded. A stream request

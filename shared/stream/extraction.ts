@@ -1,12 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { createMiddleware } from 'hono/factory';
-import { findApiKey } from '../auth/tenants.ts';
-import { verifyToken } from '../auth/tokens.ts';
+import { bearerOrApiKey } from '../auth/host-auth.ts';
 import { extractionFeed } from '../chatbot/extraction.ts';
 import { GLOBAL_KEY } from '../chatbot/session-keys.ts';
-import { env } from '../config/env.ts';
-import { type AppEnv, router } from '../http/context.ts';
-import { UnauthorizedError } from '../http/errors.ts';
+import { router } from '../http/context.ts';
 import { bearer, errorResponses } from '../http/schemas.ts';
 import { logger } from '../log/logger.ts';
 import { orderKeyAt } from '../store/keys.ts';
@@ -78,28 +74,7 @@ export async function openExtractionFeed(
   };
 }
 
-/**
- * A tenant token or `wsm_` API key as `Authorization: Bearer`, or (for EventSource clients, which
- * send no headers) in the `key` query. A host without the token signing key (JWT_SECRET) accepts
- * API keys only, and says so.
- */
-const streamAuth = createMiddleware<AppEnv>(async (c, next) => {
-  const key =
-    c.req.header('authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1] ??
-    c.req.query('key') ??
-    c.req.query('apiKey');
-  if (!key) throw new UnauthorizedError('Authorization: Bearer <token or API key> (or ?key=) is required');
-  if (key.startsWith('wsm_')) {
-    const record = await findApiKey(key);
-    if (!record) throw new UnauthorizedError('invalid API key');
-    c.set('auth', { tenant: record.tenantId, sub: record.keyId, scope: record.scope });
-  } else {
-    if (!env().JWT_SECRET)
-      throw new UnauthorizedError('this stream host verifies API keys only: use an API key');
-    c.set('auth', await verifyToken(key));
-  }
-  await next();
-});
+const streamAuth = bearerOrApiKey;
 
 const route = createRoute({
   method: 'get',

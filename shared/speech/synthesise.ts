@@ -1,0 +1,147 @@
+import { spawn } from 'node:child_process';
+import { env } from '../config/env.ts';
+import { ServiceError, ValidationError } from '../http/errors.ts';
+
+/**
+ * Speech synthesis (docs/media.md, "Speech synthesis"): text → an OGG/Opus voice note. It runs where
+ * espeak-ng and ffmpeg are installed: the connection host (its image installs both) and the local
+ * process. Providers sit behind one function; `local` (espeak-ng, offline, many languages incl.
+ * Malayalam) is the default and the only one this build offers.
+ */
+
+export const TTS_MAX_CHARS = 2000;
+const TIMEOUT_MS = 30_000;
+
+/** The languages the local voice is asked for: BCP 47 short codes → espeak-ng voices. */
+export const LOCAL_VOICES: Record<string, string> = {
+  en: 'en',
+  'en-in': 'en-029',
+  'en-us': 'en-us',
+  ml: 'ml',
+  hi: 'hi',
+  ta: 'ta',
+  te: 'te',
+  kn: 'kn',
+  bn: 'bn',
+  mr: 'mr',
+  gu: 'gu',
+  pa: 'pa',
+  ar: 'ar',
+  es: 'es',
+  fr: 'fr',
+  de: 'de',
+};
+
+export interface SpeechRequest {
+  text: string;
+  provider?: string;
+  model?: string;
+  speaker?: string;
+  /** BCP 47 (`en`, `ml`, `ml-IN`); English when absent. */
+  lang?: string;
+}
+
+export interface Speech {
+  bytes: Uint8Array;
+  mimetype: 'audio/ogg; codecs=opus';
+  durationMs: number;
+  provider: string;
+}
+
+/** The speech provider failed or is missing (503): a clear answer, never a 500. */
+export class SpeechUnavailableError extends ServiceError {
+  constructor(message: string) {
+    super('UPSTREAM_UNAVAILABLE', message);
+  }
+}
+
+/** Which espeak-ng voice speaks `lang` (`ml-IN` → `ml`); a 400 naming `lang` for one it lacks. */
+export function localVoice(lang = 'en'): string {
+  const l = lang.toLowerCase();
+  const voice = LOCAL_VOICES[l] ?? LOCAL_VOICES[l.split('-')[0]!];
+  if (!voice)
+    throw new ValidationError(
+      `lang: the local voice does not speak "${lang}" (it speaks ${Object.keys(LOCAL_VOICES).join(', ')})`,
+      'lang',
+    );
+  return voice;
+}
+
+export async function synthesise(req: SpeechRequest): Promise<Speech> {
+  const text = req.text.trim();
+  if (!text) throw new ValidationError('text: nothing to say', 'text');
+  if (text.length > TTS_MAX_CHARS)
+    throw new ValidationError(`text: at most ${TTS_MAX_CHARS} characters`, 'text');
+  const provider = req.provider ?? env().TTS_PROVIDER;
+  if (provider !== 'local')
+    throw new ValidationError(
+      `provider: "${provider}" is not offered by this build; use "local"`,
+      'provider',
+    );
+  const voice = localVoice(req.lang);
+  const wav = await run('espeak-ng', [
+    '-v',
+    req.speaker ? `${voice}+${req.speaker}` : voice,
+    '--stdout',
+    text,
+  ]);
+  const bytes = await run(
+    env().VOICE_FFMPEG_PATH,
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-i',
+      'pipe:0',
+      '-ac',
+      '1',
+      '-ar',
+      '48000',
+      '-c:a',
+      'libopus',
+      '-b:a',
+      '32k',
+      '-f',
+      'ogg',
+      'pipe:1',
+    ],
+    wav,
+  );
+  return { bytes, mimetype: 'audio/ogg; codecs=opus', durationMs: wavDurationMs(wav), provider: 'local' };
+}
+
+/** A PCM WAV's length from its header (espeak-ng writes 16-bit mono). */
+function wavDurationMs(wav: Uint8Array): number {
+  const b = Buffer.from(wav.buffer, wav.byteOffset, wav.byteLength);
+  if (b.length < 44 || b.toString('latin1', 0, 4) !== 'RIFF') return 0;
+  const byteRate = b.readUInt32LE(28);
+  // espeak-ng streams to stdout with an unknown data size: count the bytes after the header.
+  return byteRate ? Math.round(((b.length - 44) / byteRate) * 1000) : 0;
+}
+
+function run(cmd: string, args: string[], input?: Uint8Array): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const timer = setTimeout(() => proc.kill('SIGKILL'), TIMEOUT_MS);
+    proc.stdout.on('data', (d: Buffer) => out.push(d));
+    proc.stderr.on('data', (d: Buffer) => err.push(d));
+    proc.on('error', (e) => {
+      clearTimeout(timer);
+      reject(new SpeechUnavailableError(`${cmd} is not available here: ${e.message}`));
+    });
+    proc.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0 && out.length) resolve(new Uint8Array(Buffer.concat(out)));
+      else
+        reject(
+          new SpeechUnavailableError(
+            `${cmd} failed (${code}): ${Buffer.concat(err).toString().slice(0, 200)}`,
+          ),
+        );
+    });
+    proc.stdin.on('error', () => undefined);
+    proc.stdin.end(input ? Buffer.from(input) : undefined);
+  });
+}
