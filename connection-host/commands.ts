@@ -9,7 +9,7 @@ import { dataTable } from '#shared/store/tables';
 import type { OutboundMedia } from './drivers/driver.ts';
 import { emitEvent } from './emit.ts';
 import { boundsFromEnv, deliverHumanLike, deliveryTiming } from './human-delivery.ts';
-import { fetchMedia, MediaError } from './media.ts';
+import { fetchMedia, MediaError, speak } from './media.ts';
 import type { SessionRuntime } from './session-runtime.ts';
 
 const READY_WAIT_MS = 25_000;
@@ -73,9 +73,14 @@ export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<v
       const rt = await requireRuntime(cmd, ctx);
       const link = await rt.whenReady(READY_WAIT_MS);
       let media: OutboundMedia | undefined;
-      if (cmd.content.mediaUrl) {
+      let content = cmd.content;
+      if (content.mediaUrl || content.speech) {
         try {
-          media = await fetchMedia(cmd.content);
+          if (content.speech) {
+            const spoken = await speak(content.speech);
+            media = spoken;
+            content = { ...content, durationSeconds: content.durationSeconds ?? spoken.durationSeconds };
+          } else media = await fetchMedia(content);
         } catch (err) {
           if (!(err instanceof MediaError)) throw err;
           log.warn({ reason: err.message }, 'media refused');
@@ -90,10 +95,10 @@ export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<v
       }
       const send = async () => {
         await rt.pacer.wait();
-        await link.send(cmd.messageId, cmd.to, cmd.content, media);
+        await link.send(cmd.messageId, cmd.to, content, media);
       };
       if (cmd.delivery?.humanLike) {
-        const text = cmd.content.text ?? cmd.content.caption ?? '';
+        const text = cmd.content.text ?? cmd.content.caption ?? cmd.content.speech?.text ?? '';
         await deliverHumanLike(
           link,
           cmd.to,

@@ -1,5 +1,6 @@
 import { env } from '#shared/config/env';
 import type { OutboundContent } from '#shared/messages/content';
+import { synthesise } from '#shared/speech/synthesise';
 import type { OutboundMedia } from './drivers/driver.ts';
 import { toVoiceNote } from './voice.ts';
 
@@ -16,6 +17,22 @@ const EXPECTED: Partial<Record<OutboundContent['kind'], RegExp>> = {
   voice: /^audio\//,
   pdf: /^application\/(pdf|octet-stream)/,
 };
+
+/** A voice note to speak (the chatbot's voice replies): synthesised here, where espeak-ng and ffmpeg are. */
+export async function speak(
+  speech: NonNullable<OutboundContent['speech']>,
+): Promise<OutboundMedia & { durationSeconds: number }> {
+  try {
+    const s = await synthesise({ text: speech.text, lang: speech.lang });
+    return {
+      bytes: s.bytes,
+      mimetype: s.mimetype,
+      durationSeconds: Math.max(1, Math.round(s.durationMs / 1000)),
+    };
+  } catch (err) {
+    throw new MediaError(`the voice note could not be spoken: ${(err as Error).message}`);
+  }
+}
 
 /** Fetches the content's media with the private-address guard, a size cap, a timeout and a type check. */
 export async function fetchMedia(content: OutboundContent): Promise<OutboundMedia> {

@@ -114,7 +114,16 @@ export async function handleChatbotJob(job: ChatbotJob): Promise<JobOutcome> {
 
   const reply =
     decision.kind === 'reply'
-      ? { text: decision.text, ...(await dispatchReply(session, job.chatId, job.messageId, decision.text)) }
+      ? {
+          text: decision.text,
+          ...(await dispatchReply(
+            session,
+            job.chatId,
+            job.messageId,
+            decision.text,
+            voiceReplyFor(newest, decision.text, switches.voiceReplies),
+          )),
+        }
       : undefined;
   const extracted = await extract(reply?.text);
   const model = decision.kind === 'reply' ? decision.model : undefined;
@@ -157,4 +166,17 @@ export async function handleChatbotJob(job: ChatbotJob): Promise<JobOutcome> {
     tier: decision.tier,
     replyId: reply?.messageId,
   });
+}
+
+/**
+ * A customer who wrote by voice is answered by voice when the session's `voiceReplies` switch is on,
+ * in the reply's script: Malayalam letters → Malayalam, otherwise English (docs/chatbot.md).
+ */
+export function voiceReplyFor(
+  newest: { kind: string },
+  reply: string,
+  voiceReplies: boolean,
+): { lang: string } | undefined {
+  if (!voiceReplies || (newest.kind !== 'voice' && newest.kind !== 'audio')) return undefined;
+  return { lang: /[\u0D00-\u0D7F]/.test(reply) ? 'ml' : 'en' };
 }

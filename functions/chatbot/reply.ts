@@ -30,7 +30,8 @@ export async function dispatchReply(
   to: string,
   inboundId: string,
   text: string,
-  presence: 'composing' | 'recording' = 'composing',
+  /** Spoken as a voice note (speech synthesis on the host) instead of sent as text. */
+  voice?: { lang?: string },
 ): Promise<{ messageId: string; commandId: string }> {
   const { tenantId, sessionId } = session;
   const ids = replyIds(tenantId, sessionId, inboundId);
@@ -43,7 +44,7 @@ export async function dispatchReply(
     chatId: to,
     senderPhone: session.mobile_number ?? null,
     senderName: session.name,
-    kind: 'text',
+    kind: voice ? 'voice' : 'text',
     text,
     status: 'queued',
     timestampMs: now,
@@ -57,8 +58,8 @@ export async function dispatchReply(
     issuedAt: now,
     messageId: ids.messageId,
     to,
-    content: { kind: 'text', text },
-    delivery: { humanLike: true, presence },
+    content: voice ? { kind: 'voice', speech: { text, lang: voice.lang } } : { kind: 'text', text },
+    delivery: { humanLike: true, presence: voice ? 'recording' : 'composing' },
   };
   await sendJson(names.commandQueue(shardOf(sessionId, env().SHARD_COUNT)), command, {
     groupId: sessionId,

@@ -10,46 +10,37 @@ export interface ChatbotSwitches {
   pureExtractor: boolean;
   /** Conversations are turned into booking/lead records (docs/extraction.md). */
   extractionEnabled: boolean;
+  /** An answer to a voice note goes out as a voice note (speech synthesis, docs/chatbot.md). */
+  voiceReplies: boolean;
 }
 
-interface SwitchItem {
-  chatbotEnabled?: boolean;
-  pureExtractor?: boolean;
-  extractionEnabled?: boolean;
-}
+type SwitchItem = Partial<ChatbotSwitches>;
+export type SwitchName = keyof ChatbotSwitches;
 
-/** Sets the chatbot enabled flag of one session key (`global` for every session of the tenant). */
-export async function setChatbotEnabled(tenantId: string, key: string, enabled: boolean): Promise<void> {
+/** Sets one switch of one session key (`global` for every session of the tenant). */
+export async function setSwitch(
+  tenantId: string,
+  key: string,
+  name: SwitchName,
+  enabled: boolean,
+): Promise<void> {
   await dataTable.update(chatbotSwitchKey(tenantId, key), {
     type: 'chatbotSwitch',
     key,
-    chatbotEnabled: enabled,
+    [name]: enabled,
     updatedAt: new Date().toISOString(),
   });
   forgetChatbotGate(tenantId);
 }
 
-/** Sets pure extractor mode for one session key, or tenant-wide with `global`. */
-export async function setPureExtractor(tenantId: string, key: string, enabled: boolean): Promise<void> {
-  await dataTable.update(chatbotSwitchKey(tenantId, key), {
-    type: 'chatbotSwitch',
-    key,
-    pureExtractor: enabled,
-    updatedAt: new Date().toISOString(),
-  });
-  forgetChatbotGate(tenantId);
-}
-
-/** Sets structured extraction for one session key, or tenant-wide with `global`. */
-export async function setExtractionEnabled(tenantId: string, key: string, enabled: boolean): Promise<void> {
-  await dataTable.update(chatbotSwitchKey(tenantId, key), {
-    type: 'chatbotSwitch',
-    key,
-    extractionEnabled: enabled,
-    updatedAt: new Date().toISOString(),
-  });
-  forgetChatbotGate(tenantId);
-}
+export const setChatbotEnabled = (tenantId: string, key: string, enabled: boolean) =>
+  setSwitch(tenantId, key, 'chatbotEnabled', enabled);
+export const setPureExtractor = (tenantId: string, key: string, enabled: boolean) =>
+  setSwitch(tenantId, key, 'pureExtractor', enabled);
+export const setExtractionEnabled = (tenantId: string, key: string, enabled: boolean) =>
+  setSwitch(tenantId, key, 'extractionEnabled', enabled);
+export const setVoiceReplies = (tenantId: string, key: string, enabled: boolean) =>
+  setSwitch(tenantId, key, 'voiceReplies', enabled);
 
 /**
  * The switches in force for a session, given its keys most specific first (`sessionKeysOf`): for each
@@ -67,5 +58,6 @@ export async function readSwitches(tenantId: string, keys: string[]): Promise<Ch
     chatbotEnabled: first('chatbotEnabled') ?? false,
     pureExtractor: first('pureExtractor') ?? false,
     extractionEnabled: first('extractionEnabled') ?? false,
+    voiceReplies: first('voiceReplies') ?? false,
   };
 }

@@ -26,7 +26,10 @@ export const OutboundContent = z.object({
   buttons: z.array(z.object({ id: z.string(), title: z.string() })).optional(),
   /** Reply context: the id of the quoted message. */
   quotedId: z.string().optional(),
+  /** A voice note to speak rather than fetch (the chatbot's voice replies): the host synthesises it. */
+  speech: z.object({ text: z.string().min(1).max(2000), lang: z.string().max(20).optional() }).optional(),
   /** S3 key of an upload-send file: the host deletes it 5 s after dispatch. */
+
   uploadKey: z.string().optional(),
 });
 export type OutboundContent = z.infer<typeof OutboundContent>;

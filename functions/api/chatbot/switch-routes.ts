@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { tenantProfile } from '#shared/chatbot/knowledge';
 import { GLOBAL_KEY, PROFILE_NAMES, sessionKeysOf } from '#shared/chatbot/session-keys';
-import { readSwitches, setChatbotEnabled, setPureExtractor } from '#shared/chatbot/switches';
+import { readSwitches, setChatbotEnabled, setPureExtractor, setVoiceReplies } from '#shared/chatbot/switches';
 import { router } from '#shared/http/context';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
 import { findSession } from '#shared/sessions/repository';
@@ -151,6 +151,47 @@ export function switchRoutes() {
       const message = enabled
         ? `Pure extractor mode on for ${sessionKey}: the assistant is paused; messages are still stored, streamed and forwarded.`
         : `Pure extractor mode off for ${sessionKey}: automatic replies resume.`;
+      return c.json({ success: true as const, message, enabled, sessionKey }, 200);
+    },
+  );
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: '/voice-replies',
+      tags,
+      security: bearer,
+      middleware: [requireAuth] as const,
+      summary: 'Answer voice notes with voice notes (speech synthesis), tenant-wide or for one session key',
+      request: {
+        body: {
+          content: {
+            'application/json': {
+              schema: z.object({
+                enabled: z.boolean(),
+                sessionKey: SwitchKey.optional().openapi({ description: 'default `global` (tenant-wide)' }),
+              }),
+            },
+          },
+        },
+      },
+      responses: {
+        200: json(
+          z.object({
+            success: z.literal(true),
+            message: z.string(),
+            enabled: z.boolean(),
+            sessionKey: z.string(),
+          }),
+        ),
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const { enabled, sessionKey = GLOBAL_KEY } = c.req.valid('json');
+      await setVoiceReplies(c.get('auth').tenant, sessionKey, enabled);
+      const message = enabled
+        ? `Voice replies on for ${sessionKey}: a customer who writes by voice is answered by voice.`
+        : `Voice replies off for ${sessionKey}: every answer is text.`;
       return c.json({ success: true as const, message, enabled, sessionKey }, 200);
     },
   );
