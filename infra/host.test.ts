@@ -93,11 +93,14 @@ describe('connection host on ECS Fargate', () => {
     expect(services).toContain('.s3');
   });
 
-  it('task role: both tables, consuming its command queues, sending events, the bucket; nothing else', () => {
+  it('task role: both tables, consuming its command queues, sending events, the bucket, reading the token key; nothing else', () => {
     const statements = policyOf(taskRoleId);
     const actions = statements.flatMap((s) => [s.Action].flat());
     for (const a of actions) expect(a, 'no wildcard service actions').not.toMatch(/^[a-z0-9]+:\*$|^\*$/);
-    expect(actions).not.toContain('secretsmanager:GetSecretValue');
+    // One secret only: the token signing key (tokens on the stream and speech paths it serves).
+    const secretReads = statements.filter((s) => [s.Action].flat().includes('secretsmanager:GetSecretValue'));
+    expect(secretReads).toHaveLength(1);
+    expect(JSON.stringify(secretReads[0]!.Resource)).toContain('JwtSigningKey');
     const on = (id: string) => statements.filter((s) => JSON.stringify(s.Resource).includes(id));
     for (let shard = 0; shard < shardCount; shard++) {
       const acts = on(queueId(`${prefix}-commands-${shard}.fifo`)).flatMap((s) => [s.Action].flat());

@@ -7,6 +7,7 @@ import * as ecs from 'aws-cdk-lib/aws-ecs';
 import * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { projectRoot } from './functions.ts';
@@ -17,8 +18,15 @@ export const HOST_HTTP_PORT = 8080;
 export const ALB_IDLE_TIMEOUT_SECONDS = 120;
 /** SIGTERM → the host stops its sessions and releases its shard leases; ECS waits this long before SIGKILL. */
 export const STOP_TIMEOUT_SECONDS = 120;
-/** Paths the load balancer sends to the host: the two long-lived SSE streams. */
-export const STREAM_PATHS = ['/api/public/portal/*/stream', '/api/v1/chatbot/extracted-stream'];
+/**
+ * Paths the load balancer sends to the host: the two long-lived SSE streams, and speech synthesis
+ * (espeak-ng and ffmpeg are in the host image, not in the Lambda runtime).
+ */
+export const STREAM_PATHS = [
+  '/api/public/portal/*/stream',
+  '/api/v1/chatbot/extracted-stream',
+  '/api/v1/tts',
+];
 
 export interface ConnectionHostProps {
   prefix: string;
@@ -32,6 +40,8 @@ export interface ConnectionHostProps {
   environment: Record<string, string>;
   /** HTTPS listener with this ACM certificate; HTTP only when absent. */
   certificateArn?: string;
+  /** The token signing key: the host verifies tenant tokens on the paths it serves. */
+  jwtSecret: secretsmanager.ISecret;
 }
 
 /**
@@ -108,6 +118,7 @@ export class ConnectionHost extends Construct {
         MESSAGING_DRIVER: 'baileys',
         NODE_OPTIONS: '--enable-source-maps',
         SERVICE_NAME: 'connection-host',
+        JWT_SECRET_ARN: props.jwtSecret.secretArn,
       },
     });
 
@@ -118,6 +129,7 @@ export class ConnectionHost extends Construct {
     for (const q of props.commandQueues) q.grantConsumeMessages(role);
     props.eventsQueue.grantSendMessages(role);
     props.media.grantReadWrite(role);
+    props.jwtSecret.grantRead(role);
 
     this.service = new ecs.FargateService(this, 'Service', {
       cluster: this.cluster,

@@ -256,7 +256,7 @@ describe('functions', () => {
     });
   });
 
-  it('JWT signing key is generated in Secrets Manager and given only to the API (consumers never use it)', () => {
+  it('JWT signing key is generated in Secrets Manager and given to the API and the host, not the consumers (they never use it)', () => {
     template.hasResourceProperties('AWS::SecretsManager::Secret', {
       Name: Match.absent(),
       GenerateSecretString: Match.objectLike({ PasswordLength: 64 }),
@@ -264,7 +264,8 @@ describe('functions', () => {
     const readers = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
       JSON.stringify(p).includes(`{"Ref":"${jwtSecretId()}"}`),
     );
-    expect(readers).toHaveLength(1);
+    // The API function's role and the host's task role.
+    expect(readers).toHaveLength(2);
     for (const policy of readers) expect(JSON.stringify(policy)).toContain('secretsmanager:GetSecretValue');
     const withJwt = Object.values(template.findResources('AWS::Lambda::Function')).filter(
       (f) => f.Properties.Environment.Variables.JWT_SECRET_ARN,

@@ -83,6 +83,7 @@ export class SessionManagerStack extends Stack {
       eventsQueue: queue(queues.events.id),
       environment: names,
       certificateArn: props.certificateArn,
+      jwtSecret,
     });
 
     const environment = {
