@@ -203,7 +203,14 @@ export class SessionManagerStack extends Stack {
 
     // Media analysis (docs/media.md): reads the stored media, publishes the analysed message to the
     // webhooks and chatbot queues. OCR's worker files are not packaged yet (docs/deploy.md).
-    const mediaConsumer = consumer('MediaConsumer', 'media', queues.media, 10, modelEnvironment, 1536);
+    const mediaConsumer = consumer(
+      'MediaConsumer',
+      'media',
+      queues.media,
+      10,
+      { ...modelEnvironment, ...pick(service, 'STT_BASE_URL', 'SARVAM_BASE_URL') },
+      1536,
+    );
     grantModels(mediaConsumer);
     queue(queues.webhooks.id).grantSendMessages(mediaConsumer);
     queue(queues.chatbot.id).grantSendMessages(mediaConsumer);

@@ -45,6 +45,14 @@ const EnvSchema = z.object({
   GOOGLE_SHEETS_BASE_URL: z.string().url().default('https://sheets.googleapis.com'),
   GOOGLE_OAUTH_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
   TTS_PROVIDER: z.string().default('local'),
+  /** Speech to text (docs/media.md): an OpenAI-compatible endpoint, tried first when set. */
+  STT_BASE_URL: z.string().url().optional(),
+  STT_API_KEY: z.string().optional(),
+  STT_MODEL: z.string().min(1).default('whisper-1'),
+  /** The Sarvam provider (Indian languages); tried when its key is set. */
+  SARVAM_BASE_URL: z.string().url().default('https://api.sarvam.ai'),
+  SARVAM_API_KEY: z.string().optional(),
+  SARVAM_STT_MODEL: z.string().min(1).default('saarika:v2.5'),
   DATA_DIR: z.string().default('.data'),
   PUBLIC_BASE_URL: z.string().url().optional(),
   SIM_NETWORK_URL: z.string().url().optional(),

@@ -6,13 +6,16 @@ import { outbox } from '../support/outbox.ts';
 /**
  * Voice replies: with the `voiceReplies` switch on, a customer who wrote by voice gets the answer as
  * a voice note spoken on the host (espeak-ng → OGG/Opus), after a `recording` presence; text gets text.
- * The voice note here carries its words as text (speech to text is not in this build; the simulator
- * lets a voice message carry a text), which is what a transcription gives the chatbot.
+ * What the customer said is the voice note's transcription (the fake speech provider reads the words
+ * written in the audio: tests/support/fake-speech.ts).
  */
 const sim = api();
 let media: Awaited<ReturnType<typeof mediaServer>>;
 beforeAll(async () => {
-  media = await mediaServer({ 'note.ogg': fixtures.ogg(2048) });
+  const note = fixtures.ogg(512);
+  media = await mediaServer({
+    'note.ogg': { ...note, bytes: Buffer.concat([note.bytes, Buffer.from('SAY:what are your hours;')]) },
+  });
 });
 afterAll(async () => media?.close());
 
@@ -39,7 +42,6 @@ describe('chatbot voice replies', () => {
       sessionId: s.sessionId,
       from: voiceFrom,
       type: 'voice',
-      text: 'what are your hours',
       mediaUrl: media.url('note.ogg'),
       mimetype: 'audio/ogg',
     });

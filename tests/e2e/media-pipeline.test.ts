@@ -26,10 +26,18 @@ async function textImage(lines: string[]): Promise<MediaFile> {
   return { bytes, mimetype: 'image/png', sha256: '' };
 }
 
+/** A voice note whose bytes script the fake speech providers (tests/support/fake-speech.ts). */
+function voice(script: string): MediaFile {
+  const f = fixtures.ogg(512);
+  return { ...f, bytes: Buffer.concat([f.bytes, Buffer.from(script, 'utf8')]) };
+}
+
 beforeAll(async () => {
   media = await mediaServer({
     'receipt.png': await textImage(['INVOICE 4521', 'TOTAL 980']),
-    'note.ogg': fixtures.ogg(4096),
+    'said.ogg': voice('SAY:please book me for tomorrow at ten;'),
+    'said-ml.ogg': voice('FAIL:openai;SAY:നാളെ പത്തു മണിക്ക് ബുക്ക് ചെയ്യണം;'),
+    'unheard.ogg': voice('FAIL:all;'),
   });
 });
 
@@ -123,29 +131,60 @@ describe('media pipeline', () => {
     expect(hook.of('message.inbound', id)).toHaveLength(1);
   }, 120_000);
 
-  it('a voice note whose transcription cannot be made is still delivered, with null analysis fields', async () => {
-    const { s, hook, stream } = await setup();
+  it('a voice note: its transcription and confidence reach the webhook, the stream and the live feed', async () => {
+    const { t, s, hook, stream } = await setup();
     const r = await sim.post('/_sim/inbound', {
       sessionId: s.sessionId,
       from: '919811600002',
       type: 'voice',
-      mediaUrl: media.url('note.ogg'),
+      mediaUrl: media.url('said.ogg'),
       mimetype: 'audio/ogg',
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const id = r.body.messageId as string;
     const delivered = await inboundHook(hook, id);
+    // The OpenAI-compatible fake answers two segments with avg_logprob -0.1 and -0.3: (e^-0.1 + e^-0.3) / 2 = 82 %.
     expect(delivered.json.content).toMatchObject({
-      transcription: null,
-      confidence: null,
+      transcription: 'please book me for tomorrow at ten',
+      confidence: 82,
       ocr_text: null,
-      media_url: expect.stringMatching(/^http/),
     });
     const event = await waitFor(
-      async () => stream.events.find((e) => e.json.type === 'voice' && e.json.media?.hasMedia),
+      async () => stream.events.find((e) => e.json.media?.stt_transcription?.includes('tomorrow')),
       20_000,
       'the stream event',
     );
-    expect(event.json.media).toMatchObject({ stt_transcription: null, confidence: null, ocr_text: null });
+    expect(event.json.media).toMatchObject({ hasMedia: true, mediaType: 'voice', confidence: '82%' });
+    const live = await api().get(`/api/public/portal/${t.portalId}/live-messages?msgType=audio`);
+    expect(live.body.messages[0].media).toMatchObject({
+      stt_transcription: 'please book me for tomorrow at ten',
+      confidence: '82%',
+    });
+    const usage = await t.api.get(`/api/v1/ai/usage/${s.sessionId}`);
+    expect(usage.body.usage.audioTranscribeCount).toBe(1);
+  }, 120_000);
+
+  it('a failing speech provider falls back to the next one; all failing still delivers the message with null fields', async () => {
+    const { s, hook } = await setup();
+    const send = async (file: string, from: string) => {
+      const r = await sim.post('/_sim/inbound', {
+        sessionId: s.sessionId,
+        from,
+        type: 'voice',
+        mediaUrl: media.url(file),
+        mimetype: 'audio/ogg',
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.messageId as string;
+    };
+    const ml = await inboundHook(hook, await send('said-ml.ogg', '919811600003'));
+    // Sarvam answered (no confidence of its own).
+    expect(ml.json.content).toMatchObject({ transcription: 'നാളെ പത്തു മണിക്ക് ബുക്ക് ചെയ്യണം', confidence: null });
+    const none = await inboundHook(hook, await send('unheard.ogg', '919811600004'));
+    expect(none.json.content).toMatchObject({
+      transcription: null,
+      confidence: null,
+      media_url: expect.stringMatching(/^http/),
+    });
   }, 120_000);
 });

@@ -3,6 +3,7 @@ import { startService } from '../../scripts/local/service.ts';
 import { startFakeAi } from './fake-ai.ts';
 import { serveFakeAiControl } from './fake-ai-control.ts';
 import { startFakeSheets } from './fake-sheets.ts';
+import { startFakeSpeech } from './fake-speech.ts';
 
 /**
  * One running service for the whole run: local DynamoDB/S3/SQS, the HTTP app, the connection host
@@ -14,6 +15,8 @@ export default async function setup(project: TestProject) {
   const fakeAiControl = await serveFakeAiControl(fakeAi);
   // Google's token endpoint and Sheets API for the contacts export (tests/support/fake-sheets.ts).
   const fakeSheets = await startFakeSheets();
+  // Speech-to-text providers (tests/support/fake-speech.ts), scripted by the audio they receive.
+  const fakeSpeech = await startFakeSpeech();
   const service = await startService({
     driver: 'simulator',
     port: 0,
@@ -30,6 +33,10 @@ export default async function setup(project: TestProject) {
       ANTHROPIC_BASE_URL: fakeAi.url,
       GOOGLE_SHEETS_BASE_URL: fakeSheets.url,
       GOOGLE_OAUTH_TOKEN_URL: fakeSheets.tokenUrl,
+      STT_BASE_URL: fakeSpeech.openAiBaseUrl,
+      STT_API_KEY: 'stt-e2e-key',
+      SARVAM_BASE_URL: fakeSpeech.url,
+      SARVAM_API_KEY: 'sarvam-e2e-key',
       ANTHROPIC_API_KEYS: 'sk-e2e-primary-0,sk-e2e-primary-1',
       // Human-like delivery kept, in tenths of the production times.
       CHATBOT_PAUSE_MIN_MS: '50',
@@ -43,11 +50,13 @@ export default async function setup(project: TestProject) {
   project.provide('serviceEnv', service.env);
   project.provide('fakeAiControlUrl', fakeAiControl.url);
   project.provide('fakeSheetsUrl', fakeSheets.url);
+  project.provide('fakeSpeechUrl', fakeSpeech.url);
   return async () => {
     await service.stop();
     await fakeAiControl.close();
     await fakeAi.close();
     await fakeSheets.close();
+    await fakeSpeech.close();
   };
 }
 
@@ -57,5 +66,6 @@ declare module 'vitest' {
     adminApiKey: string;
     serviceEnv: Record<string, string>;
     fakeSheetsUrl: string;
+    fakeSpeechUrl: string;
   }
 }
