@@ -1,7 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { names } from '#shared/aws/names';
 import { sendJson } from '#shared/queue/send';
+import { testPdf } from '../../functions/media/describe/test-media.ts';
 import { api, newTenant, readySession, waitFor } from '../support/client.ts';
 import { fixtures, type MediaFile, mediaServer } from '../support/media-server.ts';
 import { openStream } from '../support/sse-client.ts';
@@ -32,8 +37,37 @@ function voice(script: string): MediaFile {
   return { ...f, bytes: Buffer.concat([f.bytes, Buffer.from(script, 'utf8')]) };
 }
 
+/** A 2-second test-pattern video without sound, made with ffmpeg. */
+function testVideo(): MediaFile {
+  const dir = mkdtempSync(join(tmpdir(), 'media-e2e-'));
+  const file = join(dir, 'clip.mp4');
+  execFileSync('ffmpeg', [
+    '-y',
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=duration=2:size=320x240:rate=10',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:v',
+    'libx264',
+    file,
+  ]);
+  const bytes = readFileSync(file);
+  rmSync(dir, { recursive: true, force: true });
+  return { bytes, mimetype: 'video/mp4', sha256: '' };
+}
+
 beforeAll(async () => {
   media = await mediaServer({
+    'report.pdf': {
+      bytes: testPdf(['Lab report', 'Haemoglobin 13.5 g/dL']),
+      mimetype: 'application/pdf',
+      sha256: '',
+    },
+    'clip.mp4': testVideo(),
     'receipt.png': await textImage(['INVOICE 4521', 'TOTAL 980']),
     'said.ogg': voice('SAY:please book me for tomorrow at ten;'),
     'said-ml.ogg': voice('FAIL:openai;SAY:നാളെ പത്തു മണിക്ക് ബുക്ക് ചെയ്യണം;'),
@@ -186,5 +220,35 @@ describe('media pipeline', () => {
       confidence: null,
       media_url: expect.stringMatching(/^http/),
     });
+  }, 120_000);
+
+  it('a PDF yields a document explanation and a video a description (the model chain answers)', async () => {
+    const { s, hook } = await setup();
+    const send = async (body: Record<string, unknown>) => {
+      const r = await sim.post('/_sim/inbound', { sessionId: s.sessionId, from: '919811600005', ...body });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.messageId as string;
+    };
+    const pdf = await inboundHook(
+      hook,
+      await send({
+        type: 'document',
+        mediaUrl: media.url('report.pdf'),
+        mimetype: 'application/pdf',
+        fileName: 'report.pdf',
+      }),
+    );
+    expect(pdf.json.content.document_explanation).toEqual(expect.any(String));
+    expect(pdf.json.content).toMatchObject({
+      image_description: null,
+      video_description: null,
+      ocr_text: null,
+    });
+    const video = await inboundHook(
+      hook,
+      await send({ type: 'video', mediaUrl: media.url('clip.mp4'), mimetype: 'video/mp4' }),
+    );
+    expect(video.json.content.video_description).toEqual(expect.any(String));
+    expect(video.json.content).toMatchObject({ document_explanation: null, image_description: null });
   }, 120_000);
 });
