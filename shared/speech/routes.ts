@@ -18,7 +18,7 @@ const Body = z.object({
     .string()
     .max(40)
     .optional()
-    .openapi({ description: '`local` (espeak-ng, offline; the default)' }),
+    .openapi({ description: '`local` (espeak-ng, offline; the default) or `openai` (OpenAI-compatible)' }),
   model: z
     .string()
     .max(100)

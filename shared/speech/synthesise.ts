@@ -5,8 +5,9 @@ import { ServiceError, ValidationError } from '../http/errors.ts';
 /**
  * Speech synthesis (docs/media.md, "Speech synthesis"): text → an OGG/Opus voice note. It runs where
  * espeak-ng and ffmpeg are installed: the connection host (its image installs both) and the local
- * process. Providers sit behind one function; `local` (espeak-ng, offline, many languages incl.
- * Malayalam) is the default and the only one this build offers.
+ * process. Providers sit behind one function: `local` (espeak-ng, offline, many languages incl.
+ * Malayalam; the default) and `openai` (an OpenAI-compatible `/audio/speech` endpoint at
+ * STT_BASE_URL with STT_API_KEY, asked for Opus).
  */
 
 export const TTS_MAX_CHARS = 2000;
@@ -73,11 +74,9 @@ export async function synthesise(req: SpeechRequest): Promise<Speech> {
   if (text.length > TTS_MAX_CHARS)
     throw new ValidationError(`text: at most ${TTS_MAX_CHARS} characters`, 'text');
   const provider = req.provider ?? env().TTS_PROVIDER;
+  if (provider === 'openai') return openAiSpeech(text, req);
   if (provider !== 'local')
-    throw new ValidationError(
-      `provider: "${provider}" is not offered by this build; use "local"`,
-      'provider',
-    );
+    throw new ValidationError(`provider: "${provider}" is not offered; use "local" or "openai"`, 'provider');
   const voice = localVoice(req.lang);
   const wav = await run('espeak-ng', [
     '-v',
@@ -108,6 +107,45 @@ export async function synthesise(req: SpeechRequest): Promise<Speech> {
     wav,
   );
   return { bytes, mimetype: 'audio/ogg; codecs=opus', durationMs: wavDurationMs(wav), provider: 'local' };
+}
+
+/** `POST {STT_BASE_URL}/audio/speech` `{model, input, voice, response_format: "opus"}` → OGG/Opus. */
+async function openAiSpeech(text: string, req: SpeechRequest): Promise<Speech> {
+  const e = env();
+  if (!e.STT_BASE_URL)
+    throw new SpeechUnavailableError('provider "openai" is not configured (STT_BASE_URL, STT_API_KEY)');
+  let res: Response;
+  try {
+    res = await fetch(`${e.STT_BASE_URL.replace(/\/+$/, '')}/audio/speech`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(e.STT_API_KEY ? { authorization: `Bearer ${e.STT_API_KEY}` } : {}),
+      },
+      body: JSON.stringify({
+        model: req.model ?? 'tts-1',
+        input: text,
+        voice: req.speaker ?? 'alloy',
+        response_format: 'opus',
+      }),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch (err) {
+    throw new SpeechUnavailableError(`provider "openai" could not be reached: ${(err as Error).message}`);
+  }
+  if (!res.ok) throw new SpeechUnavailableError(`provider "openai" answered HTTP ${res.status}`);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  if (Buffer.from(bytes.subarray(0, 4)).toString('latin1') !== 'OggS')
+    throw new SpeechUnavailableError('provider "openai" did not answer OGG/Opus audio');
+  return { bytes, mimetype: 'audio/ogg; codecs=opus', durationMs: oggDurationMs(bytes), provider: 'openai' };
+}
+
+/** An Ogg/Opus stream's length: the last page's granule position, at 48 kHz. */
+function oggDurationMs(bytes: Uint8Array): number {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const last = b.lastIndexOf('OggS');
+  if (last < 0 || last + 14 > b.length) return 0;
+  return Math.round(Number(b.readBigUInt64LE(last + 6)) / 48);
 }
 
 /** A PCM WAV's length from its header (espeak-ng writes 16-bit mono). */

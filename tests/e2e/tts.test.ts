@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { baseUrl, newTenant } from '../support/client.ts';
 
 /** `POST /api/v1/tts` with the default provider (espeak-ng → ffmpeg), checked with ffprobe. */
@@ -103,5 +103,19 @@ describe('speech synthesis', () => {
       body: JSON.stringify({ text: 'hi' }),
     });
     expect(anon.status).toBe(401);
+  });
+
+  it('provider openai: the OpenAI-compatible speech endpoint answers Opus, relayed as it is', async () => {
+    const t = await newTenant();
+    const text = `Your table is ready ${Date.now()}`;
+    const res = await tts(t.token, { text, provider: 'openai', speaker: 'nova' });
+    expect(res.status).toBe(200);
+    const p = probe(Buffer.from(await res.arrayBuffer()));
+    expect(p.codec).toBe('opus');
+    expect(Number(res.headers.get('x-duration-ms'))).toBeGreaterThan(900);
+    const seen = (await (await fetch(`${inject('fakeSpeechUrl')}/requests`)).json()) as Array<{
+      input?: string;
+    }>;
+    expect(seen.some((r) => r.input === text)).toBe(true);
   });
 });

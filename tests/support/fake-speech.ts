@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -8,10 +9,30 @@ import type { AddressInfo } from 'node:net';
  * - `SAY:<words>;` somewhere in the file: the transcript is `<words>`;
  * - `FAIL:openai;` the OpenAI-compatible endpoint answers 500 (Sarvam still answers);
  * - `FAIL:all;` both answer 500.
- * `GET /requests` lists `{provider, key}` of every request (keys are test keys).
+ * It also speaks: `POST /v1/audio/speech` answers one second of a tone as OGG/Opus (made with
+ * ffmpeg at start), whatever the input.
+ * `GET /requests` lists `{provider, key, input?}` of every request (keys are test keys).
  */
 export async function startFakeSpeech() {
-  const requests: Array<{ provider: 'openai' | 'sarvam'; key: string; at: number }> = [];
+  const requests: Array<{
+    provider: 'openai' | 'sarvam' | 'openai-speech';
+    key: string;
+    at: number;
+    input?: string;
+  }> = [];
+  const tone = execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:duration=1',
+    '-c:a',
+    'libopus',
+    '-f',
+    'ogg',
+    'pipe:1',
+  ]);
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -20,6 +41,14 @@ export async function startFakeSpeech() {
       const send = (status: number, j: unknown) =>
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(j));
       if (req.method === 'GET' && req.url === '/requests') return send(200, requests);
+      if (req.method === 'POST' && req.url === '/v1/audio/speech') {
+        const j = JSON.parse(body || '{}') as { input?: string; response_format?: string };
+        const key = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+        requests.push({ provider: 'openai-speech', key, at: Date.now(), input: j.input });
+        if (!key || j.response_format !== 'opus') return send(400, { error: 'key and opus required' });
+        res.writeHead(200, { 'content-type': 'audio/ogg' }).end(tone);
+        return;
+      }
       const provider =
         req.method === 'POST' && req.url === '/v1/audio/transcriptions'
           ? 'openai'
