@@ -1,8 +1,8 @@
 import { env } from '#shared/config/env';
 import type { OutboundContent } from '#shared/messages/content';
 import { synthesise } from '#shared/speech/synthesise';
+import { toVoiceNote } from '#shared/speech/voice-note';
 import type { OutboundMedia } from './drivers/driver.ts';
-import { toVoiceNote } from './voice.ts';
 
 /** A media URL that can never work (refused address, too large, wrong type): the message fails. */
 export class MediaError extends Error {}

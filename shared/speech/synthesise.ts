@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { env } from '../config/env.ts';
 import { ServiceError, ValidationError } from '../http/errors.ts';
+import { toVoiceNote } from './voice-note.ts';
 
 /**
  * Speech synthesis (docs/media.md, "Speech synthesis"): text → an OGG/Opus voice note. It runs where
@@ -84,28 +85,12 @@ export async function synthesise(req: SpeechRequest): Promise<Speech> {
     '--stdout',
     text,
   ]);
-  const bytes = await run(
-    env().VOICE_FFMPEG_PATH,
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-i',
-      'pipe:0',
-      '-ac',
-      '1',
-      '-ar',
-      '48000',
-      '-c:a',
-      'libopus',
-      '-b:a',
-      '32k',
-      '-f',
-      'ogg',
-      'pipe:1',
-    ],
-    wav,
-  );
+  let bytes: Uint8Array;
+  try {
+    bytes = await toVoiceNote(wav, env().VOICE_FFMPEG_PATH);
+  } catch (err) {
+    throw new SpeechUnavailableError((err as Error).message);
+  }
   return { bytes, mimetype: 'audio/ogg; codecs=opus', durationMs: wavDurationMs(wav), provider: 'local' };
 }
 

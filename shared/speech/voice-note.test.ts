@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { toVoiceNote } from './voice.ts';
+import { toVoiceNote } from './voice-note.ts';
 
 /** One second of a tone, encoded by ffmpeg with the given OGG codec. */
 function ogg(codec: 'libvorbis' | 'libopus'): Uint8Array {
