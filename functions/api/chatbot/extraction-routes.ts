@@ -5,17 +5,11 @@ import { setExtractionEnabled } from '#shared/chatbot/switches';
 import { router } from '#shared/http/context';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
 import { requireAuth } from '../auth/middleware.ts';
+import { SwitchKey } from './switch-routes.ts';
 
 const tags = ['chatbot'];
 
-/** A session key as given (phone, session id, mobid, profile), `*` meaning `global`. */
-const SessionKey = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .regex(/^[^#\s]+$/, 'a session key has no `#` and no spaces')
-  .transform((k) => (k === '*' ? GLOBAL_KEY : k));
+const SessionKey = SwitchKey;
 
 /** `/json-extraction/toggle` and `/extracted-data` (mounted under `/api/v1/chatbot`; docs/extraction.md). */
 export function extractionRoutes() {

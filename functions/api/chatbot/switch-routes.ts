@@ -10,7 +10,7 @@ import { requireAuth } from '../auth/middleware.ts';
 const tags = ['chatbot'];
 
 /** A session key as given, `*` meaning `global` (every session of the tenant). */
-const SwitchKey = z
+export const SwitchKey = z
   .string()
   .trim()
   .min(1)
@@ -113,87 +113,76 @@ export function switchRoutes() {
     },
   );
 
-  r.openapi(
-    createRoute({
-      method: 'post',
-      path: '/pure-extractor',
-      tags,
-      security: bearer,
-      middleware: [requireAuth] as const,
-      summary: 'Pure extractor mode: no automatic replies at all, tenant-wide or for one session key',
-      request: {
-        body: {
-          content: {
-            'application/json': {
-              schema: z.object({
-                enabled: z.boolean(),
-                sessionKey: SwitchKey.optional().openapi({ description: 'default `global` (tenant-wide)' }),
-              }),
-            },
-          },
-        },
-      },
-      responses: {
-        200: json(
-          z.object({
-            success: z.literal(true),
-            message: z.string(),
-            enabled: z.boolean(),
-            sessionKey: z.string(),
-          }),
-        ),
-        ...errorResponses,
-      },
-    }),
-    async (c) => {
-      const { enabled, sessionKey = GLOBAL_KEY } = c.req.valid('json');
-      await setPureExtractor(c.get('auth').tenant, sessionKey, enabled);
-      const message = enabled
-        ? `Pure extractor mode on for ${sessionKey}: the assistant is paused; messages are still stored, streamed and forwarded.`
-        : `Pure extractor mode off for ${sessionKey}: automatic replies resume.`;
-      return c.json({ success: true as const, message, enabled, sessionKey }, 200);
-    },
-  );
-  r.openapi(
-    createRoute({
-      method: 'post',
-      path: '/voice-replies',
-      tags,
-      security: bearer,
-      middleware: [requireAuth] as const,
-      summary: 'Answer voice notes with voice notes (speech synthesis), tenant-wide or for one session key',
-      request: {
-        body: {
-          content: {
-            'application/json': {
-              schema: z.object({
-                enabled: z.boolean(),
-                sessionKey: SwitchKey.optional().openapi({ description: 'default `global` (tenant-wide)' }),
-              }),
-            },
-          },
-        },
-      },
-      responses: {
-        200: json(
-          z.object({
-            success: z.literal(true),
-            message: z.string(),
-            enabled: z.boolean(),
-            sessionKey: z.string(),
-          }),
-        ),
-        ...errorResponses,
-      },
-    }),
-    async (c) => {
-      const { enabled, sessionKey = GLOBAL_KEY } = c.req.valid('json');
-      await setVoiceReplies(c.get('auth').tenant, sessionKey, enabled);
-      const message = enabled
-        ? `Voice replies on for ${sessionKey}: a customer who writes by voice is answered by voice.`
-        : `Voice replies off for ${sessionKey}: every answer is text.`;
-      return c.json({ success: true as const, message, enabled, sessionKey }, 200);
-    },
-  );
+  keySwitch(r, {
+    path: '/pure-extractor',
+    summary: 'Pure extractor mode: no automatic replies at all, tenant-wide or for one session key',
+    set: setPureExtractor,
+    message: (on, key) =>
+      on
+        ? `Pure extractor mode on for ${key}: the assistant is paused; messages are still stored, streamed and forwarded.`
+        : `Pure extractor mode off for ${key}: automatic replies resume.`,
+  });
+  keySwitch(r, {
+    path: '/voice-replies',
+    summary: 'Answer voice notes with voice notes (speech synthesis), tenant-wide or for one session key',
+    set: setVoiceReplies,
+    message: (on, key) =>
+      on
+        ? `Voice replies on for ${key}: a customer who writes by voice is answered by voice.`
+        : `Voice replies off for ${key}: every answer is text.`,
+  });
   return r;
+}
+
+/** `POST <path>` `{enabled, sessionKey?}` (default `global`) → `{success, message, enabled, sessionKey}`. */
+function keySwitch(
+  r: ReturnType<typeof router>,
+  o: {
+    path: string;
+    summary: string;
+    set: (tenantId: string, key: string, enabled: boolean) => Promise<void>;
+    message: (enabled: boolean, key: string) => string;
+  },
+) {
+  r.openapi(
+    createRoute({
+      method: 'post',
+      path: o.path,
+      tags,
+      security: bearer,
+      middleware: [requireAuth] as const,
+      summary: o.summary,
+      request: {
+        body: {
+          content: {
+            'application/json': {
+              schema: z.object({
+                enabled: z.boolean(),
+                sessionKey: SwitchKey.optional().openapi({ description: 'default `global` (tenant-wide)' }),
+              }),
+            },
+          },
+        },
+      },
+      responses: {
+        200: json(
+          z.object({
+            success: z.literal(true),
+            message: z.string(),
+            enabled: z.boolean(),
+            sessionKey: z.string(),
+          }),
+        ),
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const { enabled, sessionKey = GLOBAL_KEY } = c.req.valid('json');
+      await o.set(c.get('auth').tenant, sessionKey, enabled);
+      return c.json(
+        { success: true as const, message: o.message(enabled, sessionKey), enabled, sessionKey },
+        200,
+      );
+    },
+  );
 }
