@@ -4,7 +4,6 @@ import { toAttr } from '../store/db.ts';
 import { chatbotRuleIdKey, chatbotRuleKey, chatbotRulesOf } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
 import { forgetChatbotGate } from './gate.ts';
-import { compileSafeRegex } from './safe-regex.ts';
 
 export const TRIGGER_TYPES = ['exact', 'contains', 'regex', 'ai_fallback'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
@@ -35,7 +34,11 @@ const newRuleId = () => `rule_${Date.now()}${String(randomInt(1_000_000)).padSta
  * engine refuses it). The id item is written only if absent, in the same transaction, so ids are unique.
  */
 export async function putRule(tenantId: string, input: ChatbotRuleInput): Promise<ChatbotRule> {
-  if (input.triggerType === 'regex') compileSafeRegex(input.keyword, 'keyword');
+  if (input.triggerType === 'regex') {
+    // RE2JS is imported on first use: the API's cold start does not read it (docs/benchmarks.md).
+    const { compileSafeRegex } = await import('./safe-regex.ts');
+    compileSafeRegex(input.keyword, 'keyword');
+  }
   for (let attempt = 0; ; attempt++) {
     const rule: ChatbotRule = {
       id: newRuleId(),

@@ -1,5 +1,6 @@
 import { RE2JS, RE2JSException, RE2Set } from 're2js';
 import { ValidationError } from '../http/errors.ts';
+import { MAX_PATTERN_LENGTH, MAX_PROGRAM_SIZE } from './regex-limits.ts';
 
 /**
  * User regular expressions (chatbot rules) run on RE2JS, a port of RE2: matching time is linear in
@@ -7,10 +8,7 @@ import { ValidationError } from '../http/errors.ts';
  * back-references or look-arounds: such patterns are refused when the rule is saved).
  */
 
-/** Longest pattern accepted, in characters. */
-export const MAX_PATTERN_LENGTH = 500;
-/** Largest compiled program accepted (RE2 instructions): bounds memory and per-character cost of `a{1000}`-style counts. */
-export const MAX_PROGRAM_SIZE = 10_000;
+export { MAX_PATTERN_LENGTH, MAX_PROGRAM_SIZE } from './regex-limits.ts';
 
 export interface SafeRegex {
   readonly source: string;

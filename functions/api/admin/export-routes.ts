@@ -167,7 +167,7 @@ export function adminExportRoutes() {
     const rows = mapRows(contactRows(tenantId, sessions), contactExportRow);
     if (p.format === 'csv')
       return c.body(
-        csvStream(contactColumns, rows, { bom: p.bom }),
+        await csvStream(contactColumns, rows, { bom: p.bom }),
         200,
         csvHeaders(`contacts-${stamp()}`),
       ) as never;
@@ -184,7 +184,7 @@ export function adminExportRoutes() {
     const rows = mapRows(groupRows(tenantId, sessions), groupExportRow);
     if (p.format === 'csv')
       return c.body(
-        csvStream(groupColumns, rows, { bom: p.bom }),
+        await csvStream(groupColumns, rows, { bom: p.bom }),
         200,
         csvHeaders(`groups-${stamp()}`),
       ) as never;

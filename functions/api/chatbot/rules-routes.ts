@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { MAX_PATTERN_LENGTH } from '#shared/chatbot/regex-limits';
 import { deleteRule, listRules, putRule, REPLY_TYPES, TRIGGER_TYPES } from '#shared/chatbot/rules';
-import { MAX_PATTERN_LENGTH } from '#shared/chatbot/safe-regex';
 import { router } from '#shared/http/context';
 import { NotFoundError } from '#shared/http/errors';
 import { bearer, errorResponses, json } from '#shared/http/schemas';

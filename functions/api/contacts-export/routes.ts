@@ -188,7 +188,7 @@ export function contactsExportRoutes() {
       first = h.rows;
       toS3 = h.more;
     }
-    const body = csvStream(exportCsvColumns, concat(first, it, count), { bom: q.bom ?? false });
+    const body = await csvStream(exportCsvColumns, concat(first, it, count), { bom: q.bom ?? false });
     if (!toS3) return c.body(body, 200, csvHeaders(fileName)) as never;
     const link = await uploadExport(exportKeyOf(tenant, stamp), body, fileName);
     return c.json({ ...base, totalContacts: count.n, downloadUrl: link.url, expiresIn: link.expiresIn }, 200);

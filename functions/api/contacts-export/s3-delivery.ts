@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
@@ -22,6 +21,7 @@ export async function uploadExport(
   fileName: string,
 ): Promise<{ url: string; expiresIn: number }> {
   const Bucket = names.mediaBucket();
+  const { Upload } = await import('@aws-sdk/lib-storage'); // on first use (cold start)
   await new Upload({
     client: s3Client(),
     queueSize: 1,

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import pg from 'pg';
+import type pg from 'pg';
 import { env } from '#shared/config/env';
 import { ServiceError } from '#shared/http/errors';
 import { assertAllowedAddress } from '#shared/webhooks/guard';
@@ -72,7 +72,8 @@ export async function upsertIntoPostgres(
   target: StoredSqlTable,
   rows: AsyncIterable<ExportRow>,
 ): Promise<{ table: string; written: number }> {
-  const client = new pg.Client(await pgConfig(target.connectionString));
+  const { default: Pg } = await import('pg'); // on first use (cold start)
+  const client = new Pg.Client(await pgConfig(target.connectionString));
   // A server error after connecting arrives on the client; without a listener it would crash the process.
   client.on('error', () => {});
   try {

@@ -29,7 +29,7 @@ describe('CSV writer', () => {
       { name: 'മീര നായർ', n: 4 },
       { name: '=cmd()', n: -5 },
     ];
-    const out = await text(csvStream(columns, rows));
+    const out = await text(await csvStream(columns, rows));
     expect(out.split('\r\n')[0]).toBe('Name,N');
     expect(parse(out, { columns: true })).toEqual([
       { Name: 'Sharma, Asha', N: '1' },
@@ -41,9 +41,9 @@ describe('CSV writer', () => {
   });
 
   it('writes a BOM only when asked, and the header with no rows', async () => {
-    const withBom = await bytes(csvStream(columns, [], { bom: true }));
+    const withBom = await bytes(await csvStream(columns, [], { bom: true }));
     expect([...withBom.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const plain = await bytes(csvStream(columns, []));
+    const plain = await bytes(await csvStream(columns, []));
     expect(new TextDecoder().decode(plain)).toBe('Name,N\r\n');
   });
 
@@ -60,7 +60,7 @@ describe('CSV writer', () => {
         closed = true;
       }
     }
-    const reader = csvStream(columns, many()).getReader();
+    const reader = (await csvStream(columns, many())).getReader();
     await reader.read();
     // Back pressure: far from all 100,000 rows were generated for the first chunk.
     expect(produced).toBeLessThan(50_000);

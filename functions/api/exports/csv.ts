@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
 
 /**
  * CSV for spreadsheet apps (docs/exports.md, "CSV rules"): RFC 4180 quoting by `csv-stringify`
@@ -37,11 +36,12 @@ export interface CsvOptions {
  * Rows → a CSV byte stream, read from `rows` only as fast as the consumer takes the output (back
  * pressure), so a large export never sits in memory. The header row is written even with no rows.
  */
-export function csvStream<T>(
+export async function csvStream<T>(
   columns: readonly CsvColumn<T>[],
   rows: AsyncIterable<T> | Iterable<T>,
   opt: CsvOptions = {},
-): ReadableStream<Uint8Array> {
+): Promise<ReadableStream<Uint8Array>> {
+  const { stringify } = await import('csv-stringify'); // on first use (cold start)
   const stringifier = stringify({
     bom: opt.bom ?? false,
     header: true,

@@ -2,7 +2,7 @@ import type { StoredMessage } from '#shared/messages/message';
 import { type MessageQuery, queryMessages } from '#shared/messages/repository';
 import { lidJid } from '#shared/phone/jid';
 import { PHONE_MAX_DIGITS } from '#shared/phone/number';
-import { callingCodeOf } from '#shared/phone/readable';
+import { numberingPlan } from '#shared/phone/readable';
 import type { Session } from '#shared/sessions/session';
 import { lidsOf } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
@@ -34,10 +34,11 @@ export async function chatsOfNumber(
   sessions: Session[],
 ): Promise<{ phones: string[]; chatIds: string[] }> {
   const national = digits.replace(/^0+/, '');
+  const plan = await numberingPlan();
   const expanded = new Set<string>();
   if (national.length <= 10 || digits.startsWith('0')) {
     for (const s of sessions) {
-      const cc = s.mobile_number ? callingCodeOf(s.mobile_number) : undefined;
+      const cc = s.mobile_number ? plan.callingCode(s.mobile_number) : undefined;
       if (cc && `${cc}${national}`.length <= PHONE_MAX_DIGITS) expanded.add(`${cc}${national}`);
     }
   }

@@ -4,7 +4,7 @@ import { bearer, errorResponses, json } from '#shared/http/schemas';
 import type { StoredMessage } from '#shared/messages/message';
 import { messagesNewestFirst } from '#shared/messages/repository';
 import { chatOf, groupJid } from '#shared/phone/jid';
-import { readableNumber } from '#shared/phone/readable';
+import { numberingPlan } from '#shared/phone/readable';
 import { requireSession } from '#shared/sessions/repository';
 import type { Session } from '#shared/sessions/session';
 import { requireAuth } from '../auth/middleware.ts';
@@ -76,15 +76,17 @@ async function formatted(
   session: Session,
   resolver: LidResolver,
 ): Promise<z.infer<typeof FormattedMessage>> {
+  const plan = await numberingPlan();
+  const readable = (p: Party) => partyReadable(p, plan);
   const self: Party | undefined = session.mobile_number
     ? { kind: 'phone', digits: session.mobile_number }
     : undefined;
-  const selfReadable = self ? partyReadable(self) : session.sessionId;
+  const selfReadable = self ? readable(self) : session.sessionId;
   const [sender, chat] = await Promise.all([resolver.sender(m), resolver.chat(m.sessionId, m.chatId)]);
   const inbound = m.direction === 'inbound';
-  const from = inbound ? (sender ? partyReadable(sender) : partyReadable(chat)) : selfReadable;
+  const from = inbound ? (sender ? readable(sender) : readable(chat)) : selfReadable;
   // A group message goes to the group; a direct one to the other side of the chat.
-  const to = inbound ? (chat.kind === 'group' ? partyReadable(chat) : selfReadable) : partyReadable(chat);
+  const to = inbound ? (chat.kind === 'group' ? readable(chat) : selfReadable) : readable(chat);
   return {
     id: m.messageId,
     from,
@@ -130,6 +132,7 @@ export function formattedRoutes() {
       return c.json({ success: true as const, chatId: 'all', total: messages.length, messages }, 200);
     }
 
+    const plan = await numberingPlan();
     let chatIds: string[];
     let shown: string;
     const asked = chatOf(q.chatId);
@@ -139,17 +142,17 @@ export function formattedRoutes() {
     } else if (asked?.kind === 'lid') {
       const phone = await resolver.phoneOf(session.sessionId, asked.lid);
       chatIds = phone ? [q.chatId, phone] : [q.chatId];
-      shown = phone ? readableNumber(phone) : `lid:${asked.lid}`;
+      shown = phone ? plan.readable(phone) : `lid:${asked.lid}`;
     } else {
       const digits = PhoneDigits.parse(q.chatId);
       const found = await chatsOfNumber(tenantId, digits, [session]);
       chatIds = found.chatIds;
-      shown = readableNumber(found.phones[0] ?? digits);
+      shown = plan.readable(found.phones[0] ?? digits);
     }
     const newest = await queryChats({ tenantId, sessionId: session.sessionId }, chatIds, q.limit);
     // The chat as the messages know it, when they name a phone.
     const phoneChat = newest.find((m) => chatOf(m.chatId)?.kind === 'phone')?.chatId;
-    if (phoneChat && asked?.kind !== 'group') shown = readableNumber(phoneChat);
+    if (phoneChat && asked?.kind !== 'group') shown = plan.readable(phoneChat);
     const messages = await Promise.all(newest.reverse().map((m) => formatted(m, session, resolver)));
     return c.json({ success: true as const, chatId: shown, total: messages.length, messages }, 200);
   });

@@ -1,7 +1,7 @@
 import { bareLid, LidLookup } from '#shared/contacts/lid-cache';
 import type { StoredMessage } from '#shared/messages/message';
 import { type Chat, chatOf, groupJid, jidOfChat } from '#shared/phone/jid';
-import { readableNumber } from '#shared/phone/readable';
+import type { NumberingPlan } from '#shared/phone/readable';
 
 /**
  * Who a chat or sender is, in our words: a phone number (digits), a group, or a LID whose phone the
@@ -11,8 +11,8 @@ export type Party = Chat;
 
 export const partyJid = jidOfChat;
 
-export const partyReadable = (p: Party) =>
-  p.kind === 'phone' ? readableNumber(p.digits) : p.kind === 'group' ? groupJid(p.id) : `lid:${p.lid}`;
+export const partyReadable = (p: Party, plan: NumberingPlan) =>
+  p.kind === 'phone' ? plan.readable(p.digits) : p.kind === 'group' ? groupJid(p.id) : `lid:${p.lid}`;
 
 /** Digits for payloads that carry digits; `lid:<digits>` when unresolved. */
 export const partyDigits = (p: Party) =>

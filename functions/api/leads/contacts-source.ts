@@ -1,7 +1,7 @@
 import { phoneOfLid, type StoredChat, type StoredContact } from '#shared/contacts/repository';
 import { chatOf } from '#shared/phone/jid';
 import { isPhoneDigits } from '#shared/phone/number';
-import { readableNumber } from '#shared/phone/readable';
+import { numberingPlan } from '#shared/phone/readable';
 import { listSessions, requireSession } from '#shared/sessions/repository';
 import { chatsOf, contactsOf } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
@@ -40,10 +40,11 @@ export async function* contactRows(
   opt: ContactSourceOptions = {},
 ): AsyncGenerator<ContactRow> {
   const seen = new Set<string>();
+  const plan = await numberingPlan();
   const pageSize = opt.pageSize ?? 500;
   const row = (phone: string, sessionId: string, name?: string, lastMsgAt?: number): ContactRow => ({
     phone,
-    formatted: readableNumber(phone),
+    formatted: plan.readable(phone),
     name: name?.trim() ?? '',
     sessionId,
     ...(lastMsgAt !== undefined ? { lastMsgAt } : {}),

@@ -1,7 +1,7 @@
 import { phoneOfLid, type StoredChat } from '#shared/contacts/repository';
 import { chatOf, groupJid } from '#shared/phone/jid';
 import { isPhoneDigits } from '#shared/phone/number';
-import { readableNumber } from '#shared/phone/readable';
+import { numberingPlan } from '#shared/phone/readable';
 import { chatKey, groupsOf } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 
@@ -37,6 +37,7 @@ export async function* groupRows(
   opt: { pageSize?: number } = {},
 ): AsyncGenerator<GroupRow> {
   const seen = new Set<string>();
+  const plan = await numberingPlan();
   for (const sessionId of sessionIds) {
     for await (const page of dataTable.pages<StoredGroup>({
       ...groupsOf(tenantId, sessionId),
@@ -55,7 +56,7 @@ export async function* groupRows(
           if (who?.kind === 'phone') phone = who.digits;
           else if (who?.kind === 'lid') phone = await phoneOfLid(tenantId, sessionId, who.lid);
           if (phone && isPhoneDigits(phone))
-            members.push({ name: p.name?.trim() ?? '', phone: readableNumber(phone) });
+            members.push({ name: p.name?.trim() ?? '', phone: plan.readable(phone) });
         }
         yield {
           groupId: id,

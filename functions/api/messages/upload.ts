@@ -1,6 +1,5 @@
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { fileTypeFromBuffer } from 'file-type';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import { ServiceError, ValidationError } from '#shared/http/errors';
@@ -32,6 +31,7 @@ export interface DetectedFile {
 
 /** The kind to send a file as: from its magic bytes, else its declared content type, else a document. */
 export async function detectFile(bytes: Uint8Array, declaredType: string | undefined): Promise<DetectedFile> {
+  const { fileTypeFromBuffer } = await import('file-type'); // on first use (cold start)
   const sniffed = await fileTypeFromBuffer(bytes);
   const declared = declaredType && declaredType !== 'application/octet-stream' ? declaredType : undefined;
   const mimetype = sniffed?.mime ?? declared ?? 'application/octet-stream';

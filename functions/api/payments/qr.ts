@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import QRCode from 'qrcode';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 
@@ -17,6 +16,7 @@ export const paymentQrKeyOf = (tenantId: string, uri: string) =>
  * media bucket under the tenant and answered as a presigned GET URL valid for 7 days.
  */
 export async function paymentQrUrl(tenantId: string, uri: string): Promise<string> {
+  const { default: QRCode } = await import('qrcode'); // on first use (cold start)
   const png = await QRCode.toBuffer(uri, { type: 'png', errorCorrectionLevel: 'M', margin: 4, width: 512 });
   const Bucket = names.mediaBucket();
   const Key = paymentQrKeyOf(tenantId, uri);

@@ -1,5 +1,4 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import QRCode from 'qrcode';
 import { router } from '#shared/http/context';
 import { NotFoundError } from '#shared/http/errors';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
@@ -177,6 +176,8 @@ export function sessionRoutes() {
         return c.json({ success: true as const, qr, pairingCode, status: s.status }, 200);
       }
       if (!qr) throw new NotFoundError(`session ${s.sessionId} has no QR to show (status ${s.status})`);
+      // Imported on first use: most API requests never draw a QR code (cold start, docs/benchmarks.md).
+      const { default: QRCode } = await import('qrcode');
       const png = await QRCode.toBuffer(qr, { type: 'png', margin: 2, width: 300 });
       return c.body(new Uint8Array(png), 200, { 'content-type': 'image/png', 'cache-control': 'no-store' });
     },

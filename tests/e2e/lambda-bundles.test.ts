@@ -1,0 +1,160 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { bundleLambda } from '../../infra/lambda-bundle.ts';
+
+/**
+ * The functions as the stack deploys them (infra/lambda-bundle.ts), run with plain `node`: no tsx,
+ * no node_modules but what the bundle folder holds. The API is invoked with API Gateway (HTTP API)
+ * events against the local stack, including the routes whose modules are loaded on first use.
+ */
+const outside = join('/tmp', `lambda-test-${process.pid}`);
+afterAll(() => {
+  rmSync(outside, { recursive: true, force: true });
+});
+
+interface Reply {
+  statusCode: number;
+  headers?: Record<string, string>;
+  body: string;
+  isBase64Encoded?: boolean;
+}
+
+/** One cold invocation of the bundled API: a fresh `node` process imports `index.mjs` and calls `handler`. */
+function invoke(dir: string, method: string, path: string, body?: unknown, token?: string): Reply {
+  const [rawPath, rawQueryString = ''] = path.split('?');
+  const event = {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath,
+    rawQueryString,
+    headers: {
+      host: 'api.example.test',
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'local',
+      domainName: 'api.example.test',
+      requestId: `r${Math.random()}`,
+      routeKey: '$default',
+      stage: '$default',
+      time: new Date().toUTCString(),
+      timeEpoch: Date.now(),
+      http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bundle-test' },
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    isBase64Encoded: false,
+  };
+  const out = execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const { handler } = await import(${JSON.stringify(join(dir, 'index.mjs'))});
+       const reply = await handler(JSON.parse(process.env.EVENT), {});
+       process.stdout.write('\\n' + JSON.stringify(reply));
+       process.exit(0);`,
+    ],
+    {
+      cwd: '/',
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        ...inject('serviceEnv'),
+        PAYMENT_UPI_ID: 'shop@okaxis',
+        PAYMENT_UPI_NAME: 'Bundle Shop',
+        LOG_LEVEL: 'warn',
+        NODE_NO_WARNINGS: '1',
+        EVENT: JSON.stringify(event),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  return JSON.parse(out.trim().split('\n').at(-1)!) as Reply;
+}
+
+const json = (r: Reply) => JSON.parse(r.body);
+
+describe('the bundled Lambdas (what `cdk deploy` uploads), run with plain node', () => {
+  const api = join(outside, 'api');
+  beforeAll(async () => {
+    // Outside the repository: nothing may resolve from the project's node_modules.
+    await bundleLambda('api', api);
+  }, 60_000);
+
+  it('API: health, OpenAPI, a tenant and its token, bad input, and the routes whose modules load on first use', () => {
+    expect(invoke(api, 'GET', '/health').statusCode).toBe(200);
+    const spec = invoke(api, 'GET', '/openapi.json');
+    expect(spec.statusCode).toBe(200);
+    expect(json(spec).paths['/api/messages/send']).toBeDefined();
+
+    const adminReply = invoke(api, 'POST', '/api/auth/token', { apiKey: inject('adminApiKey') });
+    expect(adminReply.statusCode, adminReply.body).toBe(200);
+    const tenant = invoke(api, 'POST', '/api/admin/tenants', { name: 'bundle' }, json(adminReply).token);
+    expect(tenant.statusCode, tenant.body).toBe(201);
+    const token: string = json(invoke(api, 'POST', '/api/auth/token', { apiKey: json(tenant).apiKey })).token;
+
+    const bad = invoke(api, 'POST', '/api/sessions', { name: 'x'.repeat(10_000) }, token);
+    expect(bad.statusCode).toBe(400);
+    expect(json(bad).error).toBeTruthy();
+
+    // re2js, imported on first use: a pattern RE2 refuses is a 400 naming the field, a valid one is stored.
+    const refused = invoke(
+      api,
+      'POST',
+      '/api/v1/chatbot/rules',
+      { mobid: '*', triggerType: 'regex', keyword: '(a)\\1', replyType: 'text', response: 'hi' },
+      token,
+    );
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.body).toContain('keyword');
+    const stored = invoke(
+      api,
+      'POST',
+      '/api/v1/chatbot/rules',
+      {
+        mobid: '*',
+        triggerType: 'regex',
+        keyword: '^price(s)?$',
+        replyType: 'text',
+        response: 'See the menu',
+      },
+      token,
+    );
+    expect(stored.statusCode, stored.body).toBe(201);
+
+    // qrcode and S3, imported on first use: a UPI payment link with its QR image.
+    const link = invoke(api, 'POST', '/api/v1/payments/link', { amount: 499, bookingId: 'B12' }, token);
+    expect(link.statusCode, link.body).toBe(200);
+    expect(json(link).upi_uri).toMatch(/^upi:\/\/pay\?pa=shop@okaxis/);
+    expect(json(link).qr_image_url).toMatch(/^http/);
+  }, 120_000);
+
+  it('media consumer: OCR worker script, wasm core and language data beside the bundle; it imports', async () => {
+    const media = join(outside, 'media');
+    await bundleLambda('media', media);
+    const files = readdirSync(media);
+    expect(files).toContain('worker-entry.cjs');
+    expect(existsSync(join(media, 'node_modules/tesseract.js-core/tesseract-core-simd-lstm.wasm'))).toBe(
+      true,
+    );
+    expect(
+      existsSync(join(media, 'node_modules/@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz')),
+    ).toBe(true);
+    // Only the LSTM core and the best_int models are shipped.
+    expect(existsSync(join(media, 'node_modules/tesseract.js-core/tesseract-core.wasm'))).toBe(false);
+    const imported = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(join(media, 'index.mjs'))}); console.log(typeof m.handler);`,
+      ],
+      { cwd: '/', encoding: 'utf8', env: { ...process.env, AWS_REGION: 'us-east-1', NODE_NO_WARNINGS: '1' } },
+    );
+    expect(imported.trim()).toBe('function');
+  }, 120_000);
+});
