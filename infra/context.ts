@@ -16,6 +16,9 @@ export interface DeploymentSettings {
    * set (docs/deploy.md, "Settings"); keys are never context: they live in the AI keys secret.
    */
   service?: Record<string, string>;
+  /** API Gateway throttling, requests per second (`-c apiRateLimit=...`, `-c apiBurstLimit=...`). */
+  apiRateLimit?: number;
+  apiBurstLimit?: number;
 }
 
 /** Context name → the environment variable it sets on the functions and the host. */
@@ -48,6 +51,13 @@ export function settingsFromContext(app: App): DeploymentSettings {
     const v = app.node.tryGetContext(key);
     return v === undefined || v === '' ? undefined : String(v);
   };
+  const positive = (key: 'apiRateLimit' | 'apiBurstLimit') => {
+    const v = optional(key);
+    if (v === undefined) return {};
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`context ${key} "${v}" must be a positive integer`);
+    return { [key]: n };
+  };
   const retainData = String(app.node.tryGetContext('retainData') ?? 'true') !== 'false';
   const service = Object.fromEntries(
     Object.entries(SERVICE_SETTINGS).flatMap(([ctx, envName]) => {
@@ -62,5 +72,7 @@ export function settingsFromContext(app: App): DeploymentSettings {
     ...(Object.keys(service).length ? { service } : {}),
     ...(optional('certificateArn') ? { certificateArn: optional('certificateArn') } : {}),
     ...(optional('alarmEmail') ? { alarmEmail: optional('alarmEmail') } : {}),
+    ...positive('apiRateLimit'),
+    ...positive('apiBurstLimit'),
   };
 }

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { AssetHashType, DockerImage, type Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -41,7 +42,7 @@ function bundledCode(name: string): lambda.Code {
   });
 }
 
-/** `functions/<name>/handler.ts` (export `handler`): Node 22 on ARM64, its own log group. */
+/** `functions/<name>/handler.ts` (export `handler`): Node 24 on ARM64, its own log group. */
 export function nodeFunction(
   scope: Construct,
   id: string,
@@ -52,10 +53,17 @@ export function nodeFunction(
     retention: logs.RetentionDays.ONE_MONTH,
     removalPolicy: RemovalPolicy.DESTROY,
   });
+  // Its own role with writing to its own log group, instead of the AWSLambdaBasicExecutionRole managed
+  // policy (any log group in the account).
+  const role = new iam.Role(scope, `${id}Role`, {
+    assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+  });
+  logGroup.grantWrite(role);
   return new lambda.Function(scope, id, {
+    role,
     code: bundledCode(name),
     handler: 'index.handler',
-    runtime: lambda.Runtime.NODEJS_22_X,
+    runtime: lambda.Runtime.NODEJS_24_X,
     architecture: lambda.Architecture.ARM_64,
     memorySize: opt.memorySize ?? 512,
     timeout: opt.timeout,

@@ -11,6 +11,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { projectRoot } from './functions.ts';
+import { grantMediaReadWrite } from './grants.ts';
 
 /** The port the host serves `/health` and the SSE streams on inside the task. */
 export const HOST_HTTP_PORT = 8080;
@@ -80,6 +81,8 @@ export class ConnectionHost extends Construct {
         DynamoDb: { service: ec2.GatewayVpcEndpointAwsService.DYNAMODB },
         S3: { service: ec2.GatewayVpcEndpointAwsService.S3 },
       },
+      // Refused connections only: what a probe or a misconfigured rule looks like, at little cost.
+      flowLogs: { rejected: { trafficType: ec2.FlowLogTrafficType.REJECT } },
     });
 
     this.cluster = new ecs.Cluster(this, 'Cluster', {
@@ -128,7 +131,7 @@ export class ConnectionHost extends Construct {
     props.authTable.grantReadWriteData(role);
     for (const q of props.commandQueues) q.grantConsumeMessages(role);
     props.eventsQueue.grantSendMessages(role);
-    props.media.grantReadWrite(role);
+    grantMediaReadWrite(props.media, role);
     props.jwtSecret.grantRead(role);
 
     this.service = new ecs.FargateService(this, 'Service', {

@@ -13,6 +13,7 @@ import {
   type TableDef,
   tables,
 } from '#shared/aws/resources';
+import { cdkJsonContext } from './app-context.ts';
 import { settingsFromContext } from './context.ts';
 import { SessionManagerStack } from './stack.ts';
 
@@ -23,7 +24,7 @@ const shardCount = 3;
 const outRoot = mkdtempSync(join(tmpdir(), 'cdk-stack-test-'));
 let apps = 0;
 const newApp = (context: Record<string, string> = {}) =>
-  new App({ context, outdir: join(outRoot, String(apps++)) });
+  new App({ context: { ...cdkJsonContext(), ...context }, outdir: join(outRoot, String(apps++)) });
 afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
 
 // One synth for the whole file: Lambda bundling runs here (local esbuild, about a second).
@@ -37,6 +38,11 @@ function logicalId(type: string, props: Record<string, unknown>): string {
   expect(found, `${type} ${JSON.stringify(props)}`).toHaveLength(1);
   return found[0]!;
 }
+
+/** The service's own functions (CDK's deploy-time custom resource handlers are functions too). */
+const SERVICE_FUNCTION = {
+  Properties: { Environment: { Variables: Match.objectLike({ SERVICE_NAME: Match.anyValue() }) } },
+};
 
 const queueId = (name: string) => logicalId('AWS::SQS::Queue', { QueueName: name });
 const jwtSecretId = () =>
@@ -205,7 +211,7 @@ describe('SQS queues', () => {
 });
 
 describe('media bucket', () => {
-  it('is private, encrypted, TLS only, and expires uploads after a day', () => {
+  it('is private, encrypted, TLS only, and expires uploads, speech, exports and payment QRs', () => {
     template.hasResourceProperties('AWS::S3::Bucket', {
       BucketName: Match.absent(),
       PublicAccessBlockConfiguration: {
@@ -218,9 +224,11 @@ describe('media bucket', () => {
         ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
       },
       LifecycleConfiguration: {
-        Rules: Match.arrayWith([
-          Match.objectLike({ Prefix: buckets.media.expiringPrefix, ExpirationInDays: 1, Status: 'Enabled' }),
-        ]),
+        Rules: Match.arrayWith(
+          buckets.media.expiring.map(({ prefix, days }) =>
+            Match.objectLike({ Prefix: prefix, ExpirationInDays: days, Status: 'Enabled' }),
+          ),
+        ),
       },
     });
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
@@ -236,24 +244,31 @@ describe('media bucket', () => {
 describe('functions', () => {
   const consumers = 4;
 
-  it('API and consumers: Node 22 on ARM64, ESM bundle, shared environment', () => {
-    template.resourceCountIs('AWS::Lambda::Function', 1 + consumers);
-    template.allResourcesProperties('AWS::Lambda::Function', {
-      Runtime: 'nodejs22.x',
-      Architectures: ['arm64'],
-      Handler: 'index.handler',
-      Environment: {
-        Variables: Match.objectLike({
-          RESOURCE_PREFIX: prefix,
-          SHARD_COUNT: String(shardCount),
-          DATA_TABLE_NAME: {
-            Ref: logicalId('AWS::DynamoDB::Table', { GlobalSecondaryIndexes: Match.anyValue() }),
+  it('API and consumers: Node 24 on ARM64, ESM bundle, shared environment', () => {
+    const fns = Object.values(template.findResources('AWS::Lambda::Function', SERVICE_FUNCTION));
+    expect(fns).toHaveLength(1 + consumers);
+    for (const fn of fns) {
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        Environment: {
+          Variables: {
+            RESOURCE_PREFIX: prefix,
+            SHARD_COUNT: String(shardCount),
+            DATA_TABLE_NAME: {
+              Ref: logicalId('AWS::DynamoDB::Table', { GlobalSecondaryIndexes: Match.anyValue() }),
+            },
+            MEDIA_BUCKET_NAME: { Ref: logicalId('AWS::S3::Bucket', {}) },
+            NODE_OPTIONS: '--enable-source-maps',
           },
-          MEDIA_BUCKET_NAME: { Ref: logicalId('AWS::S3::Bucket', {}) },
-          NODE_OPTIONS: '--enable-source-maps',
-        }),
-      },
-    });
+        },
+      });
+      // Its own role, writing to its own log group: no AWSLambdaBasicExecutionRole (any log group).
+      expect(JSON.stringify(template.toJSON().Resources[fn.Properties.Role['Fn::GetAtt'][0]])).not.toContain(
+        'AWSLambdaBasicExecutionRole',
+      );
+    }
   });
 
   it('JWT signing key is generated in Secrets Manager and given to the API and the host, not the consumers (they never use it)', () => {
@@ -267,7 +282,7 @@ describe('functions', () => {
     // The API function's role and the host's task role.
     expect(readers).toHaveLength(2);
     for (const policy of readers) expect(JSON.stringify(policy)).toContain('secretsmanager:GetSecretValue');
-    const withJwt = Object.values(template.findResources('AWS::Lambda::Function')).filter(
+    const withJwt = Object.values(template.findResources('AWS::Lambda::Function', SERVICE_FUNCTION)).filter(
       (f) => f.Properties.Environment.Variables.JWT_SECRET_ARN,
     );
     expect(withJwt).toHaveLength(1);
@@ -375,9 +390,9 @@ describe('service settings and keys', () => {
   );
   type Fn = { Properties: { Environment: { Variables: Record<string, unknown> } } };
   const fnWith = (name: string): Array<[string, Fn]> =>
-    (Object.entries(t.findResources('AWS::Lambda::Function')) as Array<[string, Fn]>).filter(
-      ([, f]) => f.Properties.Environment.Variables[name] !== undefined,
-    );
+    (
+      Object.entries(t.findResources('AWS::Lambda::Function', SERVICE_FUNCTION)) as Array<[string, Fn]>
+    ).filter(([, f]) => f.Properties.Environment.Variables[name] !== undefined);
   const statements = () =>
     Object.values(t.findResources('AWS::IAM::Policy')).flatMap(
       (p) => p.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>,

@@ -1,16 +1,19 @@
-import { ArnFormat, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { allQueues, buckets, commandQueue, type QueueDef, queues, tables } from '#shared/aws/resources';
 import { addObservability } from './alarms.ts';
 import type { DeploymentSettings } from './context.ts';
 import { nodeFunction } from './functions.ts';
+import { grantMediaRead, grantMediaReadWrite, grantMediaWrite } from './grants.ts';
 import { ConnectionHost } from './host.ts';
 import { type QueueWithDlq, queueFrom } from './queues.ts';
 import { bucketFrom, tableFrom } from './storage.ts';
@@ -18,6 +21,24 @@ import { bucketFrom, tableFrom } from './storage.ts';
 export interface SessionManagerStackProps extends StackProps, DeploymentSettings {}
 
 type TableKey = keyof typeof tables;
+
+/** Requests per second across the API, steady and in a burst (`-c apiRateLimit=… -c apiBurstLimit=…`). */
+export const API_RATE_LIMIT = 200;
+export const API_BURST_LIMIT = 400;
+
+/** The API's access log line (API Gateway `$context` variables). */
+export const API_ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  ip: '$context.identity.sourceIp',
+  time: '$context.requestTimeEpoch',
+  method: '$context.httpMethod',
+  path: '$context.path',
+  status: '$context.status',
+  bytes: '$context.responseLength',
+  latencyMs: '$context.responseLatency',
+  integrationMs: '$context.integrationLatency',
+  integrationError: '$context.integrationErrorMessage',
+};
 
 /** The given settings that are set, by name. */
 const pick = (from: Record<string, string>, ...keys: string[]) =>
@@ -110,7 +131,7 @@ export class SessionManagerStack extends Stack {
     grantCommon(api);
     jwtSecret.grantRead(api);
     adminKey.grantRead(api);
-    media.grantReadWrite(api);
+    grantMediaReadWrite(media, api);
     for (const cq of commandQueues) cq.grantSendMessages(api);
     queue(queues.webhooks.id).grantSendMessages(api);
     // Tenants' own credentials (export settings) are secrets under `<prefix>/tenants/`, made at run time.
@@ -139,6 +160,26 @@ export class SessionManagerStack extends Stack {
     const httpApi = new HttpApi(this, 'HttpApi', {
       apiName: `${prefix}-api`,
       defaultIntegration: new HttpLambdaIntegration('ApiIntegration', api),
+      createDefaultStage: false,
+    });
+    // One line per request: who, what, the answer and the time taken; no headers, bodies or query
+    // strings, so no key or token is ever logged.
+    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    new HttpStage(this, 'ApiStage', {
+      httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: {
+        rateLimit: props.apiRateLimit ?? API_RATE_LIMIT,
+        burstLimit: props.apiBurstLimit ?? API_BURST_LIMIT,
+      },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify(API_ACCESS_LOG_FIELDS)),
+      },
     });
 
     /**
@@ -159,7 +200,7 @@ export class SessionManagerStack extends Stack {
         timeout: Duration.seconds(def.visibilityTimeoutSeconds / 2),
       });
       grantCommon(fn);
-      media.grantRead(fn);
+      grantMediaRead(media, fn);
       fn.addEventSource(
         new SqsEventSource(queue(def.id), { batchSize: 10, reportBatchItemFailures: true, maxConcurrency }),
       );
@@ -198,6 +239,8 @@ export class SessionManagerStack extends Stack {
     const chatbot = consumer('ChatbotConsumer', 'chatbot', queues.chatbot, undefined, modelEnvironment);
     grantModels(chatbot);
     for (const cq of commandQueues) cq.grantSendMessages(chatbot);
+    // Each version of an extracted record is archived as JSON (shared/chatbot/extraction.ts).
+    grantMediaWrite(media, chatbot, 'extractions/');
     queue(queues.webhooks.id).grantSendMessages(chatbot);
     queue(queues.chatbot.id).grantSendMessages(events);
 

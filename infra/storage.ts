@@ -1,5 +1,6 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import type { BucketDef, KeyDef, TableDef } from '#shared/aws/resources';
@@ -16,14 +17,24 @@ function attribute(key: KeyDef): dynamodb.Attribute {
  * `<ID>_TABLE_NAME`), so a table kept by an earlier `cdk destroy` (RETAIN) never blocks a redeploy.
  */
 export function tableFrom(scope: Construct, def: TableDef, retain = true): dynamodb.Table {
+  const removalPolicy = retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+  // Rotated yearly by KMS; kept with the table, since without it the table cannot be read.
+  const encryptionKey = def.ownKey
+    ? new kms.Key(scope, `TableKey-${def.id}`, {
+        description: `Encrypts the ${def.id} table (the linked accounts' keys)`,
+        enableKeyRotation: true,
+        removalPolicy,
+      })
+    : undefined;
   const table = new dynamodb.Table(scope, `Table-${def.id}`, {
+    ...(encryptionKey ? { encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED, encryptionKey } : {}),
     partitionKey: attribute(def.partitionKey),
     sortKey: attribute(def.sortKey),
     billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     timeToLiveAttribute: def.ttlAttribute,
     deletionProtection: retain,
-    removalPolicy: retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    removalPolicy,
   });
   for (const index of def.indexes) {
     table.addGlobalSecondaryIndex({
@@ -41,9 +52,12 @@ export function bucketFrom(scope: Construct, def: BucketDef, retain = true): s3.
   const lifecycleRules: s3.LifecycleRule[] = [
     { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
   ];
-  if (def.expiringPrefix) {
-    // Backstop only: the service deletes uploads itself seconds after use.
-    lifecycleRules.push({ id: 'expire-uploads', prefix: def.expiringPrefix, expiration: Duration.days(1) });
+  for (const { prefix, days } of def.expiring) {
+    lifecycleRules.push({
+      id: `expire-${prefix.replace(/\W/g, '')}`,
+      prefix,
+      expiration: Duration.days(days),
+    });
   }
   return new s3.Bucket(scope, `Bucket-${def.id}`, {
     blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,

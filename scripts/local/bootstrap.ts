@@ -81,20 +81,18 @@ async function ensureBucket(prefix: string, def: BucketDef): Promise<void> {
     const code = (err as { name?: string }).name;
     if (!(err instanceof BucketAlreadyOwnedByYou) && code !== 'BucketAlreadyExists') throw err;
   }
-  if (def.expiringPrefix) {
+  if (def.expiring.length > 0) {
     try {
       await s3Client().send(
         new PutBucketLifecycleConfigurationCommand({
           Bucket,
           LifecycleConfiguration: {
-            Rules: [
-              {
-                ID: 'expire-uploads',
-                Status: 'Enabled',
-                Filter: { Prefix: def.expiringPrefix },
-                Expiration: { Days: 1 },
-              },
-            ],
+            Rules: def.expiring.map(({ prefix, days }) => ({
+              ID: `expire-${prefix.replace(/\W/g, '')}`,
+              Status: 'Enabled',
+              Filter: { Prefix: prefix },
+              Expiration: { Days: days },
+            })),
           },
         }),
       );

@@ -20,6 +20,8 @@ export interface TableDef {
   sortKey: KeyDef;
   indexes: IndexDef[];
   ttlAttribute?: string;
+  /** Holds the linked accounts' keys: in the cloud, encrypted with a customer-managed KMS key of its own. */
+  ownKey?: boolean;
 }
 
 export interface QueueDef {
@@ -30,10 +32,16 @@ export interface QueueDef {
   maxReceiveCount: number;
 }
 
+export interface ExpiringPrefix {
+  prefix: string;
+  /** Objects under `prefix` are deleted this many days after they were written. */
+  days: number;
+}
+
 export interface BucketDef {
   id: string;
-  /** Objects under this prefix expire after a day (backstop for the 5 s upload deletion). */
-  expiringPrefix?: string;
+  /** Short-lived objects: each is read only through a link or a job that ends before its expiry. */
+  expiring: ExpiringPrefix[];
 }
 
 const S = (name: string): KeyDef => ({ name, type: 'S' });
@@ -54,11 +62,24 @@ export const tables = {
     partitionKey: S('pk'),
     sortKey: S('sk'),
     indexes: [],
+    ownKey: true,
   },
 } satisfies Record<string, TableDef>;
 
 export const buckets = {
-  media: { id: 'media', expiringPrefix: 'uploads/' },
+  media: {
+    id: 'media',
+    expiring: [
+      // Sent files: deleted by the service seconds after use; this is the backstop.
+      { prefix: 'uploads/', days: 1 },
+      // Synthesised speech: its link works 1 hour (shared/speech/routes.ts).
+      { prefix: 'tts/', days: 1 },
+      // Large contacts exports: their link works 24 hours (functions/api/contacts-export).
+      { prefix: 'exports/', days: 2 },
+      // Payment QR images: their link works 7 days and each new link writes the image again.
+      { prefix: 'payments/', days: 8 },
+    ],
+  },
 } satisfies Record<string, BucketDef>;
 
 /** Commands for sessions go to one FIFO queue per shard; the shard holder consumes it. */
