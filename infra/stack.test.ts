@@ -347,7 +347,7 @@ describe('functions', () => {
     for (let shard = 0; shard < shardCount; shard++) expect(sendsTo(`test-commands-${shard}.fifo`)).toBe(2);
   });
 
-  it('media consumer: its own queue with a DLQ, 1536 MB, half the queue visibility as its timeout', () => {
+  it('media consumer: its own queue with a DLQ, 1536 MB, its consumer time as its timeout', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [queueId('test-media'), 'Arn'] },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
@@ -359,9 +359,22 @@ describe('functions', () => {
     });
     template.hasResourceProperties('AWS::Lambda::Function', {
       MemorySize: 1536,
-      Timeout: queues.media.visibilityTimeoutSeconds / 2,
+      Timeout: queues.media.consumerTimeoutSeconds,
       Environment: { Variables: Match.objectLike({ SERVICE_NAME: 'media' }) },
     });
+  });
+
+  it('every queue stays invisible at least 6× its consumer’s timeout', () => {
+    for (const def of allQueues(shardCount))
+      expect(def.visibilityTimeoutSeconds, def.id).toBeGreaterThanOrEqual(6 * def.consumerTimeoutSeconds);
+    const fns = template.findResources('AWS::Lambda::Function', SERVICE_FUNCTION);
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping'));
+    expect(mappings.length).toBe(4);
+    for (const m of mappings) {
+      const fn = fns[m.Properties.FunctionName.Ref]!;
+      const queue = template.toJSON().Resources[m.Properties.EventSourceArn['Fn::GetAtt'][0]];
+      expect(queue.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * fn.Properties.Timeout);
+    }
   });
 
   it('HTTP API routes everything ($default) to the API function', () => {

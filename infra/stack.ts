@@ -197,7 +197,7 @@ export class SessionManagerStack extends Stack {
       const fn = nodeFunction(this, id, entry, {
         environment: { ...environment, ...extraEnvironment },
         memorySize,
-        timeout: Duration.seconds(def.visibilityTimeoutSeconds / 2),
+        timeout: Duration.seconds(def.consumerTimeoutSeconds),
       });
       grantCommon(fn);
       grantMediaRead(media, fn);

@@ -27,6 +27,9 @@ export interface TableDef {
 export interface QueueDef {
   id: string;
   fifo: boolean;
+  /** How long one batch may take its consumer (the Lambda function's timeout in the cloud). */
+  consumerTimeoutSeconds: number;
+  /** At least 6× the consumer's time (AWS's advice for Lambda event sources: retries inside one batch). */
   visibilityTimeoutSeconds: number;
   /** Receives after which a message moves to the dead-letter queue. */
   maxReceiveCount: number;
@@ -84,20 +87,51 @@ export const buckets = {
 
 /** Commands for sessions go to one FIFO queue per shard; the shard holder consumes it. */
 export function commandQueue(shard: number): QueueDef {
-  return { id: `commands-${shard}`, fifo: true, visibilityTimeoutSeconds: 60, maxReceiveCount: 5 };
+  return {
+    id: `commands-${shard}`,
+    fifo: true,
+    consumerTimeoutSeconds: 10,
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+  };
 }
 
 export const queues = {
-  events: { id: 'events', fifo: false, visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
-  webhooks: { id: 'webhooks', fifo: false, visibilityTimeoutSeconds: 60, maxReceiveCount: 3 },
+  events: {
+    id: 'events',
+    fifo: false,
+    consumerTimeoutSeconds: 10,
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+  },
+  /** A session's deliveries in one batch go out in order: up to 10 POSTs of at most 10 s each. */
+  webhooks: {
+    id: 'webhooks',
+    fifo: false,
+    consumerTimeoutSeconds: 120,
+    visibilityTimeoutSeconds: 720,
+    maxReceiveCount: 3,
+  },
   /** Inbound messages the chatbot may answer; standard (per-message DelaySeconds debounces bursts). */
-  chatbot: { id: 'chatbot', fifo: false, visibilityTimeoutSeconds: 180, maxReceiveCount: 3 },
+  chatbot: {
+    id: 'chatbot',
+    fifo: false,
+    consumerTimeoutSeconds: 90,
+    visibilityTimeoutSeconds: 540,
+    maxReceiveCount: 3,
+  },
   /**
-   * Inbound media to analyse (docs/media.md, "Pipeline"): one job per message. The consumer's time is
-   * half the visibility (120 s: a 60 s analysis bound and the publication after it); the last
-   * receive publishes without analysis, so a message never ends in the DLQ unpublished.
+   * Inbound media to analyse (docs/media.md, "Pipeline"): one job per message, 120 s for a 60 s
+   * analysis bound and the publication after it; the last receive publishes without analysis, so a
+   * message never ends in the DLQ unpublished.
    */
-  media: { id: 'media', fifo: false, visibilityTimeoutSeconds: 240, maxReceiveCount: 3 },
+  media: {
+    id: 'media',
+    fifo: false,
+    consumerTimeoutSeconds: 120,
+    visibilityTimeoutSeconds: 720,
+    maxReceiveCount: 3,
+  },
 } satisfies Record<string, QueueDef>;
 
 export function allQueues(shardCount: number): QueueDef[] {
