@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server';
 import { env } from '#shared/config/env';
 import { loadSecrets } from '#shared/config/load-secrets';
 import { logger } from '#shared/log/logger';
+import { flushMetrics } from '#shared/metrics/flush';
 import { startConnectionHost } from './host.ts';
 import { hostApp } from './http.ts';
 
@@ -18,6 +19,10 @@ logger.info(
   'connection host up',
 );
 
+// Counters (command queue ages) to CloudWatch once a minute in the cloud; a no-op locally.
+const metrics = setInterval(flushMetrics, 60_000);
+metrics.unref();
+
 let stopping = false;
 for (const sig of ['SIGTERM', 'SIGINT'] as const) {
   process.on(sig, async () => {
@@ -25,6 +30,8 @@ for (const sig of ['SIGTERM', 'SIGINT'] as const) {
     stopping = true;
     server?.close();
     await host.stop();
+    clearInterval(metrics);
+    flushMetrics();
     process.exit(0);
   });
 }

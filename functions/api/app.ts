@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { env } from '#shared/config/env';
 import { errorBody } from '#shared/http/errors';
 import { healthRoutes } from '#shared/http/health';
 import { serviceApp } from '#shared/http/service-app';
@@ -18,6 +19,7 @@ import { liveRoutes } from './history/live-routes.ts';
 import { viewRoutes } from './history/view-routes.ts';
 import { mediaRoutes } from './media/routes.ts';
 import { messagesApi } from './messages/index.ts';
+import { metricsRoutes } from './metrics/routes.ts';
 import { paymentRoutes } from './payments/routes.ts';
 import { sessionsApi } from './sessions/index.ts';
 import { templateRoutes } from './templates/routes.ts';
@@ -73,6 +75,8 @@ export function createApp() {
   });
 
   app.route('/health', healthRoutes());
+  // Locally only: in the cloud each function's counters go to CloudWatch (EMF) after each invocation.
+  if (env().METRICS_FORMAT === 'prometheus') app.route('/metrics', metricsRoutes());
   app.route('/api/auth', authRoutes());
   app.route('/api/portal', portalRoutes());
   app.route('/api/admin', adminRoutes());

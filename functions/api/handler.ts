@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { handle } from 'hono/aws-lambda';
 import { loadSecrets } from '#shared/config/load-secrets';
+import { flushMetrics } from '#shared/metrics/flush';
 import { createApp } from './app.ts';
 
 const app = handle(createApp());
@@ -29,5 +30,9 @@ export const handler = async (...args: Parameters<typeof app>) => {
     };
   }
   await loadSecrets();
-  return app(...args);
+  try {
+    return await app(...args);
+  } finally {
+    flushMetrics();
+  }
 };

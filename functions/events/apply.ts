@@ -7,6 +7,7 @@ import { enqueueMediaJob, needsAnalysis } from '#shared/media/job';
 import type { InboundMessage } from '#shared/messages/content';
 import type { StoredMessage } from '#shared/messages/message';
 import { advanceStatus, saveMessage } from '#shared/messages/repository';
+import { type Counter, count } from '#shared/metrics/metrics';
 import { addAlias, applySessionState } from '#shared/sessions/repository';
 import { nudgeTenantFeed } from '#shared/stream/feed';
 import {
@@ -60,6 +61,14 @@ export function storedInbound(e: Extract<HostEvent, { kind: 'message.inbound' }>
  * Applies one host event to the store. Every branch is idempotent: the same SQS message twice
  * (or a late one) leaves the store as it was.
  */
+/** The counter of each outbound status a message advances to (docs/observability.md). */
+const STATUS_COUNTERS: Partial<Record<string, Counter>> = {
+  sent: 'messagesSent',
+  delivered: 'messagesDelivered',
+  read: 'messagesRead',
+  failed: 'messagesFailed',
+};
+
 export async function applyHostEvent(e: HostEvent): Promise<void> {
   switch (e.kind) {
     case 'session.status': {
@@ -118,7 +127,11 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
     }
     case 'message.status': {
       const advanced = await advanceStatus(e.tenantId, e.sessionId, e.messageId, e.status, e.at, e.reason);
-      if (advanced) await messageStatusWebhook(advanced);
+      if (advanced) {
+        const counter = STATUS_COUNTERS[e.status];
+        if (counter) count(counter);
+        await messageStatusWebhook(advanced);
+      }
       return;
     }
     case 'contacts':

@@ -8,6 +8,7 @@ import type { HostEvent } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
 import { needsAnalysis } from '#shared/media/job';
 import { messageItem, saveMessage } from '#shared/messages/repository';
+import { count } from '#shared/metrics/metrics';
 import { dataTable } from '#shared/store/tables';
 import { nudgeTenantFeed } from '#shared/stream/feed';
 import { inboundMessageWebhooks, prepareInboundWebhooks } from '#shared/webhooks/events';
@@ -46,6 +47,7 @@ export async function applySessionEvents(events: HostEvent[]): Promise<boolean[]
     try {
       await applyInboundRun(run);
       ok.fill(true, i, j);
+      count('messagesReceived', run.length);
     } catch (err) {
       logger.error(
         { err, sessionId: e.sessionId, messages: run.length },

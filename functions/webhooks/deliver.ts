@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { logger } from '#shared/log/logger';
+import { count } from '#shared/metrics/metrics';
 import { dataTable } from '#shared/store/tables';
 import { backoffConfig, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs } from '#shared/webhooks/backoff';
 import { hostOf, isApprovedHost } from '#shared/webhooks/config';
@@ -276,6 +277,13 @@ async function deadLetter(job: WebhookJob, event: string, reason: string): Promi
 
 /** One POST with the configuration as it is now (a fixed URL or rotated secret applies to retries). */
 async function attempt(d: Delivery, n: number): Promise<AttemptResult> {
+  const result = await post(d, n);
+  if (result.record.url !== null) count('webhookAttempts');
+  count(result.record.outcome === 'delivered' ? 'webhookDelivered' : 'webhookFailures');
+  return result;
+}
+
+async function post(d: Delivery, n: number): Promise<AttemptResult> {
   const at = new Date().toISOString();
   const t0 = performance.now();
   const base = { round: d.round, attempt: n, at };

@@ -102,6 +102,11 @@ const EnvSchema = z.object({
   /** Human-like delivery: the typing delay, 30 ms per character clamped to these bounds. */
   CHATBOT_TYPING_MIN_MS: z.coerce.number().int().min(0).default(1200),
   CHATBOT_TYPING_MAX_MS: z.coerce.number().int().min(0).default(5000),
+  /**
+   * `emf`: counters are written to the log as CloudWatch embedded metrics (the stack sets it);
+   * `prometheus`: they are kept for `GET /metrics` (docs/observability.md).
+   */
+  METRICS_FORMAT: z.enum(['prometheus', 'emf']).default('prometheus'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -9,6 +9,8 @@ import type { z } from 'zod';
 import { sqsClient } from '../aws/clients.ts';
 import { queueUrl } from '../aws/queue-url.ts';
 import { logger } from '../log/logger.ts';
+import { flushMetrics } from '../metrics/flush.ts';
+import { observeQueueAge } from '../metrics/metrics.ts';
 
 export type RecordHandler<T> = (body: T, meta: { messageId: string; receiveCount: number }) => Promise<void>;
 
@@ -48,6 +50,11 @@ export async function processRecords<T>(
   handle: RecordHandler<T>,
   opts: ProcessOptions<T> = {},
 ): Promise<SQSBatchResponse> {
+  const startedAt = Date.now();
+  for (const r of records) {
+    const sent = Number(r.attributes?.SentTimestamp);
+    if (sent > 0) observeQueueAge(queueOf(r), startedAt - sent);
+  }
   const outcomes: boolean[] = [];
   if (opts.groupBy) {
     const groups = new Map<string, number[]>();
@@ -73,6 +80,9 @@ export async function processRecords<T>(
     batchItemFailures: records.filter((_, i) => !outcomes[i]).map((r) => ({ itemIdentifier: r.messageId })),
   };
 }
+
+/** The queue's name: the last part of the event source ARN (locally, the name itself). */
+const queueOf = (record: SQSRecord) => record.eventSourceARN.split(':').at(-1) ?? record.eventSourceARN;
 
 function groupKeyOf<T>(record: SQSRecord, schema: z.ZodType<T>, groupBy: (body: T) => string) {
   try {
@@ -169,7 +179,13 @@ export function sqsHandler<T>(
   handle: RecordHandler<T>,
   opts: ProcessOptions<T> = {},
 ): SqsHandler {
-  return (event) => processRecords(event.Records, schema, handle, opts);
+  return async (event) => {
+    try {
+      return await processRecords(event.Records, schema, handle, opts);
+    } finally {
+      flushMetrics();
+    }
+  };
 }
 
 export interface PollOptions {
@@ -244,7 +260,7 @@ export function pollQueue(
             MaxNumberOfMessages: opts.batchSize ?? 10,
             WaitTimeSeconds: opts.waitSeconds ?? 1,
             VisibilityTimeout: opts.visibilityTimeout,
-            MessageSystemAttributeNames: ['ApproximateReceiveCount', 'MessageGroupId'],
+            MessageSystemAttributeNames: ['ApproximateReceiveCount', 'MessageGroupId', 'SentTimestamp'],
           }),
         );
         const messages = r.Messages ?? [];

@@ -157,4 +157,65 @@ describe('the bundled Lambdas (what `cdk deploy` uploads), run with plain node',
     );
     expect(imported.trim()).toBe('function');
   }, 120_000);
+
+  it('events consumer: in the cloud it writes its counters as CloudWatch embedded metrics after each batch', async () => {
+    const events = join(outside, 'events');
+    await bundleLambda('events', events);
+    const sentAt = Date.now() - 1500;
+    const event = {
+      Records: [
+        {
+          messageId: 'm1',
+          receiptHandle: 'r1',
+          body: JSON.stringify({
+            kind: 'message.status',
+            tenantId: 'no-such-tenant',
+            sessionId: 'no-such-session',
+            messageId: 'no-such-message',
+            status: 'delivered',
+            at: Date.now(),
+          }),
+          attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(sentAt) },
+          messageAttributes: {},
+          md5OfBody: '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: 'arn:aws:sqs:eu-west-1:123456789012:emf-events',
+          awsRegion: 'eu-west-1',
+        },
+      ],
+    };
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { handler } = await import(${JSON.stringify(join(events, 'index.mjs'))});
+         const reply = await handler(JSON.parse(process.env.EVENT));
+         process.stdout.write('\\nREPLY ' + JSON.stringify(reply) + '\\n');
+         process.exit(0);`,
+      ],
+      {
+        cwd: '/',
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          ...inject('serviceEnv'),
+          METRICS_FORMAT: 'emf',
+          SERVICE_NAME: 'events',
+          LOG_LEVEL: 'silent',
+          NODE_NO_WARNINGS: '1',
+          EVENT: JSON.stringify(event),
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const lines = out.split('\n').filter((l) => l.startsWith('{'));
+    const emf = lines.map((l) => JSON.parse(l)).find((d) => d._aws && d.Queue === 'emf-events');
+    expect(emf, out).toBeDefined();
+    expect(emf._aws.CloudWatchMetrics[0].Namespace).toBe(inject('serviceEnv').RESOURCE_PREFIX);
+    expect(emf.Service).toBe('events');
+    expect(emf.QueueAgeMax).toBeGreaterThanOrEqual(1500);
+    // An unknown message's status changes nothing and is done with.
+    expect(out, out).toContain('REPLY {"batchItemFailures":[]}');
+  }, 120_000);
 });

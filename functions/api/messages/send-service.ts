@@ -2,6 +2,7 @@ import { QuotaExceededError, ServiceError } from '#shared/http/errors';
 import { logger } from '#shared/log/logger';
 import type { OutboundContent } from '#shared/messages/content';
 import { advanceStatus, deleteMessage, saveMessage } from '#shared/messages/repository';
+import { count } from '#shared/metrics/metrics';
 import type { Session } from '#shared/sessions/session';
 import { dispatchCommand, newCommandId } from '../commands/dispatch.ts';
 import { periodOf, secondsToPeriodEnd } from '../usage/period.ts';
@@ -101,5 +102,6 @@ export async function acceptSend(input: {
     { requestId: input.requestId, sessionId, messageId, kind: content.kind, usage, limit },
     'send accepted',
   );
+  count('messagesAccepted');
   return { messageId, sessionId, to, status: 'queued' };
 }
