@@ -7,7 +7,100 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import type { Construct } from 'constructs';
+import type { Construct, IConstruct } from 'constructs';
+
+/** The service's own metrics (shared/metrics/metrics.ts), namespace `<prefix>`, dimension Service. */
+function serviceMetric(prefix: string, name: string, service: string, statistic = 'Sum') {
+  return new cloudwatch.Metric({
+    namespace: prefix,
+    metricName: name,
+    dimensionsMap: { Service: service },
+    period: Duration.minutes(5),
+    statistic,
+  });
+}
+
+/**
+ * One dashboard, `<prefix>`: messages (accepted, sent, delivered, failed, received), webhooks
+ * (attempts, delivered, failed), the age of the oldest message in each queue, dead-letter depths,
+ * the API (requests, 5xx, latency), every function's errors and duration, and the host tasks.
+ */
+function addDashboard(scope: Construct, props: ObservabilityProps, all: IConstruct[]): cloudwatch.Dashboard {
+  const p = props.prefix;
+  const queues = all.filter((c): c is sqs.Queue => c instanceof sqs.Queue);
+  const work = queues.filter((q) => q.deadLetterQueue);
+  const dead = queues.filter((q) => !q.deadLetterQueue);
+  const functions = all.filter((c): c is lambda.Function => c instanceof lambda.Function);
+  const graph = (title: string, left: cloudwatch.IMetric[], width = 12) =>
+    new cloudwatch.GraphWidget({ title, left, width, height: 6 });
+  const dashboard = new cloudwatch.Dashboard(scope, 'Dashboard', { dashboardName: p });
+  dashboard.addWidgets(
+    graph('Messages', [
+      serviceMetric(p, 'MessagesAccepted', 'api'),
+      serviceMetric(p, 'MessagesSent', 'events'),
+      serviceMetric(p, 'MessagesDelivered', 'events'),
+      serviceMetric(p, 'MessagesFailed', 'events'),
+      serviceMetric(p, 'MessagesReceived', 'events'),
+    ]),
+    graph('Webhooks', [
+      serviceMetric(p, 'WebhookAttempts', 'webhooks'),
+      serviceMetric(p, 'WebhookDelivered', 'webhooks'),
+      serviceMetric(p, 'WebhookFailures', 'webhooks'),
+    ]),
+  );
+  dashboard.addWidgets(
+    graph(
+      'Oldest message per queue (s)',
+      work.map((q) =>
+        q.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      ),
+    ),
+    graph(
+      'Dead-letter queues (messages)',
+      dead.map((q) =>
+        q.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      ),
+    ),
+  );
+  dashboard.addWidgets(
+    graph('API requests and 5xx', [
+      props.httpApi.metricCount({ period: Duration.minutes(5) }),
+      props.httpApi.metricServerError({ period: Duration.minutes(5) }),
+    ]),
+    graph('API latency p50 / p99 (ms)', [
+      props.httpApi.metricLatency({ period: Duration.minutes(5), statistic: 'p50' }),
+      props.httpApi.metricLatency({ period: Duration.minutes(5), statistic: 'p99' }),
+    ]),
+  );
+  dashboard.addWidgets(
+    graph(
+      'Function errors',
+      functions.map((f) => f.metricErrors({ period: Duration.minutes(5) })),
+    ),
+    graph(
+      'Function duration p99 (ms)',
+      functions.map((f) => f.metricDuration({ period: Duration.minutes(5), statistic: 'p99' })),
+    ),
+  );
+  dashboard.addWidgets(
+    graph('Connection host tasks', [
+      hostTaskMetric(props, 'DesiredTaskCount'),
+      hostTaskMetric(props, 'RunningTaskCount'),
+    ]),
+  );
+  return dashboard;
+}
+
+/** Container Insights' task counts of the host service. */
+function hostTaskMetric(props: ObservabilityProps, metricName: string) {
+  return new cloudwatch.Metric({
+    namespace: 'ECS/ContainerInsights',
+    metricName,
+    dimensionsMap: { ClusterName: props.clusterName, ServiceName: props.hostService.serviceName },
+    period: Duration.minutes(1),
+    statistic: 'Average',
+  });
+}
 
 /** A command older than this means no host is taking its shard (missing, crashed or stuck). */
 export const OLDEST_MESSAGE_ALARM_SECONDS = 300;
@@ -74,15 +167,7 @@ export function addObservability(scope: Construct, props: ObservabilityProps): s
   );
 
   // Container Insights: running below desired for 5 minutes (crash loop, failed deployment, capacity).
-  const dims = { ClusterName: props.clusterName, ServiceName: props.hostService.serviceName };
-  const insight = (metricName: string) =>
-    new cloudwatch.Metric({
-      namespace: 'ECS/ContainerInsights',
-      metricName,
-      dimensionsMap: dims,
-      period: Duration.minutes(1),
-      statistic: 'Average',
-    });
+  const insight = (metricName: string) => hostTaskMetric(props, metricName);
   alarm(
     'HostTasksBelowDesiredAlarm',
     new cloudwatch.MathExpression({
@@ -94,6 +179,8 @@ export function addObservability(scope: Construct, props: ObservabilityProps): s
     0,
     5,
   );
+
+  addDashboard(scope, props, all);
 
   const action = new actions.SnsAction(topic);
   for (const c of stack.node.findAll()) if (c instanceof cloudwatch.Alarm) c.addAlarmAction(action);

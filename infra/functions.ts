@@ -68,6 +68,12 @@ export function nodeFunction(
     memorySize: opt.memorySize ?? 512,
     timeout: opt.timeout,
     logGroup,
-    environment: { ...opt.environment, SERVICE_NAME: name, NODE_OPTIONS: '--enable-source-maps' },
+    environment: {
+      ...opt.environment,
+      SERVICE_NAME: name,
+      NODE_OPTIONS: '--enable-source-maps',
+      // Counters as CloudWatch embedded metrics, one log line after each invocation (shared/metrics).
+      METRICS_FORMAT: 'emf',
+    },
   });
 }

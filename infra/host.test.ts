@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
-import { allQueues, queueName } from '#shared/aws/resources';
+import { allQueues, deadLetterQueueName, queueName } from '#shared/aws/resources';
 import { OLDEST_MESSAGE_ALARM_SECONDS } from './alarms.ts';
 import { cdkJsonContext } from './app-context.ts';
 import { settingsFromContext } from './context.ts';
@@ -387,5 +387,41 @@ describe('hardening', () => {
     expect(writes('chatbot')).toHaveLength(1);
     expect(JSON.stringify(writes('chatbot')[0]!.Resource)).toContain('/extractions/*');
     for (const service of ['events', 'webhooks', 'media']) expect(writes(service)).toEqual([]);
+  });
+});
+
+describe('dashboard and metrics', () => {
+  it('one dashboard: service counters, queue ages, dead letters, API, functions and host tasks', () => {
+    const [, dash] = one('AWS::CloudWatch::Dashboard', { DashboardName: prefix });
+    const body = JSON.stringify(dash.Properties.DashboardBody);
+    for (const metric of [
+      'MessagesAccepted',
+      'MessagesSent',
+      'MessagesDelivered',
+      'MessagesFailed',
+      'MessagesReceived',
+      'WebhookAttempts',
+      'WebhookFailures',
+      'ApproximateAgeOfOldestMessage',
+      'ApproximateNumberOfMessagesVisible',
+      'RunningTaskCount',
+    ])
+      expect(body, metric).toContain(metric);
+    // Every queue is on it (its oldest message's age), and every dead-letter queue (its depth).
+    for (const q of allQueues(shardCount)) {
+      expect(body).toContain(queueId(queueName(prefix, q)));
+      expect(body).toContain(queueId(deadLetterQueueName(prefix, q)));
+    }
+  });
+
+  it('the functions and the host write their counters as embedded metrics', () => {
+    for (const fn of Object.values(template.findResources('AWS::Lambda::Function', SERVICE_FUNCTION)))
+      expect(fn.Properties.Environment.Variables.METRICS_FORMAT).toBe('emf');
+    const env = (
+      taskDef.Properties.ContainerDefinitions as Array<{
+        Environment: Array<{ Name: string; Value: string }>;
+      }>
+    )[0]!.Environment;
+    expect(env).toContainEqual({ Name: 'METRICS_FORMAT', Value: 'emf' });
   });
 });

@@ -121,6 +121,7 @@ export class ConnectionHost extends Construct {
         MESSAGING_DRIVER: 'baileys',
         NODE_OPTIONS: '--enable-source-maps',
         SERVICE_NAME: 'connection-host',
+        METRICS_FORMAT: 'emf',
         JWT_SECRET_ARN: props.jwtSecret.secretArn,
       },
     });
