@@ -16,6 +16,11 @@ export interface DeploymentSettings {
    * set (docs/deploy.md, "Settings"); keys are never context: they live in the AI keys secret.
    */
   service?: Record<string, string>;
+  /**
+   * A Lambda layer (for ARM64) with `bin/ffmpeg` and `bin/ffprobe`, for video descriptions in the
+   * media consumer (`-c ffmpegLayerArn=...`; docs/deploy.md, "Video in the cloud").
+   */
+  ffmpegLayerArn?: string;
   /** API Gateway throttling, requests per second (`-c apiRateLimit=...`, `-c apiBurstLimit=...`). */
   apiRateLimit?: number;
   apiBurstLimit?: number;
@@ -72,6 +77,7 @@ export function settingsFromContext(app: App): DeploymentSettings {
     ...(Object.keys(service).length ? { service } : {}),
     ...(optional('certificateArn') ? { certificateArn: optional('certificateArn') } : {}),
     ...(optional('alarmEmail') ? { alarmEmail: optional('alarmEmail') } : {}),
+    ...(optional('ffmpegLayerArn') ? { ffmpegLayerArn: optional('ffmpegLayerArn') } : {}),
     ...positive('apiRateLimit'),
     ...positive('apiBurstLimit'),
   };

@@ -397,6 +397,8 @@ describe('service settings and keys', () => {
     bedrockModelId: 'anthropic.claude-haiku-4-5-v1:0',
     paymentUpiId: 'clinic@upi',
     paymentUpiName: 'Sunrise Clinic',
+    ffmpegLayerArn: 'arn:aws:lambda:eu-west-1:123456789012:layer:ffmpeg:3',
+    apiRateLimit: '50',
   });
   const t = Template.fromStack(
     new SessionManagerStack(configured, 'Svc', { ...settingsFromContext(configured), stackName: 'svc' }),
@@ -443,6 +445,22 @@ describe('service settings and keys', () => {
     );
     expect(tenantSecrets).toHaveLength(1);
     expect(JSON.stringify(tenantSecrets[0]!.Resource)).toContain(':secret:svc/tenants/*');
+  });
+
+  it('with an ffmpeg layer the media consumer gets it and the paths to its binaries; throttling from context', () => {
+    const [[, media]] = fnWith('VOICE_FFPROBE_PATH') as Array<
+      [string, Fn & { Properties: { Layers: unknown } }]
+    >;
+    expect(media.Properties.Environment.Variables).toMatchObject({
+      SERVICE_NAME: 'media',
+      VOICE_FFMPEG_PATH: '/opt/bin/ffmpeg',
+      VOICE_FFPROBE_PATH: '/opt/bin/ffprobe',
+    });
+    expect(media.Properties.Layers).toEqual(['arn:aws:lambda:eu-west-1:123456789012:layer:ffmpeg:3']);
+    expect(fnWith('VOICE_FFPROBE_PATH')).toHaveLength(1);
+    t.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 400 },
+    });
   });
 
   it('without a Bedrock model no function may invoke Bedrock', () => {

@@ -4,7 +4,7 @@ import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apig
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -112,7 +112,7 @@ export class SessionManagerStack extends Stack {
       SHARD_COUNT: String(shardCount),
       ...names,
     };
-    const grantCommon = (fn: IFunction) => {
+    const grantCommon = (fn: lambda.IFunction) => {
       tbl.data.grantReadWriteData(fn);
     };
 
@@ -219,7 +219,7 @@ export class SessionManagerStack extends Stack {
       ...pick(service, 'AI_FALLBACK_MODEL', 'BEDROCK_MODEL_ID'),
       AI_KEYS_SECRET_ARN: aiKeys.secretArn,
     };
-    const grantModels = (fn: IFunction) => {
+    const grantModels = (fn: lambda.IFunction) => {
       aiKeys.grantRead(fn);
       if (!service.BEDROCK_MODEL_ID) return;
       fn.addToRolePolicy(
@@ -245,7 +245,7 @@ export class SessionManagerStack extends Stack {
     queue(queues.chatbot.id).grantSendMessages(events);
 
     // Media analysis (docs/media.md): reads the stored media, publishes the analysed message to the
-    // webhooks and chatbot queues. OCR's worker files are not packaged yet (docs/deploy.md).
+    // webhooks and chatbot queues. OCR's worker, wasm core and language data ship in its bundle.
     const mediaConsumer = consumer(
       'MediaConsumer',
       'media',
@@ -255,6 +255,14 @@ export class SessionManagerStack extends Stack {
       1536,
     );
     grantModels(mediaConsumer);
+    // Video needs ffmpeg and ffprobe, which the Lambda runtime lacks: from a layer when one is given.
+    if (props.ffmpegLayerArn) {
+      mediaConsumer.addLayers(
+        lambda.LayerVersion.fromLayerVersionArn(this, 'FfmpegLayer', props.ffmpegLayerArn),
+      );
+      mediaConsumer.addEnvironment('VOICE_FFMPEG_PATH', '/opt/bin/ffmpeg');
+      mediaConsumer.addEnvironment('VOICE_FFPROBE_PATH', '/opt/bin/ffprobe');
+    }
     queue(queues.webhooks.id).grantSendMessages(mediaConsumer);
     queue(queues.chatbot.id).grantSendMessages(mediaConsumer);
     queue(queues.media.id).grantSendMessages(events);
