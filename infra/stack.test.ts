@@ -448,9 +448,7 @@ describe('service settings and keys', () => {
   });
 
   it('with an ffmpeg layer the media consumer gets it and the paths to its binaries; throttling from context', () => {
-    const [[, media]] = fnWith('VOICE_FFPROBE_PATH') as Array<
-      [string, Fn & { Properties: { Layers: unknown } }]
-    >;
+    const media = fnWith('VOICE_FFPROBE_PATH')[0]![1] as Fn & { Properties: { Layers: unknown } };
     expect(media.Properties.Environment.Variables).toMatchObject({
       SERVICE_NAME: 'media',
       VOICE_FFMPEG_PATH: '/opt/bin/ffmpeg',
