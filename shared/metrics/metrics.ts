@@ -84,47 +84,44 @@ export function prometheusText(): string {
  * per queue for its ages (dimensions Service and Queue).
  */
 export function takeEmf(namespace: string, service: string, now = Date.now()): string[] {
+  /** One EMF document: the metrics' definitions under `_aws`, their values and dimensions beside it. */
+  const doc = (
+    dimensions: Record<string, string>,
+    units: Record<string, string>,
+    values: Record<string, number>,
+  ) =>
+    JSON.stringify({
+      _aws: {
+        Timestamp: now,
+        CloudWatchMetrics: [
+          {
+            Namespace: namespace,
+            Dimensions: [Object.keys(dimensions)],
+            Metrics: Object.entries(units).map(([Name, Unit]) => ({ Name, Unit })),
+          },
+        ],
+      },
+      ...dimensions,
+      ...values,
+    });
   const docs: string[] = [];
   const counted = [...counts].filter(([, n]) => n > 0);
   if (counted.length > 0) {
     docs.push(
-      JSON.stringify({
-        _aws: {
-          Timestamp: now,
-          CloudWatchMetrics: [
-            {
-              Namespace: namespace,
-              Dimensions: [['Service']],
-              Metrics: counted.map(([k]) => ({ Name: COUNTERS[k].name, Unit: 'Count' })),
-            },
-          ],
-        },
-        Service: service,
-        ...Object.fromEntries(counted.map(([k, n]) => [COUNTERS[k].name, n])),
-      }),
+      doc(
+        { Service: service },
+        Object.fromEntries(counted.map(([k]) => [COUNTERS[k].name, 'Count'])),
+        Object.fromEntries(counted.map(([k, n]) => [COUNTERS[k].name, n])),
+      ),
     );
   }
   for (const [queue, a] of ages) {
     docs.push(
-      JSON.stringify({
-        _aws: {
-          Timestamp: now,
-          CloudWatchMetrics: [
-            {
-              Namespace: namespace,
-              Dimensions: [['Service', 'Queue']],
-              Metrics: [
-                { Name: 'QueueAgeMax', Unit: 'Milliseconds' },
-                { Name: 'QueueAgeAverage', Unit: 'Milliseconds' },
-              ],
-            },
-          ],
-        },
-        Service: service,
-        Queue: queue,
-        QueueAgeMax: a.maxMs,
-        QueueAgeAverage: Math.round(a.sumMs / a.count),
-      }),
+      doc(
+        { Service: service, Queue: queue },
+        { QueueAgeMax: 'Milliseconds', QueueAgeAverage: 'Milliseconds' },
+        { QueueAgeMax: a.maxMs, QueueAgeAverage: Math.round(a.sumMs / a.count) },
+      ),
     );
   }
   counts.clear();

@@ -48,6 +48,19 @@ function invoke(dir: string, method: string, path: string, body?: unknown, token
     body: body === undefined ? undefined : JSON.stringify(body),
     isBase64Encoded: false,
   };
+  return runHandler(dir, event, { PAYMENT_UPI_ID: 'shop@okaxis', PAYMENT_UPI_NAME: 'Bundle Shop' })
+    .reply as Reply;
+}
+
+/**
+ * A fresh `node` process imports the bundle's `index.mjs` and calls `handler(event)` once, with the
+ * local stack's environment; answers the handler's reply and everything else it printed.
+ */
+function runHandler(
+  dir: string,
+  event: unknown,
+  env: Record<string, string>,
+): { reply: unknown; stdout: string } {
   const out = execFileSync(
     process.execPath,
     [
@@ -55,7 +68,7 @@ function invoke(dir: string, method: string, path: string, body?: unknown, token
       '-e',
       `const { handler } = await import(${JSON.stringify(join(dir, 'index.mjs'))});
        const reply = await handler(JSON.parse(process.env.EVENT), {});
-       process.stdout.write('\\n' + JSON.stringify(reply));
+       process.stdout.write('\\nREPLY ' + JSON.stringify(reply) + '\\n');
        process.exit(0);`,
     ],
     {
@@ -64,16 +77,16 @@ function invoke(dir: string, method: string, path: string, body?: unknown, token
       env: {
         ...process.env,
         ...inject('serviceEnv'),
-        PAYMENT_UPI_ID: 'shop@okaxis',
-        PAYMENT_UPI_NAME: 'Bundle Shop',
         LOG_LEVEL: 'warn',
         NODE_NO_WARNINGS: '1',
+        ...env,
         EVENT: JSON.stringify(event),
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
-  return JSON.parse(out.trim().split('\n').at(-1)!) as Reply;
+  const at = out.lastIndexOf('\nREPLY ');
+  return { reply: JSON.parse(out.slice(at + 7)), stdout: out.slice(0, at) };
 }
 
 const json = (r: Reply) => JSON.parse(r.body);
@@ -184,31 +197,11 @@ describe('the bundled Lambdas (what `cdk deploy` uploads), run with plain node',
         },
       ],
     };
-    const out = execFileSync(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `const { handler } = await import(${JSON.stringify(join(events, 'index.mjs'))});
-         const reply = await handler(JSON.parse(process.env.EVENT));
-         process.stdout.write('\\nREPLY ' + JSON.stringify(reply) + '\\n');
-         process.exit(0);`,
-      ],
-      {
-        cwd: '/',
-        encoding: 'utf8',
-        env: {
-          ...process.env,
-          ...inject('serviceEnv'),
-          METRICS_FORMAT: 'emf',
-          SERVICE_NAME: 'events',
-          LOG_LEVEL: 'silent',
-          NODE_NO_WARNINGS: '1',
-          EVENT: JSON.stringify(event),
-        },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
+    const { reply, stdout: out } = runHandler(events, event, {
+      METRICS_FORMAT: 'emf',
+      SERVICE_NAME: 'events',
+      LOG_LEVEL: 'silent',
+    });
     const lines = out.split('\n').filter((l) => l.startsWith('{'));
     const emf = lines.map((l) => JSON.parse(l)).find((d) => d._aws && d.Queue === 'emf-events');
     expect(emf, out).toBeDefined();
@@ -216,6 +209,6 @@ describe('the bundled Lambdas (what `cdk deploy` uploads), run with plain node',
     expect(emf.Service).toBe('events');
     expect(emf.QueueAgeMax).toBeGreaterThanOrEqual(1500);
     // An unknown message's status changes nothing and is done with.
-    expect(out, out).toContain('REPLY {"batchItemFailures":[]}');
+    expect(reply).toEqual({ batchItemFailures: [] });
   }, 120_000);
 });
