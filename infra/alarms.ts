@@ -109,6 +109,8 @@ export interface ObservabilityProps {
   prefix: string;
   /** Subscribed to the alarm topic when given (the address confirms the subscription once). */
   alarmEmail?: string;
+  /** An existing SNS topic (your paging or chat integration) to notify instead of a new one. */
+  alarmTopicArn?: string;
   hostService: ecs.FargateService;
   clusterName: string;
   httpApi: HttpApi;
@@ -121,11 +123,10 @@ export interface ObservabilityProps {
  * tasks than desired. Every alarm in the stack (the per-DLQ ones from queues.ts included) notifies
  * one SNS topic. Call it last in the stack's constructor.
  */
-export function addObservability(scope: Construct, props: ObservabilityProps): sns.Topic {
-  const topic = new sns.Topic(scope, 'AlarmTopic', {
-    displayName: `${props.prefix} alarms`,
-    enforceSSL: true,
-  });
+export function addObservability(scope: Construct, props: ObservabilityProps): sns.ITopic {
+  const topic = props.alarmTopicArn
+    ? sns.Topic.fromTopicArn(scope, 'AlarmTopic', props.alarmTopicArn)
+    : new sns.Topic(scope, 'AlarmTopic', { displayName: `${props.prefix} alarms`, enforceSSL: true });
   if (props.alarmEmail) topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
   const stack = Stack.of(scope);
   const all = stack.node.findAll();

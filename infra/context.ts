@@ -9,6 +9,8 @@ export interface DeploymentSettings {
   certificateArn?: string;
   /** Subscribed to the alarm topic (`-c alarmEmail=...`). */
   alarmEmail?: string;
+  /** Alarms go to this existing SNS topic instead of one the stack creates (`-c alarmTopicArn=...`). */
+  alarmTopicArn?: string;
   /** Keep tables and the media bucket on `cdk destroy` (`-c retainData=false` to delete them). */
   retainData: boolean;
   /**
@@ -77,6 +79,7 @@ export function settingsFromContext(app: App): DeploymentSettings {
     ...(Object.keys(service).length ? { service } : {}),
     ...(optional('certificateArn') ? { certificateArn: optional('certificateArn') } : {}),
     ...(optional('alarmEmail') ? { alarmEmail: optional('alarmEmail') } : {}),
+    ...(optional('alarmTopicArn') ? { alarmTopicArn: optional('alarmTopicArn') } : {}),
     ...(optional('ffmpegLayerArn') ? { ffmpegLayerArn: optional('ffmpegLayerArn') } : {}),
     ...positive('apiRateLimit'),
     ...positive('apiBurstLimit'),

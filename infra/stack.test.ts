@@ -398,6 +398,7 @@ describe('service settings and keys', () => {
     paymentUpiId: 'clinic@upi',
     paymentUpiName: 'Sunrise Clinic',
     ffmpegLayerArn: 'arn:aws:lambda:eu-west-1:123456789012:layer:ffmpeg:3',
+    alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:ops-paging',
     apiRateLimit: '50',
   });
   const t = Template.fromStack(
@@ -459,6 +460,14 @@ describe('service settings and keys', () => {
     t.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 400 },
     });
+  });
+
+  it('with an alarm topic given, every alarm notifies it and no topic is created', () => {
+    t.resourceCountIs('AWS::SNS::Topic', 0);
+    const alarms = Object.values(t.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms.length).toBeGreaterThan(10);
+    for (const a of alarms)
+      expect(a.Properties.AlarmActions).toEqual(['arn:aws:sns:eu-west-1:123456789012:ops-paging']);
   });
 
   it('without a Bedrock model no function may invoke Bedrock', () => {

@@ -276,6 +276,7 @@ export class SessionManagerStack extends Stack {
     addObservability(this, {
       prefix,
       alarmEmail: props.alarmEmail,
+      alarmTopicArn: props.alarmTopicArn,
       hostService: host.service,
       clusterName: host.cluster.clusterName,
       httpApi,
