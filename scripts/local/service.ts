@@ -84,7 +84,10 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   // Pipelined: one lane per session (its events in order), sessions side by side.
   const events = pollQueue(names.eventsQueue(), eventsHandler, { lanes: { keyOf: eventLane } });
   stops.push(() => events.stop());
-  const webhooks = pollQueue(names.webhooksQueue(), webhooksHandler, { lanes: { keyOf: webhookLane } });
+  // A session's deliveries are claimed and recorded one transaction per hand-over: up to 50 at once.
+  const webhooks = pollQueue(names.webhooksQueue(), webhooksHandler, {
+    lanes: { keyOf: webhookLane, handOver: 50 },
+  });
   stops.push(() => webhooks.stop());
   // Each chatbot job in a lane of its own: a slow model call never holds up the next receive.
   const chatbot = pollQueue(names.chatbotQueue(), chatbotHandler, { lanes: { keyOf: () => undefined } });

@@ -199,7 +199,16 @@ export interface PollOptions {
    * side. Messages with no key get a lane each. Receives stay one at a time, so the lanes see the
    * queue's order.
    */
-  lanes?: { keyOf: (body: string) => string | undefined; maxInFlight?: number };
+  lanes?: {
+    keyOf: (body: string) => string | undefined;
+    maxInFlight?: number;
+    /**
+     * How many of a lane's waiting messages go to the handler at once (default: `batchSize`). Larger
+     * than a receive when the handler does per-batch work (one transaction for the lot), so a busy
+     * lane catches up in fewer, larger steps.
+     */
+    handOver?: number;
+  };
 }
 
 const toRecord = (queueName: string, m: Message): SQSRecord =>
@@ -231,7 +240,8 @@ export function pollQueue(
     const deleter = new Deleter(url);
     if (opts.lanes) {
       // A lane hands everything it has waiting (up to a batch) to the handler at once, in order.
-      lanes = new Lanes(opts.lanes.maxInFlight ?? 300, opts.batchSize ?? 10, async (batch) => {
+      const handOver = opts.lanes.handOver ?? opts.batchSize ?? 10;
+      lanes = new Lanes(opts.lanes.maxInFlight ?? 300, handOver, async (batch) => {
         const heartbeat = opts.visibilityTimeout
           ? keepInvisible(url, batch, opts.visibilityTimeout)
           : undefined;
