@@ -82,7 +82,9 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   resetEnvCache();
 
   // Pipelined: one lane per session (its events in order), sessions side by side.
-  const events = pollQueue(names.eventsQueue(), eventsHandler, { lanes: { keyOf: eventLane } });
+  // Up to 25 of a session's events at once: a run of inbound messages is one transaction of at most
+  // 100 items (message, delivery, contact, chat each), functions/events/inbound-batch.ts.
+  const events = pollQueue(names.eventsQueue(), eventsHandler, { lanes: { keyOf: eventLane, handOver: 25 } });
   stops.push(() => events.stop());
   // A session's deliveries are claimed and recorded one transaction per hand-over: up to 50 at once.
   const webhooks = pollQueue(names.webhooksQueue(), webhooksHandler, {
