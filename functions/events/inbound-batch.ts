@@ -45,9 +45,8 @@ export async function applySessionEvents(events: HostEvent[]): Promise<boolean[]
     while (j < events.length && events[j]!.kind === 'message.inbound') j++;
     const run = events.slice(i, j) as Inbound[];
     try {
-      await applyInboundRun(run);
+      count('messagesReceived', await applyInboundRun(run));
       ok.fill(true, i, j);
-      count('messagesReceived', run.length);
     } catch (err) {
       logger.error(
         { err, sessionId: e.sessionId, messages: run.length },
@@ -61,7 +60,8 @@ export async function applySessionEvents(events: HostEvent[]): Promise<boolean[]
   return ok;
 }
 
-async function applyInboundRun(run: Inbound[]): Promise<void> {
+/** Stores a run of inbound messages; answers how many of them were new (not stored by an earlier try). */
+async function applyInboundRun(run: Inbound[]): Promise<number> {
   const { tenantId, sessionId } = run[0]!;
   // The usual case, a run seen for the first time: its messages, their webhook deliveries, their
   // senders' contacts and their chats' activity in one transaction (one request, visible all at
@@ -74,7 +74,7 @@ async function applyInboundRun(run: Inbound[]): Promise<void> {
       sendJobs(together.jobs),
       ...run.map((e) => afterInboundStored(tenantId, sessionId, e.message)),
     ]);
-    return;
+    return run.length;
   }
   // Something of the run is stored already (a retried event), or a contact or chat has a later
   // message: one message after another, so that none becomes visible before the ones ahead of it;
@@ -102,6 +102,7 @@ async function applyInboundRun(run: Inbound[]): Promise<void> {
     ),
     ...run.map((e) => afterInboundStored(tenantId, sessionId, e.message)),
   ]);
+  return isNew.filter(Boolean).length;
 }
 
 /** The newest name and time per sender of a run: one contact write each. */
