@@ -42,29 +42,57 @@ function sizes(metafile: Metafile): { atImport: number; total: number } {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const kib = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
 
+/** An API Gateway (HTTP API) event for `GET path` with no credentials. */
+const apiEvent = (path: string) => ({
+  version: '2.0',
+  routeKey: '$default',
+  rawPath: path,
+  rawQueryString: '',
+  headers: { host: 'bench' },
+  requestContext: {
+    http: { method: 'GET', path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
+  },
+  isBase64Encoded: false,
+});
+
+/** Median ms of `RUNS` fresh processes running `code` (which prints its own elapsed ms last). */
+function timed(code: string): number[] {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const printed = execFileSync(process.execPath, ['--input-type=module', '-e', code], {
+      env: { ...process.env, AWS_REGION: 'us-east-1', NODE_NO_WARNINGS: '1', LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+    });
+    times.push(Number(printed.trim().split('\n').at(-1)));
+  }
+  return times;
+}
+
 const rows: string[] = [];
 for (const name of ['bare hono + dynamodb', 'api', 'events', 'webhooks', 'chatbot', 'media']) {
   const out = join(dir, name.replace(/[^a-z0-9]+/g, '-'));
   const metafile = !name.startsWith('bare')
     ? await bundleLambda(name, out)
     : (await build(lambdaBuildOptions(bareEntry, out))).metafile!;
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const printed = execFileSync(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `const t = performance.now(); await import(${JSON.stringify(join(out, 'index.mjs'))}); console.log(performance.now() - t);`,
-      ],
-      { env: { ...process.env, AWS_REGION: 'us-east-1', NODE_NO_WARNINGS: '1' }, encoding: 'utf8' },
-    );
-    times.push(Number(printed.trim().split('\n').at(-1)));
-  }
+  const index = JSON.stringify(join(out, 'index.mjs'));
+  const times = timed(
+    `const t = performance.now(); await import(${index}); console.log(performance.now() - t);`,
+  );
   const { atImport, total } = sizes(metafile);
   rows.push(
     `| ${name} | ${kib(atImport)} | ${kib(total)} | ${median(times).toFixed(0)} ms | ${Math.min(...times).toFixed(0)} ms |`,
   );
+  if (name !== 'api') continue;
+  // A cold start is the import plus the first request: the API builds a prefix's routes on its
+  // first request (the chatbot's are the largest set), and every route for /openapi.json.
+  for (const path of ['/api/v1/chatbot/rules', '/openapi.json']) {
+    const first = timed(
+      `const t = performance.now(); const { handler } = await import(${index}); await handler(${JSON.stringify(apiEvent(path))}, {}); console.log(performance.now() - t);`,
+    );
+    rows.push(
+      `| api: import + first \`GET ${path}\` | | | ${median(first).toFixed(0)} ms | ${Math.min(...first).toFixed(0)} ms |`,
+    );
+  }
 }
 console.log(
   `| bundle | loaded at import | all chunks | import median of ${RUNS} | fastest |\n|---|---|---|---|---|\n${rows.join('\n')}`,

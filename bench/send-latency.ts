@@ -124,7 +124,7 @@ async function main() {
     underLoad.sort((a, b) => a - b);
 
     countRequests();
-    const app = createApp();
+    const app = await createApp();
     const counted = 50;
     const counts: Counts = {};
     await scope.run(counts, async () => {

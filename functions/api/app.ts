@@ -1,29 +1,9 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { env } from '#shared/config/env';
+import type { Router } from '#shared/http/context';
 import { errorBody } from '#shared/http/errors';
-import { healthRoutes } from '#shared/http/health';
 import { serviceApp } from '#shared/http/service-app';
-import { ttsRoutes } from '#shared/speech/routes';
-import { extractionStreamRoutes } from '#shared/stream/extraction';
-import { streamRoutes } from '#shared/stream/routes';
-import { adminRoutes } from './admin/routes.ts';
-import { aiRoutes } from './ai/routes.ts';
-import { authRoutes, portalRoutes } from './auth/routes.ts';
-import { chatbotApi } from './chatbot/index.ts';
-import { legacyChatbotRoutes } from './chatbot/legacy-routes.ts';
-import { commandRoutes } from './commands/routes.ts';
-import { docsRoutes } from './docs.ts';
-import { formattedRoutes } from './history/formatted-routes.ts';
-import { liveRoutes } from './history/live-routes.ts';
-import { viewRoutes } from './history/view-routes.ts';
-import { mediaRoutes } from './media/routes.ts';
-import { messagesApi } from './messages/index.ts';
-import { metricsRoutes } from './metrics/routes.ts';
-import { paymentRoutes } from './payments/routes.ts';
-import { sessionsApi } from './sessions/index.ts';
-import { templateRoutes } from './templates/routes.ts';
-import { webhookRoutes } from './webhooks/config-routes.ts';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 export const UPLOAD_BODY_LIMIT = 64 * 1024 * 1024;
@@ -34,11 +14,66 @@ function tooLarge(c: Context, message: string) {
   return c.json(errorBody('PAYLOAD_TOO_LARGE', message), 413);
 }
 
+/** A resource's routes at a prefix; the module is imported when the routes are first needed. */
+interface Mount {
+  prefix: string;
+  routes: () => Promise<Router>;
+}
+
 /**
- * The one Hono application: the API Lambda exports it, `npm start` serves it. Each resource is
- * mounted at its own prefix, and no two prefixes overlap, so the order below does not matter.
+ * Every resource at its prefix. Several resources may share a prefix (their paths never overlap);
+ * a longer prefix is listed before a shorter one that contains it.
  */
-export function createApp() {
+const MOUNTS: Mount[] = [
+  { prefix: '/health', routes: async () => (await import('#shared/http/health')).healthRoutes() },
+  { prefix: '/api/auth', routes: async () => (await import('./auth/routes.ts')).authRoutes() },
+  { prefix: '/api/portal', routes: async () => (await import('./auth/routes.ts')).portalRoutes() },
+  { prefix: '/api/admin', routes: async () => (await import('./admin/routes.ts')).adminRoutes() },
+  { prefix: '/api/sessions', routes: async () => (await import('./sessions/index.ts')).sessionsApi() },
+  { prefix: '/api/messages', routes: async () => (await import('./messages/index.ts')).messagesApi() },
+  { prefix: '/api/media', routes: async () => (await import('./media/routes.ts')).mediaRoutes() },
+  { prefix: '/api/commands', routes: async () => (await import('./commands/routes.ts')).commandRoutes() },
+  { prefix: '/api/templates', routes: async () => (await import('./templates/routes.ts')).templateRoutes() },
+  {
+    prefix: '/api/webhook',
+    routes: async () => (await import('./webhooks/config-routes.ts')).webhookRoutes(),
+  },
+  { prefix: '/api/v1/chatbot', routes: async () => (await import('./chatbot/index.ts')).chatbotApi() },
+  {
+    prefix: '/api/v1/chatbot',
+    routes: async () => (await import('#shared/stream/extraction')).extractionStreamRoutes(),
+  },
+  { prefix: '/api/v1/ai', routes: async () => (await import('./ai/routes.ts')).aiRoutes() },
+  { prefix: '/api/v1/payments', routes: async () => (await import('./payments/routes.ts')).paymentRoutes() },
+  {
+    prefix: '/api/v1',
+    routes: async () => (await import('./history/formatted-routes.ts')).formattedRoutes(),
+  },
+  { prefix: '/api/v1', routes: async () => (await import('#shared/speech/routes')).ttsRoutes() },
+  {
+    prefix: '/api/chatbot',
+    routes: async () => (await import('./chatbot/legacy-routes.ts')).legacyChatbotRoutes(),
+  },
+  { prefix: '/view', routes: async () => (await import('./history/view-routes.ts')).viewRoutes() },
+  {
+    prefix: '/api/public/portal',
+    routes: async () => (await import('./history/live-routes.ts')).liveRoutes(),
+  },
+  {
+    prefix: '/api/public/portal',
+    routes: async () => (await import('#shared/stream/routes')).streamRoutes(),
+  },
+  { prefix: '/docs', routes: async () => (await import('./docs.ts')).docsRoutes() },
+];
+
+/** Locally only: in the cloud each function's counters go to CloudWatch (EMF) after each invocation. */
+const metricsMount = (): Mount[] =>
+  env().METRICS_FORMAT === 'prometheus'
+    ? [{ prefix: '/metrics', routes: async () => (await import('./metrics/routes.ts')).metricsRoutes() }]
+    : [];
+
+/** The frame around the routes: request ids and errors (serviceApp), body limits, the auth scheme. */
+function frame() {
   const app = serviceApp();
 
   app.use(
@@ -73,30 +108,23 @@ export function createApp() {
     scheme: 'bearer',
     bearerFormat: 'JWT',
   });
+  return app;
+}
 
-  app.route('/health', healthRoutes());
-  // Locally only: in the cloud each function's counters go to CloudWatch (EMF) after each invocation.
-  if (env().METRICS_FORMAT === 'prometheus') app.route('/metrics', metricsRoutes());
-  app.route('/api/auth', authRoutes());
-  app.route('/api/portal', portalRoutes());
-  app.route('/api/admin', adminRoutes());
-  app.route('/api/sessions', sessionsApi());
-  app.route('/api/messages', messagesApi());
-  app.route('/api/media', mediaRoutes());
-  app.route('/api/commands', commandRoutes());
-  app.route('/api/templates', templateRoutes());
-  app.route('/api/webhook', webhookRoutes());
-  app.route('/api/v1', formattedRoutes());
-  app.route('/api/v1/chatbot', chatbotApi());
-  app.route('/api/v1/ai', aiRoutes());
-  app.route('/api/v1', ttsRoutes());
-  app.route('/api/v1/payments', paymentRoutes());
-  app.route('/api/chatbot', legacyChatbotRoutes());
-  app.route('/view', viewRoutes());
-  app.route('/api/public/portal', liveRoutes());
-  app.route('/api/public/portal', streamRoutes());
-  app.route('/api/v1/chatbot', extractionStreamRoutes());
+/** The frame with the given mounts' routes. */
+async function appWith(mounts: Mount[]) {
+  const app = frame();
+  const routes = await Promise.all(mounts.map((m) => m.routes()));
+  for (const [i, m] of mounts.entries()) app.route(m.prefix, routes[i]!);
+  return app;
+}
 
+/**
+ * The one Hono application with every route (`npm start` serves it, tests use it), and the
+ * OpenAPI document of them all.
+ */
+export async function createApp() {
+  const app = await appWith([...metricsMount(), ...MOUNTS]);
   app.openAPIRegistry.registerPath({
     method: 'get',
     path: '/openapi.json',
@@ -113,8 +141,47 @@ export function createApp() {
         'Multi-session manager for the messaging network. Errors: `{success:false,error:{code,message}}`.',
     },
   });
-  app.route('/docs', docsRoutes());
   return app;
 }
 
-export type App = ReturnType<typeof createApp>;
+export type App = Awaited<ReturnType<typeof createApp>>;
+
+/**
+ * The same application for the API Lambda, built a prefix at a time: a request is answered by the
+ * frame with the routes of its prefix, imported and built on the first request under that prefix
+ * (a cold start no longer compiles and builds every resource's schemas; docs/benchmarks.md).
+ * `/openapi.json` builds the whole application once. Answers are the same as `createApp()`'s.
+ */
+export function createLazyApp() {
+  const app = serviceApp();
+  const built = new Map<string, Promise<{ fetch: App['fetch'] }>>();
+  const lazily = (key: string, build: () => Promise<{ fetch: App['fetch'] }>) => {
+    const once = () => {
+      let b = built.get(key);
+      if (!b) {
+        b = build();
+        built.set(key, b);
+        b.catch(() => built.delete(key));
+      }
+      return b;
+    };
+    return async (c: Context) => {
+      // One request id for the whole answer: the built application takes it from the header.
+      const headers = new Headers(c.req.raw.headers);
+      headers.set('x-request-id', c.get('requestId'));
+      return (await once()).fetch(new Request(c.req.raw, { headers }), c.env);
+    };
+  };
+  app.all('/openapi.json', lazily('/openapi.json', createApp));
+  const prefixes = [...new Set([...metricsMount(), ...MOUNTS].map((m) => m.prefix))];
+  // Longer prefixes first: the first handler that answers wins.
+  prefixes.sort((a, b) => b.length - a.length);
+  for (const prefix of prefixes) {
+    const handler = lazily(prefix, () =>
+      appWith([...metricsMount(), ...MOUNTS].filter((m) => m.prefix === prefix)),
+    );
+    app.all(prefix, handler);
+    app.all(`${prefix}/*`, handler);
+  }
+  return app;
+}

@@ -2,9 +2,9 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { handle } from 'hono/aws-lambda';
 import { loadSecrets } from '#shared/config/load-secrets';
 import { flushMetrics } from '#shared/metrics/flush';
-import { createApp } from './app.ts';
+import { createLazyApp } from './app.ts';
 
-const app = handle(createApp());
+const app = handle(createLazyApp());
 
 /**
  * The long-lived SSE streams and speech synthesis (espeak-ng and ffmpeg are in the host image): in

@@ -67,7 +67,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   await bootstrapResources(cfg.RESOURCE_PREFIX, cfg.SHARD_COUNT);
 
   const stops: Array<() => Promise<void>> = [];
-  const app = createApp();
+  const app = await createApp();
   // The simulated network shares the port but not the app: the API knows nothing of it.
   const sim = cfg.MESSAGING_DRIVER === 'simulator' ? simulatorRoutes() : undefined;
   const fetch = (req: Request) =>
