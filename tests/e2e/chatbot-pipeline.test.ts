@@ -5,7 +5,8 @@ import { sendJson } from '#shared/queue/send';
 import { chatbotTurnKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { verifySignature } from '../../functions/webhooks/sign.ts';
-import { api, messageStored, newTenant, readySession, waitFor } from '../support/client.ts';
+import { chatbotTurnDone } from '../support/chatbot.ts';
+import { api, messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { fakeAi } from '../support/fake-ai-control.ts';
 import { type OutboxEntry, outbox } from '../support/outbox.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
@@ -31,21 +32,11 @@ let senderSeq = 0;
 const customer = () =>
   `1555${String(Date.now() % 1_000_000).padStart(6, '0')}${String(senderSeq++ % 100).padStart(2, '0')}`;
 
-async function inbound(sessionId: string, from: string, text: string, extra: Record<string, unknown> = {}) {
-  const r = await sim.post('/_sim/inbound', { sessionId, from, name: 'Customer', text, ...extra });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.messageId as string;
-}
+const inbound = (sessionId: string, from: string, text: string, extra: Record<string, unknown> = {}) =>
+  simInbound({ sessionId, from, name: 'Customer', text, ...extra });
 
-/** The chatbot consumer has decided on this message (answered, or why not): its job is over. */
 const turnDone = (t: Tenant, sessionId: string, messageId: string) =>
-  waitFor(
-    async () =>
-      (await dataTable.get<{ state: string }>(chatbotTurnKey(t.id, sessionId, messageId), true))?.state ===
-      'done',
-    15_000,
-    `the chatbot turn of ${messageId}`,
-  );
+  chatbotTurnDone(t.id, sessionId, messageId);
 
 async function addRule(t: Tenant, rule: Record<string, unknown>) {
   const r = await t.api.post('/api/v1/chatbot/rules', { mobid: '*', replyType: 'text', ...rule });

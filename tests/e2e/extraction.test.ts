@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chatbotTurnKey } from '#shared/store/keys';
-import { dataTable } from '#shared/store/tables';
-import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { chatbotTurnDone } from '../support/chatbot.ts';
+import { api, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { outbox } from '../support/outbox.ts';
 import { openStream } from '../support/sse-client.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
@@ -11,27 +10,17 @@ import { startReceiver } from '../support/webhook-receiver.ts';
  * model, which answers a tool call with the JSON after the last `TOOL:` in the customer's messages.
  */
 const BASE = '/api/v1/chatbot';
-const sim = api();
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
 let seq = 0;
 const customer = () =>
   `1666${String(Date.now() % 1_000_000).padStart(6, '0')}${String(seq++ % 100).padStart(2, '0')}`;
 
-async function inbound(sessionId: string, from: string, text: string) {
-  const r = await sim.post('/_sim/inbound', { sessionId, from, name: 'Customer', text });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.messageId as string;
-}
+const inbound = (sessionId: string, from: string, text: string) =>
+  simInbound({ sessionId, from, name: 'Customer', text });
 
 const turnDone = (t: Tenant, sessionId: string, messageId: string) =>
-  waitFor(
-    async () =>
-      (await dataTable.get<{ state: string }>(chatbotTurnKey(t.id, sessionId, messageId), true))?.state ===
-      'done',
-    15_000,
-    `the chatbot turn of ${messageId}`,
-  );
+  chatbotTurnDone(t.id, sessionId, messageId);
 
 const booking = (when: string) =>
   `TOOL:${JSON.stringify({ found: true, type: 'booking', name: 'Asha', phone: '919811112222', what: 'haircut', when, confidence: 0.9 })}`;

@@ -1,17 +1,13 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveMessage } from '#shared/messages/repository';
-import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { api, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { fixtures, mediaServer } from '../support/media-server.ts';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 type Session = Awaited<ReturnType<typeof readySession>>;
 
-const inbound = async (body: Record<string, unknown>) => {
-  const r = await api().post('/_sim/inbound', body);
-  if (r.status !== 200) throw new Error(`inbound: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body.messageId as string;
-};
+const inbound = simInbound;
 
 const viewCount = async (t: Tenant, query: string, n: number) =>
   waitFor(

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { openStream } from '../support/sse-client.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -10,7 +10,6 @@ import { startReceiver } from '../support/webhook-receiver.ts';
  * receiver and the tenant stream exactly once, in that order.
  */
 const N = 500;
-const sim = api();
 const cleanup: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const c of cleanup.splice(0)) await c();
@@ -36,9 +35,7 @@ describe('inbound order', () => {
     const texts = Array.from({ length: N }, (_, i) => `order ${String(i).padStart(4, '0')}`);
     const ids: string[] = [];
     for (const text of texts) {
-      const r = await sim.post('/_sim/inbound', { sessionId: s.sessionId, from: '15550007777', text });
-      expect(r.status, JSON.stringify(r.body)).toBe(200);
-      ids.push(r.body.messageId);
+      ids.push(await simInbound({ sessionId: s.sessionId, from: '15550007777', text }));
     }
 
     const hooks = () => recv.of('message.inbound').filter((r) => r.json?.session_id === s.sessionId);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { names } from '#shared/aws/names';
 import { sendJson } from '#shared/queue/send';
 import { testPdf } from '../../functions/media/describe/test-media.ts';
-import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { api, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { fixtures, type MediaFile, mediaServer } from '../support/media-server.ts';
 import { openStream } from '../support/sse-client.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
@@ -17,7 +17,6 @@ import { startReceiver } from '../support/webhook-receiver.ts';
  * message with media, the host stores the bytes, the events consumer stores the message and queues
  * a media job, the media consumer analyses it and publishes it to the webhook and the stream.
  */
-const sim = api();
 let media: Awaited<ReturnType<typeof mediaServer>>;
 const closers: Array<() => Promise<unknown> | unknown> = [];
 
@@ -103,7 +102,7 @@ const inboundHook = (hook: Awaited<ReturnType<typeof startReceiver>>, id: string
 describe('media pipeline', () => {
   it('an image of text: its OCR text and a description reach the webhook and the stream, with a working media URL', async () => {
     const { t, s, hook, stream } = await setup();
-    const r = await sim.post('/_sim/inbound', {
+    const id = await simInbound({
       sessionId: s.sessionId,
       from: '919811600001',
       name: 'Asha',
@@ -111,8 +110,6 @@ describe('media pipeline', () => {
       mediaUrl: media.url('receipt.png'),
       mimetype: 'image/png',
     });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    const id = r.body.messageId as string;
 
     const delivered = await inboundHook(hook, id);
     const content = delivered.json.content;
@@ -148,12 +145,8 @@ describe('media pipeline', () => {
 
     // The same media job again (a redelivery): no second analysis, no second webhook.
     await sendJson(names.mediaQueue(), { tenantId: t.id, sessionId: s.sessionId, messageId: id });
-    const control = await sim.post('/_sim/inbound', {
-      sessionId: s.sessionId,
-      from: '919811600001',
-      text: 'thanks',
-    });
-    await inboundHook(hook, control.body.messageId);
+    const control = await simInbound({ sessionId: s.sessionId, from: '919811600001', text: 'thanks' });
+    await inboundHook(hook, control);
     await waitFor(
       async () => {
         const again = await t.api.get(`/api/v1/ai/usage/${s.sessionId}`);
@@ -167,15 +160,13 @@ describe('media pipeline', () => {
 
   it('a voice note: its transcription and confidence reach the webhook, the stream and the live feed', async () => {
     const { t, s, hook, stream } = await setup();
-    const r = await sim.post('/_sim/inbound', {
+    const id = await simInbound({
       sessionId: s.sessionId,
       from: '919811600002',
       type: 'voice',
       mediaUrl: media.url('said.ogg'),
       mimetype: 'audio/ogg',
     });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    const id = r.body.messageId as string;
     const delivered = await inboundHook(hook, id);
     // The OpenAI-compatible fake answers two segments with avg_logprob -0.1 and -0.3: (e^-0.1 + e^-0.3) / 2 = 82 %.
     expect(delivered.json.content).toMatchObject({
@@ -200,17 +191,14 @@ describe('media pipeline', () => {
 
   it('a failing speech provider falls back to the next one; all failing still delivers the message with null fields', async () => {
     const { s, hook } = await setup();
-    const send = async (file: string, from: string) => {
-      const r = await sim.post('/_sim/inbound', {
+    const send = (file: string, from: string) =>
+      simInbound({
         sessionId: s.sessionId,
         from,
         type: 'voice',
         mediaUrl: media.url(file),
         mimetype: 'audio/ogg',
       });
-      expect(r.status, JSON.stringify(r.body)).toBe(200);
-      return r.body.messageId as string;
-    };
     const ml = await inboundHook(hook, await send('said-ml.ogg', '919811600003'));
     // Sarvam answered (no confidence of its own).
     expect(ml.json.content).toMatchObject({ transcription: 'നാളെ പത്തു മണിക്ക് ബുക്ക് ചെയ്യണം', confidence: null });
@@ -224,11 +212,8 @@ describe('media pipeline', () => {
 
   it('a PDF yields a document explanation and a video a description (the model chain answers)', async () => {
     const { s, hook } = await setup();
-    const send = async (body: Record<string, unknown>) => {
-      const r = await sim.post('/_sim/inbound', { sessionId: s.sessionId, from: '919811600005', ...body });
-      expect(r.status, JSON.stringify(r.body)).toBe(200);
-      return r.body.messageId as string;
-    };
+    const send = (body: Record<string, unknown>) =>
+      simInbound({ sessionId: s.sessionId, from: '919811600005', ...body });
     const pdf = await inboundHook(
       hook,
       await send({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api, baseUrl, messageStored, newTenant, readySession, waitFor } from '../support/client.ts';
+import { baseUrl, messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 
 /** `GET /metrics` → { metric name with labels → value }. */
 async function scrape(): Promise<Map<string, number>> {
@@ -33,13 +33,8 @@ describe('GET /metrics (local mode: the counters CloudWatch gets in the cloud)',
       message: 'hi',
     });
     expect(sent.status, JSON.stringify(sent.body)).toBe(202);
-    const inbound = await api().post('/_sim/inbound', {
-      sessionId: s.sessionId,
-      from: '919800000124',
-      text: 'hello',
-    });
-    expect(inbound.status).toBe(200);
-    await messageStored(t.api, inbound.body.messageId);
+    const inbound = await simInbound({ sessionId: s.sessionId, from: '919800000124', text: 'hello' });
+    await messageStored(t.api, inbound);
 
     const after = await waitFor(
       async () => {

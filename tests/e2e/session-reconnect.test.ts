@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api, messageStored, newTenant, readySession, waitFor } from '../support/client.ts';
+import { api, messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 
 /** POST /api/sessions/{sessionId}/reconnect with the simulator driver (the Baileys side: baileys-reconnect.test.ts). */
 describe('reconnect endpoint', () => {
@@ -34,13 +34,12 @@ describe('reconnect endpoint', () => {
     );
     expect(info).toMatchObject({ status: 'READY', reconnectAttempt: 0, nextRetryAt: null });
 
-    const sent = await api().post('/_sim/inbound', {
+    const sent = await simInbound({
       sessionId: s.sessionId,
       from: '919800000123',
       text: 'after the reconnect',
     });
-    expect(sent.status).toBe(200);
-    await messageStored(t.api, sent.body.messageId);
+    await messageStored(t.api, sent);
   });
 
   it('shows the reconnect state in session info and the list', async () => {

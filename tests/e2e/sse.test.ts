@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { api, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { openStream } from '../support/sse-client.ts';
 
-const sim = api();
 const streams: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const s of streams.splice(0)) await s.close();
@@ -16,11 +15,8 @@ async function stream(portalId: string, opt?: Parameters<typeof openStream>[1]) 
   return s;
 }
 
-async function inbound(sessionId: string, text: string, from = '15550002222', name = 'Bob') {
-  const r = await sim.post('/_sim/inbound', { sessionId, from, name, text });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.messageId as string;
-}
+const inbound = (sessionId: string, text: string, from = '15550002222', name = 'Bob') =>
+  simInbound({ sessionId, from, name, text });
 
 const texts = (events: Array<{ json: { message: string } }>) => events.map((e) => e.json.message);
 

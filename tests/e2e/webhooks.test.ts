@@ -5,10 +5,9 @@ import { names } from '#shared/aws/names';
 import { queueUrl } from '#shared/aws/queue-url';
 import { queues } from '#shared/aws/resources';
 import { verifySignature } from '../../functions/webhooks/sign.ts';
-import { api, messageStored, newTenant, readySession, waitFor } from '../support/client.ts';
+import { messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { type ReceivedRequest, startReceiver } from '../support/webhook-receiver.ts';
 
-const sim = api();
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
@@ -20,11 +19,8 @@ async function receiver(answer?: Parameters<typeof startReceiver>[0]) {
   return r;
 }
 
-async function inbound(sessionId: string, text: string, from = '15550001111', name = 'Alice') {
-  const r = await sim.post('/_sim/inbound', { sessionId, from, name, text });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.messageId as string;
-}
+const inbound = (sessionId: string, text: string, from = '15550001111', name = 'Alice') =>
+  simInbound({ sessionId, from, name, text });
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
@@ -295,14 +291,8 @@ describe('webhooks for a sender known only by a LID', () => {
       enabled: true,
     });
     const s = await readySession(t.api);
-    const r = await sim.post('/_sim/inbound', {
-      sessionId: s.sessionId,
-      from: '919833300001',
-      text: 'via lid',
-      lid: true,
-    });
-    expect(r.status).toBe(200);
-    const hook = await waitFor(async () => rx.of('message.inbound', r.body.messageId)[0]?.json);
+    const id = await simInbound({ sessionId: s.sessionId, from: '919833300001', text: 'via lid', lid: true });
+    const hook = await waitFor(async () => rx.of('message.inbound', id)[0]?.json);
     expect(hook.sender).toBe('919833300001');
     expect(hook.content.text).toBe('via lid');
   });

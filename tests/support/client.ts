@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { jsonClient } from './http.ts';
 
 export type { ApiResponse } from './http.ts';
@@ -8,6 +8,16 @@ export const baseUrl = () => inject('baseUrl');
 /** A small JSON client for the running service. */
 export function api(token?: string) {
   return jsonClient(baseUrl(), token);
+}
+
+/**
+ * A message from a customer to a session, injected at the simulated network (`POST /_sim/inbound`);
+ * answers its message id.
+ */
+export async function simInbound(body: Record<string, unknown>): Promise<string> {
+  const r = await api().post('/_sim/inbound', body);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.messageId as string;
 }
 
 export async function adminToken(): Promise<string> {

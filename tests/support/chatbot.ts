@@ -1,0 +1,13 @@
+import { chatbotTurnKey } from '#shared/store/keys';
+import { dataTable } from '#shared/store/tables';
+import { waitFor } from './client.ts';
+
+/** The chatbot consumer has decided on this message (answered, or why not): its job is over. */
+export const chatbotTurnDone = (tenantId: string, sessionId: string, messageId: string) =>
+  waitFor(
+    async () =>
+      (await dataTable.get<{ state: string }>(chatbotTurnKey(tenantId, sessionId, messageId), true))
+        ?.state === 'done',
+    15_000,
+    `the chatbot turn of ${messageId}`,
+  );
