@@ -70,12 +70,23 @@ export function lambdaBuildOptions(entry: string, outdir: string): BuildOptions 
   };
 }
 
-/** npm packages a function loads from disk at run time, copied beside its bundle with their dependencies. */
-const RUNTIME_PACKAGES: Record<string, string[]> = {
-  // OCR: tesseract.js starts a worker thread from a script file and reads its wasm core and the
-  // language data from node_modules (functions/media/ocr).
-  media: ['tesseract.js', '@tesseract.js-data/eng', '@tesseract.js-data/mal'],
+/** What a function reads from disk at run time, beside its bundle. */
+interface RuntimeFiles {
+  /** npm packages, copied whole with their dependencies, and so left out of the bundle. */
+  packages: string[];
+  /** Files of its own, relative to its folder. */
+  files: string[];
+}
+
+const RUNTIME: Record<string, RuntimeFiles> = {
+  // OCR: tesseract.js starts a worker thread from a script file (worker-entry.cjs) and reads its
+  // wasm core and the language data from node_modules (functions/media/ocr).
+  media: {
+    packages: ['tesseract.js', '@tesseract.js-data/eng', '@tesseract.js-data/mal'],
+    files: ['ocr/worker-entry.cjs'],
+  },
 };
+
 /**
  * Files of those packages that the function never reads: OCR runs the LSTM-only core
  * (`legacyCore: false`) with the `4.0.0_best_int` models (functions/media/ocr/languages.ts).
@@ -85,15 +96,6 @@ const SKIPPED_FILES = [
   /tesseract\.js-core\/tesseract-core(-simd|-relaxedsimd)?\.(js|wasm|wasm\.js)$/,
   /@tesseract\.js-data\/[^/]+\/4\.0\.0(\/|$)/,
 ];
-
-/** Files a function reads beside its bundle, relative to its folder. */
-const RUNTIME_FILES: Record<string, string[]> = {
-  media: ['ocr/worker-entry.cjs'],
-};
-/** Modules left out of the bundle because they are copied whole (RUNTIME_PACKAGES). */
-const EXTERNAL: Record<string, string[]> = {
-  media: ['tesseract.js'],
-};
 
 function packageDir(name: string, from: string): string {
   return dirname(createRequire(join(from, 'noop.js')).resolve(`${name}/package.json`));
@@ -120,10 +122,11 @@ function copyPackages(names: string[], outdir: string) {
 
 /** Bundles `functions/<name>/handler.ts` into `outdir` with what it needs at run time. */
 export async function bundleLambda(name: string, outdir: string): Promise<Metafile> {
+  const runtime = RUNTIME[name] ?? { packages: [], files: [] };
   const options = lambdaBuildOptions(lambdaEntry(name), outdir);
-  const result = await build({ ...options, external: EXTERNAL[name] ?? [] });
+  const result = await build({ ...options, external: runtime.packages });
   const metafile = result.metafile!;
-  for (const file of RUNTIME_FILES[name] ?? []) {
+  for (const file of runtime.files) {
     // Beside the output that holds the modules of the file's folder, where their
     // `new URL('./…', import.meta.url)` finds it (the entry or a chunk).
     const folder = `functions/${name}/${dirname(file)}/`;
@@ -134,6 +137,6 @@ export async function bundleLambda(name: string, outdir: string): Promise<Metafi
     if (!output) throw new Error(`bundleLambda(${name}): no output holds ${folder}`);
     cpSync(join(projectRoot, 'functions', name, file), join(projectRoot, dirname(output), basename(file)));
   }
-  copyPackages(RUNTIME_PACKAGES[name] ?? [], outdir);
+  copyPackages(runtime.packages, outdir);
   return metafile;
 }

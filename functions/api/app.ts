@@ -66,11 +66,14 @@ const MOUNTS: Mount[] = [
   { prefix: '/docs', routes: async () => (await import('./docs.ts')).docsRoutes() },
 ];
 
-/** Locally only: in the cloud each function's counters go to CloudWatch (EMF) after each invocation. */
-const metricsMount = (): Mount[] =>
+/** Every mount, with `/metrics` locally only: in the cloud each function's counters go to CloudWatch (EMF). */
+const allMounts = (): Mount[] =>
   env().METRICS_FORMAT === 'prometheus'
-    ? [{ prefix: '/metrics', routes: async () => (await import('./metrics/routes.ts')).metricsRoutes() }]
-    : [];
+    ? [
+        { prefix: '/metrics', routes: async () => (await import('./metrics/routes.ts')).metricsRoutes() },
+        ...MOUNTS,
+      ]
+    : MOUNTS;
 
 /** The frame around the routes: request ids and errors (serviceApp), body limits, the auth scheme. */
 function frame() {
@@ -124,7 +127,7 @@ async function appWith(mounts: Mount[]) {
  * OpenAPI document of them all.
  */
 export async function createApp() {
-  const app = await appWith([...metricsMount(), ...MOUNTS]);
+  const app = await appWith(allMounts());
   app.openAPIRegistry.registerPath({
     method: 'get',
     path: '/openapi.json',
@@ -154,32 +157,29 @@ export type App = Awaited<ReturnType<typeof createApp>>;
  */
 export function createLazyApp() {
   const app = serviceApp();
-  const built = new Map<string, Promise<{ fetch: App['fetch'] }>>();
-  const lazily = (key: string, build: () => Promise<{ fetch: App['fetch'] }>) => {
-    const once = () => {
-      let b = built.get(key);
-      if (!b) {
-        b = build();
-        built.set(key, b);
-        b.catch(() => built.delete(key));
-      }
-      return b;
-    };
+  /** Answers with the application `build` makes, built on the first request and kept (rebuilt after a failure). */
+  const lazily = (build: () => Promise<{ fetch: App['fetch'] }>) => {
+    let built: Promise<{ fetch: App['fetch'] }> | undefined;
     return async (c: Context) => {
+      if (!built) {
+        built = build();
+        built.catch(() => {
+          built = undefined;
+        });
+      }
       // One request id for the whole answer: the built application takes it from the header.
       const headers = new Headers(c.req.raw.headers);
       headers.set('x-request-id', c.get('requestId'));
-      return (await once()).fetch(new Request(c.req.raw, { headers }), c.env);
+      return (await built).fetch(new Request(c.req.raw, { headers }), c.env);
     };
   };
-  app.all('/openapi.json', lazily('/openapi.json', createApp));
-  const prefixes = [...new Set([...metricsMount(), ...MOUNTS].map((m) => m.prefix))];
+  app.all('/openapi.json', lazily(createApp));
+  const mounts = allMounts();
+  const prefixes = [...new Set(mounts.map((m) => m.prefix))];
   // Longer prefixes first: the first handler that answers wins.
   prefixes.sort((a, b) => b.length - a.length);
   for (const prefix of prefixes) {
-    const handler = lazily(prefix, () =>
-      appWith([...metricsMount(), ...MOUNTS].filter((m) => m.prefix === prefix)),
-    );
+    const handler = lazily(() => appWith(mounts.filter((m) => m.prefix === prefix)));
     app.all(prefix, handler);
     app.all(`${prefix}/*`, handler);
   }
