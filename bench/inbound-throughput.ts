@@ -48,12 +48,18 @@ async function startChild(dataDir: string): Promise<Child> {
   return { proc, lines, info };
 }
 
-function awsCounts(child: Child): Promise<Record<string, number>> {
+interface Counts {
+  counts: Record<string, number>;
+  /** CPU ms so far of the service process and of DynamoDB Local. */
+  cpu: { service: number; dynamodb: number };
+}
+
+function awsCounts(child: Child): Promise<Counts> {
   return new Promise((resolve) => {
     const on = (l: string) => {
       if (!l.startsWith('{"counts"')) return;
       child.lines.off('line', on);
-      resolve(JSON.parse(l).counts);
+      resolve(JSON.parse(l));
     };
     child.lines.on('line', on);
     child.proc.stdin!.write('counts\n');
@@ -165,7 +171,7 @@ async function main() {
     let seq = 0;
     let held = 0;
     for (const rate of RATES) {
-      const before = await awsCounts(child);
+      const { counts: before, cpu: cpuBefore } = await awsCounts(child);
       const sent = new Map<string, number>();
       const total = rate * SECONDS;
       const start = performance.now();
@@ -190,7 +196,7 @@ async function main() {
       const deadline = performance.now() + 30_000;
       const done = () => [...sent.keys()].every((t) => webhook.at.has(t) && stream.at.has(t));
       while (!done() && performance.now() < deadline) await sleep(100);
-      const after = await awsCounts(child);
+      const { counts: after, cpu: cpuAfter } = await awsCounts(child);
       const lat = (a: Arrivals) => [...sent].flatMap(([t, t0]) => (a.at.has(t) ? [a.at.get(t)! - t0] : []));
       const w = summary(lat(webhook));
       const s = summary(lat(stream));
@@ -219,6 +225,11 @@ async function main() {
           'BatchWriteItemCommand',
         ]).toFixed(2),
         ddbReadsPerMsg: per('dynamodb', ['GetItemCommand', 'QueryCommand', 'BatchGetItemCommand']).toFixed(2),
+        // Items written or read by key (a transaction of 20 is 20): DynamoDB Local's work.
+        ddbItemsPerMsg: per('dynamodb', ['items']).toFixed(2),
+        // CPU per delivered message, from the start of the step until every message arrived.
+        serviceCpuMsPerMsg: ((cpuAfter.service - cpuBefore.service) / Math.max(1, delivered)).toFixed(1),
+        dynamoCpuMsPerMsg: ((cpuAfter.dynamodb - cpuBefore.dynamodb) / Math.max(1, delivered)).toFixed(1),
         sqsSendsPerMsg: per('sqs', ['SendMessageCommand', 'SendMessageBatchCommand']).toFixed(2),
         sqsDeletesPerMsg: per('sqs', ['DeleteMessageCommand', 'DeleteMessageBatchCommand']).toFixed(2),
         // Every receive, the empty long polls of idle consumers included.

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { InitializeMiddleware } from '@smithy/types';
 import { dynamoClient, s3Client, sqsClient } from '#shared/aws/clients';
@@ -15,6 +16,11 @@ function counter<I extends object, O extends object>(service: string): Initializ
   return (next, context) => (args) => {
     const key = `${service}:${context.commandName}`;
     counts[key] = (counts[key] ?? 0) + 1;
+    // Items, not requests: what DynamoDB Local's single SQLite thread pays for.
+    if (service === 'dynamodb') {
+      const n = itemsOf(context.commandName ?? '', args.input);
+      counts['dynamodb:items'] = (counts['dynamodb:items'] ?? 0) + n;
+    }
     if (process.env.BENCH_DETAIL) {
       // Which kind of item: the sort key's prefix (`MSG`, `WHD`, `CHAT`…) of a single-item request.
       const input = args.input as { Key?: { sk?: { S?: string } }; Item?: { sk?: { S?: string } } };
@@ -24,8 +30,38 @@ function counter<I extends object, O extends object>(service: string): Initializ
         counts[detail] = (counts[detail] ?? 0) + 1;
       }
     }
-    return next(args);
+    if (service !== 'dynamodb' || context.commandName !== 'QueryCommand') return next(args);
+    return next(args).then((out) => {
+      const returned = (out.output as { Count?: number }).Count ?? 0;
+      counts['dynamodb:items'] = (counts['dynamodb:items'] ?? 0) + returned;
+      if (process.env.BENCH_DETAIL) {
+        // Which query: its index and the partition's kind (`FEED`, `DLV`…).
+        const q = args.input as { IndexName?: string; ExpressionAttributeValues?: Record<string, { S?: string }> };
+        const pk = Object.values(q.ExpressionAttributeValues ?? {})[0]?.S ?? '';
+        const kind = `dynamodb:QueryItems:${q.IndexName ?? 'table'}:${pk.split('#').slice(2, 3).join('') || pk.split('#')[0]}`;
+        counts[kind] = (counts[kind] ?? 0) + returned;
+      }
+      return out;
+    });
   };
+}
+
+/** Items a request writes or names (a Query's are counted by what it returns). */
+function itemsOf(command: string, input: unknown): number {
+  const i = input as {
+    TransactItems?: unknown[];
+    RequestItems?: Record<string, unknown[] | { Keys?: unknown[] }>;
+  };
+  if (command === 'TransactWriteItemsCommand') return i.TransactItems?.length ?? 0;
+  if (command === 'BatchWriteItemCommand')
+    return Object.values(i.RequestItems ?? {}).reduce<number>((n, v) => n + (v as unknown[]).length, 0);
+  if (command === 'BatchGetItemCommand')
+    return Object.values(i.RequestItems ?? {}).reduce<number>(
+      (n, v) => n + ((v as { Keys?: unknown[] }).Keys?.length ?? 0),
+      0,
+    );
+  if (command === 'QueryCommand' || command === 'ScanCommand') return 0;
+  return 1;
 }
 
 const service = await startService({
@@ -57,11 +93,27 @@ if (process.env.BENCH_WITHOUT_CHATBOT === 'true') {
 sqsClient().middlewareStack.add(counter('sqs'), { step: 'initialize', name: 'bench-count' });
 s3Client().middlewareStack.add(counter('s3'), { step: 'initialize', name: 'bench-count' });
 
+/** CPU time so far (user + system, ms) of this process and of DynamoDB Local's JVM. */
+function cpuMs(): { service: number; dynamodb: number } {
+  const u = process.cpuUsage();
+  return { service: (u.user + u.system) / 1000, dynamodb: procCpuMs(service.dynamoPid) };
+}
+function procCpuMs(pid: number | undefined): number {
+  if (!pid) return Number.NaN;
+  try {
+    // /proc/<pid>/stat: fields 14 and 15 are utime and stime in clock ticks (100 a second).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 process.stdout.write(
   `${JSON.stringify({ baseUrl: service.baseUrl, adminApiKey: service.adminApiKey, env: service.env })}\n`,
 );
 createInterface({ input: process.stdin }).on('line', (line) => {
-  if (line.trim() === 'counts') process.stdout.write(`${JSON.stringify({ counts })}\n`);
+  if (line.trim() === 'counts') process.stdout.write(`${JSON.stringify({ counts, cpu: cpuMs() })}\n`);
 });
 const stop = async () => {
   await service.stop();

@@ -93,9 +93,10 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
     }
     case 'message.inbound': {
       const m = e.message;
+      const stored = storedInbound(e);
       // The message and its sender's contact are independent writes: side by side.
       const [isNew] = await Promise.all([
-        saveMessage(storedInbound(e)),
+        saveMessage(stored),
         m.senderPhone
           ? saveContacts(
               e.tenantId,
@@ -106,7 +107,7 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
           : undefined,
       ]);
       // The stream reads the store: it learns of the message now, whatever the work below takes.
-      if (isNew && !needsAnalysis(m)) nudgeTenantFeed(e.tenantId);
+      if (isNew && !needsAnalysis(m)) nudgeTenantFeed(e.tenantId, [stored]);
       // The webhook is queued not only when saveMessage answers true: a retried event whose first run
       // stored the message but failed before queueing must still queue it. The delivery id derives
       // from the message id, so a repeat finds the existing delivery and never POSTs twice.

@@ -7,6 +7,7 @@ import {
 import type { HostEvent } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
 import { needsAnalysis } from '#shared/media/job';
+import type { StoredMessage } from '#shared/messages/message';
 import { messageItem, saveMessage } from '#shared/messages/repository';
 import { count } from '#shared/metrics/metrics';
 import { dataTable } from '#shared/store/tables';
@@ -66,10 +67,12 @@ async function applyInboundRun(run: Inbound[]): Promise<number> {
   // The usual case, a run seen for the first time: its messages, their webhook deliveries, their
   // senders' contacts and their chats' activity in one transaction (one request, visible all at
   // once, so in order to the stream), then their jobs.
-  const together = await storeRunAtOnce(run);
+  const stored = run.map(storedInbound);
+  const together = await storeRunAtOnce(run, stored);
   if (together) {
-    // The stream reads the store: it learns of the messages now, whatever the work below takes.
-    nudgeTenantFeed(tenantId);
+    // The stream learns of the messages now, whatever the work below takes (media waiting for its
+    // analysis joins the feed when the media consumer publishes it).
+    nudgeTenantFeed(tenantId, published(stored));
     await Promise.all([
       sendJobs(together.jobs),
       ...run.map((e) => afterInboundStored(tenantId, sessionId, e.message)),
@@ -86,8 +89,8 @@ async function applyInboundRun(run: Inbound[]): Promise<number> {
   );
   contactWrites.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
   const isNew: boolean[] = [];
-  for (const e of run) isNew.push(await saveMessage(storedInbound(e)));
-  if (isNew.some(Boolean)) nudgeTenantFeed(tenantId);
+  for (const m of stored) isNew.push(await saveMessage(m));
+  if (isNew.some(Boolean)) nudgeTenantFeed(tenantId, published(stored.filter((_, n) => isNew[n])));
   await contactWrites;
   await Promise.all([
     // Chat activity of the messages this run stored: one write per chat.
@@ -104,6 +107,9 @@ async function applyInboundRun(run: Inbound[]): Promise<number> {
   ]);
   return isNew.filter(Boolean).length;
 }
+
+/** The messages that join the tenant feed when stored (not those waiting for media analysis). */
+const published = (stored: StoredMessage[]) => stored.filter((m) => m.analysisState !== 'pending');
 
 /** The newest name and time per sender of a run: one contact write each. */
 function sendersOf(run: Inbound[]): Map<string, { name?: string; at: number }> {
@@ -143,7 +149,10 @@ const TRANSACTION_MAX_ITEMS = 100;
  * contacts' and chats' activity (each only if not later already) in one transaction. Answers the jobs to queue, or undefined when the transaction did not happen (an item
  * exists already, or the run is too large) and the caller must go step by step.
  */
-async function storeRunAtOnce(run: Inbound[]): Promise<{ jobs: WebhookJob[] } | undefined> {
+async function storeRunAtOnce(
+  run: Inbound[],
+  stored: StoredMessage[],
+): Promise<{ jobs: WebhookJob[] } | undefined> {
   const { tenantId, sessionId } = run[0]!;
   // Media waiting for analysis gets its delivery when the media consumer publishes it.
   const deliveries = await prepareInboundWebhooks(
@@ -152,7 +161,7 @@ async function storeRunAtOnce(run: Inbound[]): Promise<{ jobs: WebhookJob[] } | 
     run.map((e) => e.message).filter((m) => !needsAnalysis(m)),
   );
   const ops = [
-    ...run.map((e) => dataTable.putIfAbsentOp(messageItem(storedInbound(e)))),
+    ...stored.map((m) => dataTable.putIfAbsentOp(messageItem(m))),
     ...deliveries.items.map((d) => dataTable.putIfAbsentOp(d)),
     ...[...sendersOf(run)].map(([phone, s]) =>
       contactActivityOp(tenantId, sessionId, { phone, name: s.name }, s.at),

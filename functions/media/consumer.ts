@@ -85,7 +85,7 @@ export async function handleMediaJob(job: MediaJob, meta: { receiveCount: number
   );
   if (stored) {
     await countUsage(m, results);
-    await publish(stored);
+    await publish(stored, true);
     return 'published';
   }
   // Another run finished first: publish what it stored.
@@ -198,9 +198,13 @@ function inboundOf(m: StoredMessage): InboundMessage {
   };
 }
 
-/** Stream, webhook and chatbot learn of the message now, with what its analysis found. */
-async function publish(m: StoredMessage): Promise<void> {
-  nudgeTenantFeed(m.tenantId);
+/**
+ * Stream, webhook and chatbot learn of the message now, with what its analysis found. `justStored`:
+ * this run stored the analysis, so this process's stream clients get the message without a read (a
+ * repeated job only wakes the poller, which never sends a message twice).
+ */
+async function publish(m: StoredMessage, justStored = false): Promise<void> {
+  nudgeTenantFeed(m.tenantId, justStored ? [m] : undefined);
   const inbound = inboundOf(m);
   await Promise.all([
     inboundMessageWebhook(m.tenantId, m.sessionId, inbound, m.analysis),

@@ -10,6 +10,8 @@ import { startSecretsManager } from './secrets-manager.ts';
 
 export interface LocalAws {
   env: Record<string, string>;
+  /** DynamoDB Local's JVM (benchmarks read its CPU time). */
+  dynamoPid?: number;
   stop(): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ export async function startLocalAws(opts: { dataDir?: string } = {}): Promise<Lo
 
   return {
     env,
+    dynamoPid: dynamo.pid,
     async stop() {
       await Promise.all([faux.stop(), secrets.stop()]);
       if (dynamo.exitCode === null) {

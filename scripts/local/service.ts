@@ -39,7 +39,7 @@ function externalAws() {
     'AWS_ENDPOINT_URL_SECRETS_MANAGER',
   ];
   const env = Object.fromEntries(keys.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
-  return { env, stop: async () => {} };
+  return { env, dynamoPid: undefined as number | undefined, stop: async () => {} };
 }
 
 export interface RunningService {
@@ -48,6 +48,8 @@ export interface RunningService {
   generatedAdminKey: boolean;
   /** Everything another process needs to join this service (AWS endpoints, names, secrets). */
   env: Record<string, string>;
+  /** DynamoDB Local's JVM when this service started it (benchmarks read its CPU time). */
+  dynamoPid?: number;
   stop(): Promise<void>;
 }
 
@@ -124,6 +126,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     adminApiKey: secrets.ADMIN_API_KEY,
     generatedAdminKey: secrets.generatedAdminKey,
     env: shared,
+    dynamoPid: aws.dynamoPid,
     async stop() {
       for (const stop of stops.reverse()) await stop().catch(() => {});
       await new Promise<void>((r) => {

@@ -66,6 +66,33 @@ export async function tenantFeed(tenantId: string, opt: { limit?: number; after?
   });
 }
 
+/** A feed entry without its message: what the live stream re-reads on every poll. */
+export interface FeedEntry {
+  pk: string;
+  sk: string;
+  gsi1sk: string;
+  direction: StoredMessage['direction'];
+}
+
+/** The tenant feed after `after` (an order key), oldest first, keys and direction only. */
+export function tenantFeedEntries(tenantId: string, after: string): Promise<FeedEntry[]> {
+  return dataTable.query<FeedEntry>({
+    index: 'gsi1',
+    pk: feedPk(tenantId),
+    skAfter: after,
+    ascending: true,
+    project: ['pk', 'sk', 'gsi1sk', 'direction'],
+  });
+}
+
+/** The messages of feed entries (strongly consistent), in their order; a missing one is left out. */
+export async function feedMessages(entries: FeedEntry[]): Promise<Array<StoredMessage & { gsi1sk: string }>> {
+  const found = await dataTable.getMany<StoredMessage & { gsi1sk: string }>(
+    entries.map((e) => ({ pk: e.pk, sk: e.sk })),
+  );
+  return found.filter((m): m is StoredMessage & { gsi1sk: string } => m !== undefined);
+}
+
 /** What the history views select; everything but the partition is a DynamoDB filter. */
 export interface MessageQuery {
   tenantId: string;

@@ -24,8 +24,24 @@ const feed = vi.hoisted(() => ({
   gate: undefined as Promise<void> | undefined,
 }));
 
+/** The live poll: keys and direction of the window, then the messages of the new entries. */
+async function entries(tenantId: string, after: string) {
+  feed.queries++;
+  if (feed.failures > 0) {
+    feed.failures--;
+    throw new Error('DynamoDB unavailable');
+  }
+  return feed.rows
+    .filter((r) => r.tenantId === tenantId && r.gsi1sk > after)
+    .sort((a, b) => (a.gsi1sk < b.gsi1sk ? -1 : 1))
+    .map((r) => ({ pk: r.tenantId, sk: r.gsi1sk, gsi1sk: r.gsi1sk, direction: (r as Row).direction }));
+}
+
 vi.mock('../messages/repository.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../messages/repository.ts')>()),
+  tenantFeedEntries: entries,
+  feedMessages: async (keys: Array<{ gsi1sk: string }>) =>
+    keys.flatMap((k) => feed.rows.filter((r) => r.gsi1sk === k.gsi1sk)),
   tenantFeed: async (tenantId: string, opt: { after?: string; limit?: number } = {}) => {
     feed.queries++;
     if (opt.limit !== undefined && feed.gate) await feed.gate;
@@ -145,6 +161,26 @@ describe('live feed', () => {
     nudgeTenantFeed('t1');
     await elapse(1);
     expect(c.texts()).toEqual(['stored here']);
+  });
+
+  it('messages offered by the process that stored them go out at once, without a read, and never twice', async () => {
+    const c = await client('t1');
+    await elapse(1);
+    const reads = feed.queries;
+    const a = commit('t1', 'first of a run');
+    const b = commit('t1', 'second of a run');
+    const out = commit('t1', 'outbound', { outbound: true });
+    nudgeTenantFeed('t1', [a, b, out]);
+    await elapse(0);
+    expect(c.texts()).toEqual(['first of a run', 'second of a run']);
+    expect(feed.queries).toBe(reads);
+    // The next polls find them in the window, already sent; a message from elsewhere still comes.
+    commit('t1', 'stored by another process');
+    await elapse(3 * POLL_INTERVAL_MS);
+    expect(c.texts()).toEqual(['first of a run', 'second of a run', 'stored by another process']);
+    nudgeTenantFeed('t1', [b]);
+    await elapse(1);
+    expect(c.got).toHaveLength(3);
   });
 
   it('keeps polling through failures, logging the first of a streak only', async () => {

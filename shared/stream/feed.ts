@@ -1,6 +1,6 @@
 import { logger } from '../log/logger.ts';
 import type { StoredMessage } from '../messages/message.ts';
-import { tenantFeed } from '../messages/repository.ts';
+import { feedMessages, tenantFeed, tenantFeedEntries } from '../messages/repository.ts';
 import { orderKey, orderKeyAt } from '../store/keys.ts';
 import { mediaLink } from '../webhooks/media-link.ts';
 import { resolveSender } from '../webhooks/sender.ts';
@@ -42,6 +42,9 @@ async function toEvent(tenantId: string, m: FeedRow): Promise<FeedEvent> {
   return { id, data, frame: encoder.encode(`id: ${id}\ndata: ${data}\n\n`) };
 }
 
+/** The time part of an order key. */
+const timeOf = (key: string) => Number(key.slice(0, 13));
+
 class TenantPoller {
   readonly listeners = new Set<FeedListener>();
   /** Keys inside the look-back window that were already emitted, with their timestamps. */
@@ -52,6 +55,8 @@ class TenantPoller {
   private polling = false;
   private again = false;
   private failures = 0;
+  /** Batches leave in the order they were found, whichever finishes building first. */
+  private emitted: Promise<void> = Promise.resolve();
   /** Resolves once the current window is known, so that only later messages count as live. */
   readonly ready: Promise<void>;
 
@@ -69,6 +74,14 @@ class TenantPoller {
     }
     clearTimeout(this.timer);
     this.run();
+  }
+
+  /** Messages this process has just stored: emitted at once, without reading them back. */
+  offer(messages: StoredMessage[]): void {
+    if (this.stopped) return;
+    const fresh = this.markFresh(messages.map((m) => ({ key: keyOf(m), direction: m.direction })));
+    const mine = new Set(fresh.map((f) => f.key));
+    this.emit(messages.filter((m) => mine.has(keyOf(m))));
   }
 
   private run(): void {
@@ -97,22 +110,46 @@ class TenantPoller {
     this.timer = setTimeout(() => this.run(), POLL_INTERVAL_MS);
   }
 
+  /** The inbound entries not emitted yet, now counted as emitted. */
+  private markFresh<E extends { key: string; direction: string }>(entries: E[]): E[] {
+    const fresh = entries.filter((e) => e.direction === 'inbound' && !this.seen.has(e.key));
+    for (const e of fresh) {
+      this.seen.set(e.key, timeOf(e.key));
+      this.newestTs = Math.max(this.newestTs, timeOf(e.key));
+    }
+    return fresh;
+  }
+
+  private emit(rows: FeedRow[]): void {
+    if (!rows.length) return;
+    const built = Promise.all(rows.map((r) => toEvent(this.tenantId, r)));
+    this.emitted = this.emitted
+      .then(() => built)
+      .then((events) => {
+        if (this.stopped) return;
+        for (const listener of this.listeners) listener(events);
+      })
+      .catch((err: unknown) => logger.warn({ err, tenantId: this.tenantId }, 'tenant feed events not built'));
+  }
+
+  /**
+   * Re-reads the look-back window as keys only (cheap at any rate), then reads the messages of the
+   * entries not emitted yet: in one process those were offered already, so usually none.
+   */
   private async poll(emit: boolean): Promise<void> {
     try {
       // Anchored at the newest message, but never later than now: a message whose timestamp is
       // ahead of the clock cannot push the window past messages still to come.
       const start = Math.min(this.newestTs, Date.now()) - LOOKBACK_MS;
-      const rows = await tenantFeed(this.tenantId, { after: orderKeyAt(start) });
+      const entries = await tenantFeedEntries(this.tenantId, orderKeyAt(start));
       for (const [k, ts] of this.seen) if (ts < start) this.seen.delete(k);
-      const fresh = rows.filter((r) => r.direction === 'inbound' && !this.seen.has(keyOf(r)));
-      for (const r of fresh) {
-        this.seen.set(keyOf(r), r.timestampMs);
-        this.newestTs = Math.max(this.newestTs, r.timestampMs);
-      }
+      const unseen = entries.filter((e) => e.direction === 'inbound' && !this.seen.has(e.gsi1sk));
+      const rows = emit && unseen.length ? await feedMessages(unseen) : [];
+      // Marked only once read (a failed read is tried again at the next poll), and only what was not
+      // offered meanwhile is emitted.
+      const fresh = new Set(this.markFresh(unseen.map((e) => ({ key: e.gsi1sk, direction: e.direction }))).map((e) => e.key));
       this.failures = 0;
-      if (!emit || !fresh.length || this.stopped) return;
-      const events = await Promise.all(fresh.map((r) => toEvent(this.tenantId, r)));
-      for (const listener of this.listeners) listener(events);
+      if (!this.stopped) this.emit(rows.filter((r) => fresh.has(keyOf(r))));
     } catch (err) {
       // Log the first failure of a streak, not every 200 ms.
       if (this.failures++ === 0) logger.warn({ err, tenantId: this.tenantId }, 'tenant feed poll failed');
@@ -189,11 +226,15 @@ export async function openFeed(
 }
 
 /**
- * A message of this tenant was just stored by this process: its local clients need not wait for the
- * next poll. Other processes still find it by polling, so this only shortens the wait.
+ * Messages of this tenant were just stored (or published) by this process: its local clients get
+ * `stored` at once, without a read; without `stored`, the poller reads the store now instead of at
+ * the next tick. Other processes still find them by polling, so this only shortens the wait.
  */
-export function nudgeTenantFeed(tenantId: string): void {
-  pollers.get(tenantId)?.nudge();
+export function nudgeTenantFeed(tenantId: string, stored?: StoredMessage[]): void {
+  const poller = pollers.get(tenantId);
+  if (!poller) return;
+  if (stored) poller.offer(stored);
+  else poller.nudge();
 }
 
 /** For benchmarks and health: tenants polled and clients listening in this process. */
