@@ -36,7 +36,10 @@ function counter<I extends object, O extends object>(service: string): Initializ
       counts['dynamodb:items'] = (counts['dynamodb:items'] ?? 0) + returned;
       if (process.env.BENCH_DETAIL) {
         // Which query: its index and the partition's kind (`FEED`, `DLV`…).
-        const q = args.input as { IndexName?: string; ExpressionAttributeValues?: Record<string, { S?: string }> };
+        const q = args.input as {
+          IndexName?: string;
+          ExpressionAttributeValues?: Record<string, { S?: string }>;
+        };
         const pk = Object.values(q.ExpressionAttributeValues ?? {})[0]?.S ?? '';
         const kind = `dynamodb:QueryItems:${q.IndexName ?? 'table'}:${pk.split('#').slice(2, 3).join('') || pk.split('#')[0]}`;
         counts[kind] = (counts[kind] ?? 0) + returned;

@@ -147,7 +147,9 @@ class TenantPoller {
       const rows = emit && unseen.length ? await feedMessages(unseen) : [];
       // Marked only once read (a failed read is tried again at the next poll), and only what was not
       // offered meanwhile is emitted.
-      const fresh = new Set(this.markFresh(unseen.map((e) => ({ key: e.gsi1sk, direction: e.direction }))).map((e) => e.key));
+      const fresh = new Set(
+        this.markFresh(unseen.map((e) => ({ key: e.gsi1sk, direction: e.direction }))).map((e) => e.key),
+      );
       this.failures = 0;
       if (!this.stopped) this.emit(rows.filter((r) => fresh.has(keyOf(r))));
     } catch (err) {
