@@ -25,6 +25,8 @@ export async function startLocalAws(opts: { dataDir?: string } = {}): Promise<Lo
   const dynamoPort = await freePort();
   const path = opts.dataDir ? resolve(opts.dataDir, 'dynamodb') : null;
   if (path) mkdirSync(path, { recursive: true });
+  // DynamoDB Local reports usage to AWS unless told not to; a local run sends nothing anywhere.
+  process.env.DDB_LOCAL_TELEMETRY ??= '0';
   const dynamo: ChildProcess = spawnDynamo({ port: dynamoPort, path, sharedDb: true, stdio: 'ignore' });
   const faux = await startFauxqs({ port: 0, logger: false, host: 'localhost' });
   const secrets = await startSecretsManager({
