@@ -1,3 +1,4 @@
+import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import {
   chatActivityOp,
   contactActivityOp,
@@ -67,18 +68,11 @@ async function applyInboundRun(run: Inbound[]): Promise<number> {
   // The usual case, a run seen for the first time: its messages, their webhook deliveries, their
   // senders' contacts and their chats' activity in one transaction (one request, visible all at
   // once, so in order to the stream), then their jobs.
-  const stored = run.map(storedInbound);
-  const together = await storeRunAtOnce(run, stored);
-  if (together) {
-    // The stream learns of the messages now, whatever the work below takes (media waiting for its
-    // analysis joins the feed when the media consumer publishes it).
-    nudgeTenantFeed(tenantId, published(stored));
-    await Promise.all([
-      sendJobs(together.jobs),
-      ...run.map((e) => afterInboundStored(tenantId, sessionId, e.message)),
-    ]);
-    return run.length;
+  const prepared = await prepareRun(run);
+  if (prepared.ops.length <= TRANSACTION_MAX_ITEMS && (await dataTable.transact(prepared.ops))) {
+    return afterRunStored(prepared);
   }
+  const { stored } = prepared;
   // Something of the run is stored already (a retried event), or a contact or chat has a later
   // message: one message after another, so that none becomes visible before the ones ahead of it;
   // deliveries as on the single path.
@@ -144,16 +138,21 @@ function chatsOf(run: Inbound[]): Map<string, { at: number; name?: string; count
 /** TransactWriteItems takes at most 100 items. */
 const TRANSACTION_MAX_ITEMS = 100;
 
+/** A run's writes, built but not made: what one transaction stores, and the jobs to queue after. */
+interface PreparedRun {
+  run: Inbound[];
+  stored: StoredMessage[];
+  ops: TransactWriteItem[];
+  jobs: WebhookJob[];
+}
+
 /**
- * Writes the run's messages and their `message.inbound` deliveries (each only if absent) with its
- * contacts' and chats' activity (each only if not later already) in one transaction. Answers the jobs to queue, or undefined when the transaction did not happen (an item
- * exists already, or the run is too large) and the caller must go step by step.
+ * The run's messages and their `message.inbound` deliveries (each only if absent) with its
+ * contacts' and chats' activity (each only if not later already), as transaction items.
  */
-async function storeRunAtOnce(
-  run: Inbound[],
-  stored: StoredMessage[],
-): Promise<{ jobs: WebhookJob[] } | undefined> {
+async function prepareRun(run: Inbound[]): Promise<PreparedRun> {
   const { tenantId, sessionId } = run[0]!;
+  const stored = run.map(storedInbound);
   // Media waiting for analysis gets its delivery when the media consumer publishes it.
   const deliveries = await prepareInboundWebhooks(
     tenantId,
@@ -170,6 +169,104 @@ async function storeRunAtOnce(
       chatActivityOp(tenantId, sessionId, chatId, c.at, c.name, c.count),
     ),
   ];
-  if (ops.length > TRANSACTION_MAX_ITEMS) return undefined;
-  return (await dataTable.transact(ops)) ? { jobs: deliveries.jobs } : undefined;
+  return { run, stored, ops, jobs: deliveries.jobs };
+}
+
+/** Once a run's transaction went through: stream, webhook jobs in order, per-message hooks. */
+async function afterRunStored({ run, stored, jobs }: PreparedRun): Promise<number> {
+  const { tenantId, sessionId } = run[0]!;
+  // The stream learns of the messages now, whatever the work below takes (media waiting for its
+  // analysis joins the feed when the media consumer publishes it).
+  nudgeTenantFeed(tenantId, published(stored));
+  await Promise.all([sendJobs(jobs), ...run.map((e) => afterInboundStored(tenantId, sessionId, e.message))]);
+  return run.length;
+}
+
+/**
+ * Applies a batch of events of any sessions: each session's events in their order, sessions side by
+ * side. The leading runs of inbound messages of several sessions (the usual batch under load, where
+ * each session has one or two messages in it) are stored together, as few transactions of at most
+ * 100 items as they fit in, instead of one per session; a session whose transaction does not go
+ * through, and everything after its leading run, goes the per-session way (`applySessionEvents`).
+ * Answers, per event, whether it was applied.
+ */
+export async function applyEvents(events: HostEvent[]): Promise<boolean[]> {
+  const ok: boolean[] = new Array(events.length).fill(false);
+  const sessions = new Map<string, number[]>();
+  events.forEach((e, i) => {
+    const key = `${e.tenantId}:${e.sessionId}`;
+    sessions.set(key, [...(sessions.get(key) ?? []), i]);
+  });
+  const groups = [...sessions.values()];
+  const leading = groups.map((idx) => {
+    const n = idx.findIndex((i) => events[i]!.kind !== 'message.inbound');
+    return idx.slice(0, n < 0 ? idx.length : n);
+  });
+  const rest = groups.map((idx, g) => idx.slice(leading[g]!.length));
+  if (leading.filter((l) => l.length).length > 1) {
+    const runs = leading.filter((l) => l.length);
+    const prepared = await Promise.all(runs.map((idx) => prepareRun(idx.map((i) => events[i]) as Inbound[])));
+    const stored = await storeTogether(prepared);
+    runs.forEach((idx, r) => {
+      if (stored[r]) for (const i of idx) ok[i] = true;
+    });
+  }
+  await Promise.all(
+    groups.map(async (_, g) => {
+      // What the shared transactions did not store goes the per-session way, in order.
+      const todo = [...leading[g]!.filter((i) => !ok[i]), ...rest[g]!];
+      if (!todo.length) return;
+      const done = await applySessionEvents(todo.map((i) => events[i]!));
+      todo.forEach((i, n) => {
+        ok[i] = done[n] === true;
+      });
+    }),
+  );
+  return ok;
+}
+
+/**
+ * Stores prepared runs of different sessions in as few transactions as they fit in, side by side;
+ * answers per run whether it is stored and its follow-up work done (false: the caller takes it the
+ * per-session way, which finds what is stored already).
+ */
+async function storeTogether(prepared: PreparedRun[]): Promise<boolean[]> {
+  const packs: number[][] = [];
+  let size = TRANSACTION_MAX_ITEMS;
+  prepared.forEach((p, r) => {
+    if (p.ops.length > TRANSACTION_MAX_ITEMS) return;
+    if (size + p.ops.length > TRANSACTION_MAX_ITEMS) {
+      packs.push([]);
+      size = 0;
+    }
+    packs.at(-1)!.push(r);
+    size += p.ops.length;
+  });
+  const ok: boolean[] = prepared.map(() => false);
+  await Promise.all(
+    packs.map(async (pack) => {
+      const written = await dataTable
+        .transact(pack.flatMap((r) => prepared[r]!.ops))
+        .catch((err: unknown) => {
+          logger.warn(
+            { err, runs: pack.length },
+            'shared inbound transaction failed; storing session by session',
+          );
+          return false;
+        });
+      if (!written) return;
+      await Promise.all(
+        pack.map(async (r) => {
+          try {
+            count('messagesReceived', await afterRunStored(prepared[r]!));
+            ok[r] = true;
+          } catch (err) {
+            // Stored, but its jobs or hooks failed: the per-session way queues what is missing.
+            logger.warn({ err }, 'inbound run stored, follow-up failed; retrying it session by session');
+          }
+        }),
+      );
+    }),
+  );
+  return ok;
 }

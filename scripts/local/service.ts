@@ -83,10 +83,13 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   process.env.SIM_NETWORK_URL ??= baseUrl;
   resetEnvCache();
 
-  // Pipelined: one lane per session (its events in order), sessions side by side.
-  // Up to 25 of a session's events at once: a run of inbound messages is one transaction of at most
-  // 100 items (message, delivery, contact, chat each), functions/events/inbound-batch.ts.
-  const events = pollQueue(names.eventsQueue(), eventsHandler, { lanes: { keyOf: eventLane, handOver: 25 } });
+  // Pipelined: one lane per session (its events in order), sessions side by side; the lanes ready
+  // at the same moment reach the handler together, whose leading runs of inbound messages are
+  // stored in as few transactions of at most 100 items as they fit in (message, delivery, contact,
+  // chat each; functions/events/inbound-batch.ts). Up to 25 of a session's events at once.
+  const events = pollQueue(names.eventsQueue(), eventsHandler, {
+    lanes: { keyOf: eventLane, handOver: 25, combine: true },
+  });
   stops.push(() => events.stop());
   // A session's deliveries are claimed and recorded one transaction per hand-over: up to 50 at once.
   const webhooks = pollQueue(names.webhooksQueue(), webhooksHandler, {

@@ -78,6 +78,39 @@ describe('processRecords with groupBy', () => {
   });
 });
 
+describe('processRecords with handleBatch', () => {
+  it('hands every parsed record over at once, in order, and reports per record', async () => {
+    const got: Body[][] = [];
+    const out = await processRecords(
+      [
+        rec('1', { lane: 'a', n: 1 }),
+        rec('2', 'not an object'),
+        rec('3', { lane: 'b', n: 1 }),
+        rec('4', { lane: 'a', n: 2 }),
+      ],
+      Body,
+      async () => {
+        throw new Error('not used: the batch handler takes the records');
+      },
+      {
+        groupBy: (b) => b.lane,
+        handleBatch: async (items) => {
+          got.push(items.map((i) => i.body));
+          return items.map((i) => i.body.n === 1);
+        },
+      },
+    );
+    expect(got).toEqual([
+      [
+        { lane: 'a', n: 1 },
+        { lane: 'b', n: 1 },
+        { lane: 'a', n: 2 },
+      ],
+    ]);
+    expect(out.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(['2', '4']);
+  });
+});
+
 describe('Lanes', () => {
   it('retries a failed message before the lane moves on, so later messages never overtake it', async () => {
     const seen: string[] = [];
@@ -104,5 +137,39 @@ describe('Lanes', () => {
     lanes.add('s', { MessageId: 'y' });
     await lanes.idle();
     expect(seen).toEqual(['x', 'y', 'x', 'x', 'x']);
+  });
+
+  it('combined: lanes ready together go in one call, each lane still one batch at a time and in order', async () => {
+    const calls: string[][] = [];
+    let inFlight = new Set<string>();
+    let overlap = false;
+    let failOnce = true;
+    const lanes = new Lanes(
+      100,
+      2,
+      async (batch) => {
+        const ids = batch.map((m) => m.MessageId ?? '');
+        calls.push(ids);
+        const laneOf = (id: string) => id[0]!;
+        for (const id of ids) if (inFlight.has(laneOf(id))) overlap = true;
+        inFlight = new Set([...inFlight, ...ids.map(laneOf)]);
+        await new Promise((r) => setTimeout(r, 5));
+        for (const id of ids) inFlight.delete(laneOf(id));
+        // One message of lane b fails once: only lane b retries it, before its next batch.
+        const failed = failOnce ? batch.filter((m) => m.MessageId === 'b1') : [];
+        if (failed.length) failOnce = false;
+        return failed;
+      },
+      true,
+    );
+    for (const id of ['a1', 'b1', 'c1', 'a2', 'b2', 'a3', 'b3']) lanes.add(id[0]!, { MessageId: id });
+    await lanes.idle();
+    // The first call has the three lanes' first batches; a lane never has two batches in flight.
+    expect(calls[0]).toEqual(['a1', 'a2', 'b1', 'b2', 'c1']);
+    expect(overlap).toBe(false);
+    const order = (lane: string) => calls.flat().filter((id) => id[0] === lane);
+    expect(order('a')).toEqual(['a1', 'a2', 'a3']);
+    expect(order('b')).toEqual(['b1', 'b2', 'b1', 'b3']);
+    expect(calls.length).toBeLessThan(7);
   });
 });

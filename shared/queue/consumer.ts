@@ -32,6 +32,12 @@ export interface ProcessOptions<T = unknown> {
    * fails the whole group.
    */
   handleGroup?: (items: Array<{ body: T; meta: RecordMeta }>) => Promise<boolean[]>;
+  /**
+   * Handles every parsed record of the batch at once, in order (the handler keeps whatever order
+   * it needs, e.g. per session, and can write several groups' records together), answering per
+   * record whether it succeeded. A throw fails the whole batch. Takes precedence over the others.
+   */
+  handleBatch?: (items: Array<{ body: T; meta: RecordMeta }>) => Promise<boolean[]>;
 }
 
 export interface RecordMeta {
@@ -56,7 +62,15 @@ export async function processRecords<T>(
     if (sent > 0) observeQueueAge(queueOf(r), startedAt - sent);
   }
   const outcomes: boolean[] = [];
-  if (opts.groupBy) {
+  if (opts.handleBatch) {
+    await processGroup(
+      records,
+      records.map((_, i) => i),
+      schema,
+      opts.handleBatch,
+      outcomes,
+    );
+  } else if (opts.groupBy) {
     const groups = new Map<string, number[]>();
     records.forEach((r, i) => {
       const key = groupKeyOf(r, schema, opts.groupBy!) ?? `record:${r.messageId}`;
@@ -93,12 +107,12 @@ function groupKeyOf<T>(record: SQSRecord, schema: z.ZodType<T>, groupBy: (body: 
   }
 }
 
-/** The records `idx` of one group, handled together; fills in their outcomes. */
+/** The records `idx` of one group (or the whole batch), handled together; fills in their outcomes. */
 async function processGroup<T>(
   records: SQSRecord[],
   idx: number[],
   schema: z.ZodType<T>,
-  handleGroup: NonNullable<ProcessOptions<T>['handleGroup']>,
+  handleGroup: (items: Array<{ body: T; meta: RecordMeta }>) => Promise<boolean[]>,
   outcomes: boolean[],
 ): Promise<void> {
   const items: Array<{ i: number; body: T; meta: RecordMeta }> = [];
@@ -208,6 +222,13 @@ export interface PollOptions {
      * lane catches up in fewer, larger steps.
      */
     handOver?: number;
+    /**
+     * The batches of lanes that are ready at the same moment go to the handler in one call (each
+     * lane still has one batch at a time, so its order holds), so that a handler that writes
+     * several lanes' records together (`handleBatch`) can: many sessions with one or two messages
+     * each then cost one transaction, not one each.
+     */
+    combine?: boolean;
   };
 }
 
@@ -241,24 +262,29 @@ export function pollQueue(
     if (opts.lanes) {
       // A lane hands everything it has waiting (up to a batch) to the handler at once, in order.
       const handOver = opts.lanes.handOver ?? opts.batchSize ?? 10;
-      lanes = new Lanes(opts.lanes.maxInFlight ?? 300, handOver, async (batch) => {
-        const heartbeat = opts.visibilityTimeout
-          ? keepInvisible(url, batch, opts.visibilityTimeout)
-          : undefined;
-        try {
-          const { batchItemFailures } = await handler({
-            Records: batch.map((m) => toRecord(queueName, m)),
-          });
-          const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
-          for (const m of batch) if (!failed.has(m.MessageId ?? '')) deleter.add(m);
-          return batch.filter((m) => failed.has(m.MessageId ?? ''));
-        } catch (err) {
-          logger.error({ err, queue: queueName }, 'handler failed');
-          return batch;
-        } finally {
-          clearInterval(heartbeat);
-        }
-      });
+      lanes = new Lanes(
+        opts.lanes.maxInFlight ?? 300,
+        handOver,
+        async (batch) => {
+          const heartbeat = opts.visibilityTimeout
+            ? keepInvisible(url, batch, opts.visibilityTimeout)
+            : undefined;
+          try {
+            const { batchItemFailures } = await handler({
+              Records: batch.map((m) => toRecord(queueName, m)),
+            });
+            const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
+            for (const m of batch) if (!failed.has(m.MessageId ?? '')) deleter.add(m);
+            return batch.filter((m) => failed.has(m.MessageId ?? ''));
+          } catch (err) {
+            logger.error({ err, queue: queueName }, 'handler failed');
+            return batch;
+          } finally {
+            clearInterval(heartbeat);
+          }
+        },
+        opts.lanes.combine,
+      );
     }
     while (running) {
       try {
@@ -323,12 +349,36 @@ export class Lanes {
   private readonly lanes = new Map<string, { pending: Message[]; running: Promise<void> | undefined }>();
   private held = 0;
   private waiters: Array<() => void> = [];
+  /** Batches of lanes waiting to go to `work` together (`combine`), with who waits for each. */
+  private ready: Array<{ batch: Message[]; done: (failed: Message[]) => void }> = [];
   constructor(
     private readonly max: number,
     private readonly batchSize: number,
     /** Handles a batch; answers the messages that failed. */
     private readonly work: (batch: Message[]) => Promise<Message[]>,
+    /** Lanes ready in the same turn hand their batches to `work` in one call. */
+    private readonly combine = false,
   ) {}
+
+  /** Runs a lane's batch: alone, or with the other lanes' batches ready in the same turn. */
+  private submit(batch: Message[]): Promise<Message[]> {
+    if (!this.combine) return this.work(batch).catch(() => batch);
+    return new Promise((done) => {
+      if (!this.ready.length) setImmediate(() => this.flush());
+      this.ready.push({ batch, done });
+    });
+  }
+
+  private flush(): void {
+    const waiting = this.ready.splice(0);
+    const all = waiting.flatMap((w) => w.batch);
+    void this.work(all)
+      .catch(() => all)
+      .then((failed) => {
+        const ids = new Set(failed.map((m) => m.MessageId));
+        for (const w of waiting) w.done(w.batch.filter((m) => ids.has(m.MessageId)));
+      });
+  }
 
   add(key: string, m: Message): void {
     this.held++;
@@ -348,10 +398,10 @@ export class Lanes {
       // A failed message is retried here before the lane moves on, so a passing failure (a
       // transaction conflict, a throttled write) does not let later messages overtake it; past
       // the retries it is left to the queue's redelivery and dead-letter queue.
-      let failed = await this.work(batch).catch(() => batch);
+      let failed = await this.submit(batch);
       for (let retry = 0; failed.length && retry < LANE_RETRIES; retry++) {
         await new Promise((r) => setTimeout(r, LANE_RETRY_MS * 2 ** retry));
-        failed = await this.work(failed).catch(() => failed);
+        failed = await this.submit(failed);
       }
       this.held -= batch.length;
       for (const w of this.waiters.splice(0)) w();

@@ -68,4 +68,54 @@ describe('inbound order', () => {
     ).toEqual(texts);
     expect(streamed.every((e) => !e.beforeConnected)).toBe(true);
   }, 180_000);
+
+  it('several sessions at once: their messages are stored together, each session still once and in order', async () => {
+    const SESSIONS = 4;
+    const PER = 60;
+    const t = await newTenant('inbound order, sessions');
+    const recv = await startReceiver();
+    cleanup.push(recv.close);
+    await t.api.post('/api/webhook/config', {
+      webhookUrl: recv.url,
+      approvedDomains: '127.0.0.1',
+      enabled: true,
+    });
+    const sessions = [];
+    for (let i = 0; i < SESSIONS; i++)
+      sessions.push((await readySession(t.api, `s${i}`)).sessionId as string);
+    const stream = await openStream(t.portalId);
+    cleanup.push(stream.close);
+    await stream.connected;
+
+    // Each session's sender writes as fast as the simulator takes it; the sessions side by side, so
+    // the events consumer gets batches with several sessions' messages in them.
+    const sent = await Promise.all(
+      sessions.map(async (sessionId, n) => {
+        const texts: string[] = [];
+        for (let i = 0; i < PER; i++) {
+          const text = `s${n} ${String(i).padStart(3, '0')}`;
+          await simInbound({ sessionId, from: `1555000800${n}`, text });
+          texts.push(text);
+        }
+        return texts;
+      }),
+    );
+
+    const hooks = () => recv.of('message.inbound');
+    await waitFor(async () => hooks().length >= SESSIONS * PER, 90_000, 'every webhook');
+    await waitFor(async () => stream.events.length >= SESSIONS * PER, 20_000, 'every stream event');
+    await new Promise((r) => setTimeout(r, 1_000));
+    sessions.forEach((sessionId, n) => {
+      const hooked = hooks().filter((r) => r.json?.session_id === sessionId);
+      expect(hooked.length, `session ${n}: webhooks, exactly once each`).toBe(PER);
+      const first = hooked
+        .filter((r) => r.headers['x-service-attempt'] === '1')
+        .map((r) => r.json.content.text);
+      expect(first, `session ${n}: webhook order of first attempts`).toEqual(
+        sent[n]!.filter((text) => first.includes(text)),
+      );
+      const streamed = stream.events.filter((e) => e.json.sessionId === sessionId).map((e) => e.json.message);
+      expect(streamed, `session ${n}: stream, once each and in order`).toEqual(sent[n]);
+    });
+  }, 180_000);
 });
