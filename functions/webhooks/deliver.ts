@@ -317,7 +317,9 @@ async function post(d: Delivery, n: number): Promise<AttemptResult> {
       { method: 'POST', headers, body: d.body },
       { timeoutMs: POST_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES },
     );
-    await res.body?.cancel().catch(() => {});
+    // Read to the end (at most MAX_RESPONSE_BYTES): a fully read answer leaves its connection
+    // free for the next delivery, a cancelled one closes it.
+    await res.arrayBuffer().catch(() => {});
     const s = res.status;
     if (s >= 200 && s < 300) return { record: done('delivered', url, s, null) };
     const retryable = s >= 500 || s === 429;

@@ -1,5 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { checkTargetUrl, TargetNotAllowedError } from './guard.ts';
+import { checkTargetUrl, guardedFetch, TargetNotAllowedError } from './guard.ts';
 
 describe('checkTargetUrl', () => {
   it('refuses IP literals in every spelling the URL parser accepts', () => {
@@ -20,5 +22,33 @@ describe('checkTargetUrl', () => {
     expect(() => checkTargetUrl('ftp://example.com/', false)).toThrow(TargetNotAllowedError);
     expect(checkTargetUrl('https://example.com/hook', false).hostname).toBe('example.com');
     expect(checkTargetUrl('http://127.0.0.1/', true).hostname).toBe('127.0.0.1');
+  });
+});
+
+describe('guardedFetch connections', () => {
+  it('reuses a checked connection for the next request of the same policy, never for a stricter one', async () => {
+    let connections = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    server.on('connection', () => connections++);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://localhost:${(server.address() as AddressInfo).port}/hook`;
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await guardedFetch(url, { method: 'POST', body: `{"n":${i}}` }, { allowPrivate: true });
+        expect(await res.text()).toBe('ok');
+      }
+      expect(connections).toBe(1);
+      // The pool of the permissive policy holds a socket to this host; the strict one still refuses it.
+      await expect(
+        guardedFetch(url, { method: 'POST', body: '{}' }, { allowPrivate: false }),
+      ).rejects.toThrow(TargetNotAllowedError);
+      expect(connections).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });

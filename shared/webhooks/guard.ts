@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import { env } from '../config/env.ts';
@@ -95,6 +95,27 @@ export function checkTargetUrl(raw: string, allowPrivate: boolean): URL {
   return url;
 }
 
+/** An idle pooled connection is closed after this (servers commonly close theirs after 5 s). */
+const IDLE_SOCKET_MS = 4_000;
+const agents = new Map<string, HttpAgent>();
+
+/**
+ * Connections are pooled per protocol and per address policy: every socket in a pool was checked
+ * by the guarded lookup when it connected, and a pool only serves requests of the same policy, so
+ * reusing a socket never skips the check (the address it talks to is the one checked). Reuse saves
+ * a TCP and TLS handshake per webhook to a busy receiver.
+ */
+function agentFor(protocol: string, allowPrivate: boolean): HttpAgent {
+  const key = `${protocol}${allowPrivate}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, lookup: guardedLookup(allowPrivate) };
+    agent = protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
 /**
  * `fetch` with the private-address guard, a timeout over the whole exchange and a body size limit.
  * The answer is a standard `Response`; 3xx answers are returned as they are (not followed).
@@ -134,9 +155,7 @@ export async function guardedFetch(
     const req = request(url, {
       method: init.method ?? 'GET',
       headers: { ...init.headers, ...(body ? { 'content-length': String(body.byteLength) } : {}) },
-      lookup: guardedLookup(allowPrivate),
-      // One connection per request: a pooled socket would skip the connect-time check.
-      agent: false,
+      agent: agentFor(url.protocol, allowPrivate),
     });
     req.on('error', (err) => fail(err));
     req.on('response', (res: IncomingMessage) => {
