@@ -17,6 +17,7 @@ import { pct } from './support/stats.ts';
  * floor measured in the same run, and the AWS requests per inbound message.
  *
  * Run: npx tsx bench/inbound-throughput.ts [sessions=1] [senders=4] [rates=10,20,50,100,150,200] [seconds=10]
+ * It first runs BENCH_WARMUP_SECONDS (default 20) at the first rate, printed but not counted.
  * With CPU_PROF=<dir> the service runs under `--cpu-prof` and writes its profile there.
  * With BENCH_WITHOUT_CHATBOT=true the service process does not queue chatbot jobs (a diagnostic, to
  * measure the inbound pipeline without the chatbot consumer's load).
@@ -25,6 +26,8 @@ const SESSIONS = Number(process.argv[2] ?? 1);
 const SENDERS = Number(process.argv[3] ?? 4);
 const RATES = (process.argv[4] ?? '10,20,50,100,150,200').split(',').map(Number);
 const SECONDS = Number(process.argv[5] ?? 10);
+/** Seconds of warm-up at the first rate before the ladder (BENCH_WARMUP_SECONDS, default 20; 0: none). */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 20);
 const TARGET_P99_MS = 250;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -170,10 +173,17 @@ async function main() {
     const rows: Array<Record<string, number | string>> = [];
     let seq = 0;
     let held = 0;
-    for (const rate of RATES) {
+    // A warm-up step first, not counted: DynamoDB Local's JIT needs about a minute of load before it
+    // runs at its speed (the same floor measured three times in a row: 132, 237, 310 PutItem/s), and
+    // without it the first rate of the ladder pays for the compilation.
+    const steps = [
+      ...(WARMUP_SECONDS > 0 ? [{ rate: RATES[0]!, seconds: WARMUP_SECONDS, warmUp: true }] : []),
+      ...RATES.map((rate) => ({ rate, seconds: SECONDS, warmUp: false })),
+    ];
+    for (const { rate, seconds, warmUp } of steps) {
       const { counts: before, cpu: cpuBefore } = await awsCounts(child);
       const sent = new Map<string, number>();
-      const total = rate * SECONDS;
+      const total = rate * seconds;
       const start = performance.now();
       const pending: Promise<unknown>[] = [];
       for (let i = 0; i < total; i++) {
@@ -235,8 +245,8 @@ async function main() {
         // Every receive, the empty long polls of idle consumers included.
         sqsReceivesPerMsg: per('sqs', ['ReceiveMessageCommand']).toFixed(2),
       };
-      rows.push(row);
-      console.log(JSON.stringify(row));
+      if (!warmUp) rows.push(row);
+      if (!warmUp) console.log(JSON.stringify(row));
       // BENCH_DETAIL=1: every AWS operation's count per delivered message (where the requests go).
       if (process.env.BENCH_DETAIL)
         console.log(
@@ -249,6 +259,10 @@ async function main() {
             ),
           ),
         );
+      if (warmUp) {
+        console.log(`warm-up (${seconds} s, not counted): ${JSON.stringify(row)}`);
+        continue;
+      }
       const ok = delivered === total && w.p99 <= TARGET_P99_MS && s.p99 <= TARGET_P99_MS;
       if (ok) held = rate;
       // Past saturation every further step only queues more: stop climbing.
@@ -260,7 +274,8 @@ async function main() {
     console.log('\nStorage floor in the same run (DynamoDB Local on disk, 300-byte items, one table):');
     console.table(floor);
     console.log(
-      `\nReproduce: npx tsx bench/inbound-throughput.ts ${SESSIONS} ${SENDERS} ${RATES.join(',')} ${SECONDS}`,
+      `\nReproduce: npx tsx bench/inbound-throughput.ts ${SESSIONS} ${SENDERS} ${RATES.join(',')} ${SECONDS}` +
+        (process.env.BENCH_WARMUP_SECONDS ? ` (BENCH_WARMUP_SECONDS=${WARMUP_SECONDS})` : ''),
     );
   } finally {
     sse?.close();
