@@ -6,7 +6,7 @@ import { backoffConfig, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs } from '#sha
 import { hostOf, isApprovedHost } from '#shared/webhooks/config';
 import { resolveConfig } from '#shared/webhooks/config-store';
 import { guardedFetch, TargetNotAllowedError, TargetTimeoutError } from '#shared/webhooks/guard';
-import { sendJob, sendToDeadLetter, type WebhookJob } from '#shared/webhooks/job';
+import { nextAttempt, sendJob, sendToDeadLetter, type WebhookJob } from '#shared/webhooks/job';
 import {
   type AttemptNext,
   type AttemptRecord,
@@ -84,6 +84,10 @@ async function claimAll(jobs: WebhookJob[], tokens: string[]): Promise<Delivery[
       }),
     );
     if (!(await dataTable.transact(ops))) return undefined;
+    // New deliveries' first attempts carry their payload: the claim's condition (round 0, no attempt
+    // made) says the record holds nothing else the POST and its outcome need, so nothing is read.
+    const known = jobs.map(carried);
+    if (known.every((d) => d !== undefined)) return known.map((d, i) => ({ ...d!, claimToken: tokens[i] }));
     const found = await getDeliveries(tenant!, ids);
     // Ours now (the token says so); one not read back is left to the stale-claim path of its retry.
     if (found.some((d, i) => d?.claimToken !== tokens[i])) {
@@ -95,6 +99,32 @@ async function claimAll(jobs: WebhookJob[], tokens: string[]): Promise<Delivery[
     logger.warn({ err, ids }, 'webhook group claim failed; claiming job by job');
     return undefined;
   }
+}
+
+/**
+ * The claimed record of a new delivery's first attempt, from what its job carries (undefined when
+ * it carries no payload, or is not that attempt). Its claim held only if the record is in round 0
+ * with no attempt made, so its attempt log is empty.
+ */
+function carried(job: WebhookJob): Delivery | undefined {
+  if (job.body === undefined || job.event === undefined || job.round !== 0 || job.attempt !== 1)
+    return undefined;
+  if (!job.sessionId) return undefined;
+  const now = new Date().toISOString();
+  return {
+    id: job.deliveryId,
+    tenantId: job.tenantId,
+    sessionId: job.sessionId,
+    event: job.event,
+    body: job.body,
+    status: 'sending',
+    round: 0,
+    attempts: 1,
+    url: null,
+    attemptLog: [],
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 /** Records every outcome in one transaction, then schedules retries and dead letters. */
@@ -231,7 +261,7 @@ async function settle(
 /** Once the outcome is stored: queue the retry, or dead-letter a delivery that failed for good. */
 async function afterSettled(job: WebhookJob, claimed: Delivery, plan: Settlement): Promise<void> {
   if (plan.next.status === 'retrying') {
-    await sendJob({ ...job, attempt: job.attempt + 1 }, plan.delayMs ?? 0);
+    await sendJob(nextAttempt(job), plan.delayMs ?? 0);
     logger.info({ ...plan.log, retryInMs: plan.delayMs }, 'webhook attempt failed; retry scheduled');
     return;
   }
@@ -263,7 +293,7 @@ async function resumeOrSkip(job: WebhookJob, token: string): Promise<Delivery | 
   if (d.status === 'retrying') {
     // The next attempt may never have been queued; a duplicate is dropped by its claim.
     const due = d.nextAttemptAt ? Date.parse(d.nextAttemptAt) - Date.now() : 0;
-    await sendJob({ ...job, attempt: job.attempt + 1 }, Math.max(0, due));
+    await sendJob(nextAttempt(job), Math.max(0, due));
   } else if (d.status === 'failed' && !d.dlqAt) {
     await deadLetter(job, d.event, d.lastError ?? 'failed');
   }

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { logger } from '../log/logger.ts';
 import { hostOf, isApprovedHost } from './config.ts';
 import { resolveConfig } from './config-store.ts';
-import { sendJob, sendJobs, type WebhookJob } from './job.ts';
+import { firstAttempt, sendJob, sendJobs, type WebhookJob } from './job.ts';
 import { createDelivery, type Delivery, deliveryItem, getDelivery } from './repository.ts';
 
 export interface EnqueueOptions {
@@ -80,7 +80,7 @@ export async function enqueueBuilt(
     await sendJob({ tenantId, deliveryId: id, round: existing.round, attempt: 1, sessionId });
     return id;
   }
-  await sendJob({ tenantId, deliveryId: id, round: 0, attempt: 1, sessionId });
+  await sendJob(firstAttempt(record));
   logger.debug({ tenantId, sessionId, event, deliveryId: id }, 'webhook queued');
   return id;
 }
@@ -114,24 +114,21 @@ export async function enqueueBuiltMany(
       const id = deliveryId(tenantId, event, item.dedupKey);
       const now = Date.now();
       const iso = new Date(now).toISOString();
-      const created = await createDelivery(
-        {
-          id,
-          tenantId,
-          sessionId,
-          event,
-          body: JSON.stringify(payload),
-          status: 'pending',
-          round: 0,
-          attempts: 0,
-          url,
-          attemptLog: [],
-          createdAt: iso,
-          updatedAt: iso,
-        },
-        now,
-      );
-      if (created) return { tenantId, deliveryId: id, round: 0, attempt: 1, sessionId };
+      const record: Delivery = {
+        id,
+        tenantId,
+        sessionId,
+        event,
+        body: JSON.stringify(payload),
+        status: 'pending',
+        round: 0,
+        attempts: 0,
+        url,
+        attemptLog: [],
+        createdAt: iso,
+        updatedAt: iso,
+      };
+      if (await createDelivery(record, now)) return firstAttempt(record);
       // Enqueued before; if the first try died before its SQS send, send again (the claim makes it safe).
       const existing = await getDelivery(tenantId, id);
       if (existing?.status !== 'pending' || existing.attempts !== 0) return undefined;
@@ -181,7 +178,7 @@ export async function prepareDeliveries(
       updatedAt: iso,
     };
     items.push(deliveryItem(record, now));
-    jobs.push({ tenantId, deliveryId: id, round: 0, attempt: 1, sessionId });
+    jobs.push(firstAttempt(record));
   });
   return { items, jobs };
 }

@@ -12,8 +12,41 @@ export const WebhookJob = z.object({
   attempt: z.number().int().min(1),
   /** The delivery's session: the local consumer makes a session's first attempts one at a time, in order. */
   sessionId: z.string().optional(),
+  /**
+   * A new delivery's first attempt also carries what it sends (the record's `event` and `body`, up
+   * to PAYLOAD_IN_JOB_MAX characters), so the consumer need not read the record back before POSTing.
+   */
+  event: z.string().optional(),
+  body: z.string().optional(),
 });
 export type WebhookJob = z.infer<typeof WebhookJob>;
+
+/** Payloads up to this many characters travel in the job (SQS takes 256 KiB a message). */
+export const PAYLOAD_IN_JOB_MAX = 64 * 1024;
+
+/** The first attempt of a delivery just created: with its payload when small enough. */
+export function firstAttempt(d: {
+  tenantId: string;
+  id: string;
+  sessionId: string;
+  event: string;
+  body: string;
+}): WebhookJob {
+  const job: WebhookJob = {
+    tenantId: d.tenantId,
+    deliveryId: d.id,
+    round: 0,
+    attempt: 1,
+    sessionId: d.sessionId,
+  };
+  return d.body.length <= PAYLOAD_IN_JOB_MAX ? { ...job, event: d.event, body: d.body } : job;
+}
+
+/** The job for the attempt after `job` (without the payload: a retry reads the record). */
+export function nextAttempt(job: WebhookJob): WebhookJob {
+  const { event: _event, body: _body, ...rest } = job;
+  return { ...rest, attempt: job.attempt + 1 };
+}
 
 export function sendJob(job: WebhookJob, delayMs = 0): Promise<void> {
   return sendJson(names.webhooksQueue(), job, { delaySeconds: delaySeconds(delayMs) });
