@@ -43,36 +43,70 @@ export async function processWebhookJob(job: WebhookJob): Promise<void> {
 }
 
 /**
- * Several jobs whose POSTs must leave in the given order (a session's first attempts). The usual
- * case costs three store requests for the whole group: one transaction claims every job, one
- * consistent batch read fetches what to send, the POSTs go out one after another, and one
- * transaction records every outcome. Whenever that does not go through (a job already claimed or
- * done, a repeated job, a conflict), the group goes job by job instead (`inOrderOneByOne`), which
- * resolves each case. Answers, per job, whether it was handled (false: SQS delivers it again).
+ * Several jobs whose POSTs must leave in the given order (a session's first attempts): one group of
+ * `processInOrderGroups`.
  */
 export async function processWebhookJobsInOrder(jobs: WebhookJob[]): Promise<boolean[]> {
+  return (await processInOrderGroups([jobs]))[0]!;
+}
+
+/**
+ * Groups of jobs, each group's POSTs in its order (a session's first attempts), the groups side by
+ * side. The usual case costs two store requests for all the groups together: one transaction claims
+ * every job (the new deliveries' jobs carry their payload; others are read back in one consistent
+ * batch read), the POSTs go out, and one transaction records every outcome. Whenever the claim does
+ * not go through (a job already claimed or done, a repeated job, a conflict), each group goes job by
+ * job instead (`inOrderOneByOne`), which resolves each case. Answers, per job, whether it was handled
+ * (false: SQS delivers it again).
+ */
+export async function processInOrderGroups(groups: WebhookJob[][]): Promise<boolean[][]> {
+  const jobs = groups.flat();
   const tokens = jobs.map(() => randomUUID());
+  const starts = groups.map((_, g) => groups.slice(0, g).reduce((n, x) => n + x.length, 0));
   const claimedAt = Date.now();
   const claimed = await claimAll(jobs, tokens);
-  if (!claimed) return inOrderOneByOne(jobs, tokens);
-  const results: AttemptResult[] = [];
-  // Slow receivers: a claim must not grow stale before its POST (another consumer could then take
-  // it), so the jobs not started by half the stale age are left to SQS; their claims expire.
-  while (results.length < jobs.length && Date.now() - claimedAt < STALE_CLAIM_MS / 2) {
-    const i = results.length;
-    results.push(await attempt(claimed[i]!, jobs[i]!.attempt));
+  if (!claimed) {
+    return Promise.all(
+      groups.map((group, g) => inOrderOneByOne(group, tokens.slice(starts[g], starts[g]! + group.length))),
+    );
   }
-  const n = results.length;
-  const done = await settleAll(jobs.slice(0, n), claimed.slice(0, n), tokens.slice(0, n), results);
-  return [...done, ...jobs.slice(n).map(() => false)];
+  const results: Array<AttemptResult | undefined> = jobs.map(() => undefined);
+  await Promise.all(
+    groups.map(async (group, g) => {
+      // Slow receivers: a claim must not grow stale before its POST (another consumer could then
+      // take it), so the jobs not started by half the stale age are left to SQS; their claims expire.
+      for (let i = starts[g]!; i < starts[g]! + group.length; i++) {
+        if (Date.now() - claimedAt >= STALE_CLAIM_MS / 2) break;
+        results[i] = await attempt(claimed[i]!, jobs[i]!.attempt);
+      }
+    }),
+  );
+  const made = jobs.flatMap((_, i) => (results[i] ? [i] : []));
+  const settled = await settleAll(
+    made.map((i) => jobs[i]!),
+    made.map((i) => claimed[i]!),
+    made.map((i) => tokens[i]!),
+    made.map((i) => results[i]!),
+  );
+  const done: boolean[] = jobs.map(() => false);
+  made.forEach((i, n) => {
+    done[i] = settled[n]!;
+  });
+  return groups.map((group, g) => done.slice(starts[g], starts[g]! + group.length));
 }
 
 /** Claims every job in one transaction and reads them back; undefined when that is not possible. */
 async function claimAll(jobs: WebhookJob[], tokens: string[]): Promise<Delivery[] | undefined> {
   const tenant = jobs[0]?.tenantId;
-  const ids = jobs.map((j) => j.deliveryId);
+  const ids = jobs.map((j) => `${j.tenantId}\0${j.deliveryId}`);
   if (jobs.length < 2 || jobs.length > MAX_TRANSACTION_ITEMS) return undefined;
-  if (new Set(ids).size < ids.length || jobs.some((j) => j.tenantId !== tenant)) return undefined;
+  if (new Set(ids).size < ids.length) return undefined;
+  // New deliveries' first attempts carry their payload: the claim's condition (round 0, no attempt
+  // made) says the record holds nothing else the POST and its outcome need, so nothing is read.
+  // Others are read back, one tenant's at a time: a batch of several tenants goes job by job.
+  const known = jobs.map(carried);
+  const readBack = known.some((d) => d === undefined);
+  if (readBack && jobs.some((j) => j.tenantId !== tenant)) return undefined;
   try {
     const ops = jobs.map((j, i) =>
       claimAttemptOp({
@@ -84,11 +118,11 @@ async function claimAll(jobs: WebhookJob[], tokens: string[]): Promise<Delivery[
       }),
     );
     if (!(await dataTable.transact(ops))) return undefined;
-    // New deliveries' first attempts carry their payload: the claim's condition (round 0, no attempt
-    // made) says the record holds nothing else the POST and its outcome need, so nothing is read.
-    const known = jobs.map(carried);
-    if (known.every((d) => d !== undefined)) return known.map((d, i) => ({ ...d!, claimToken: tokens[i] }));
-    const found = await getDeliveries(tenant!, ids);
+    if (!readBack) return known.map((d, i) => ({ ...d!, claimToken: tokens[i] }));
+    const found = await getDeliveries(
+      tenant!,
+      jobs.map((j) => j.deliveryId),
+    );
     // Ours now (the token says so); one not read back is left to the stale-claim path of its retry.
     if (found.some((d, i) => d?.claimToken !== tokens[i])) {
       logger.error({ ids }, 'webhook group claimed but not read back; SQS will retry it');

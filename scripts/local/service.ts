@@ -91,9 +91,10 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     lanes: { keyOf: eventLane, handOver: 25, combine: true },
   });
   stops.push(() => events.stop());
-  // A session's deliveries are claimed and recorded one transaction per hand-over: up to 50 at once.
+  // A session's first attempts in order, one lane each, up to 50 at once; the lanes ready at the
+  // same moment reach the handler together, which claims and records them in one transaction each.
   const webhooks = pollQueue(names.webhooksQueue(), webhooksHandler, {
-    lanes: { keyOf: webhookLane, handOver: 50 },
+    lanes: { keyOf: webhookLane, handOver: 50, combine: true },
   });
   stops.push(() => webhooks.stop());
   // Each chatbot job in a lane of its own: a slow model call never holds up the next receive.

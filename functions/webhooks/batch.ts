@@ -1,0 +1,66 @@
+import { logger } from '#shared/log/logger';
+import type { WebhookJob } from '#shared/webhooks/job';
+import { processInOrderGroups, processWebhookJob } from './deliver.ts';
+
+/**
+ * The lane of a job: a session's first attempts go out one at a time, in the order they were
+ * queued (the order of its messages); retries (and jobs without a session) each on their own.
+ */
+export const laneOf = (job: Pick<WebhookJob, 'tenantId' | 'sessionId' | 'deliveryId' | 'attempt'>) =>
+  job.sessionId && job.attempt === 1
+    ? `session:${job.tenantId}:${job.sessionId}`
+    : `delivery:${job.deliveryId}`;
+
+/**
+ * A batch of webhook jobs: the sessions' first attempts claimed and recorded together, each
+ * session's POSTed in order, sessions side by side (`processInOrderGroups`); every other job on its
+ * own, side by side. Answers, per job, whether it was handled (false: SQS delivers it again).
+ */
+export async function processWebhookBatch(jobs: WebhookJob[]): Promise<boolean[]> {
+  const lanes = new Map<string, number[]>();
+  jobs.forEach((job, i) => {
+    const lane = laneOf(job);
+    lanes.set(lane, [...(lanes.get(lane) ?? []), i]);
+  });
+  const ok: boolean[] = jobs.map(() => false);
+  const ordered = [...lanes].filter(([lane]) => lane.startsWith('session:')).map(([, idx]) => idx);
+  const alone = [...lanes].filter(([lane]) => !lane.startsWith('session:')).flatMap(([, idx]) => idx);
+  await Promise.all([
+    ...packs(ordered).map((pack) =>
+      processInOrderGroups(pack.map((idx) => idx.map((i) => jobs[i]!))).then((done) =>
+        pack.forEach((idx, g) =>
+          idx.forEach((i, n) => {
+            ok[i] = done[g]![n] === true;
+          }),
+        ),
+      ),
+    ),
+    ...alone.map((i) =>
+      processWebhookJob(jobs[i]!).then(
+        () => {
+          ok[i] = true;
+        },
+        (err: unknown) =>
+          logger.error({ err, deliveryId: jobs[i]!.deliveryId }, 'webhook job failed; SQS will retry it'),
+      ),
+    ),
+  ]);
+  return ok;
+}
+
+/** A claim transaction takes at most 100 jobs: whole sessions packed into claims of at most that. */
+const MAX_CLAIM = 100;
+
+function packs(groups: number[][]): number[][][] {
+  const out: number[][][] = [];
+  let size = MAX_CLAIM;
+  for (const g of groups) {
+    if (size + g.length > MAX_CLAIM) {
+      out.push([]);
+      size = 0;
+    }
+    out.at(-1)!.push(g);
+    size += g.length;
+  }
+  return out;
+}
