@@ -16,7 +16,9 @@ const lanes = new Map<string, { pending: Pending[]; sending: boolean }>();
  * Every network event leaves the host through the events queue; consumers store and fan out.
  * A session's events reach the queue in the order they were emitted: one send per session at a
  * time, and what piles up meanwhile goes in the next SendMessageBatch (up to ten events), so a
- * burst costs one SQS request per ten events instead of one each. Resolves once the event is queued.
+ * burst costs one SQS request per ten events instead of one each. The batches of sessions ready at
+ * the same moment share requests (many sessions with one event each: one request, not one each).
+ * Resolves once the event is queued.
  */
 export function emitEvent(event: HostEvent): Promise<void> {
   return new Promise<void>((resolve, reject) => {
@@ -43,22 +45,59 @@ async function drain(key: string, lane: { pending: Pending[]; sending: boolean }
         batch.push(lane.pending.shift()!);
         bytes += next.size;
       }
-      try {
-        const errors = await sendJsonBatch(
-          names.eventsQueue(),
-          batch.map((p) => p.event),
-        );
-        batch.forEach((p, i) => {
-          const err = errors[i];
-          if (err) p.reject(err);
-          else p.resolve();
-        });
-      } catch (err) {
-        for (const p of batch) p.reject(err as Error);
-      }
+      await sendWithOthers(batch);
     }
   } finally {
     lane.sending = false;
     lanes.delete(key);
   }
+}
+
+/** Batches of sessions ready in the same turn: sent together, in as few requests as they fit. */
+let ready: Array<{ batch: Pending[]; sent: () => void }> = [];
+
+function sendWithOthers(batch: Pending[]): Promise<void> {
+  return new Promise<void>((sent) => {
+    if (!ready.length) setImmediate(flushReady);
+    ready.push({ batch, sent });
+  });
+}
+
+/** Packs the ready batches into SendMessageBatch requests, never splitting one session's batch. */
+function flushReady(): void {
+  const waiting = ready;
+  ready = [];
+  const requests: Array<typeof waiting> = [];
+  let entries = BATCH_MAX_ENTRIES;
+  let bytes = 0;
+  for (const w of waiting) {
+    const size = w.batch.reduce((n, p) => n + p.size, 0);
+    if (entries + w.batch.length > BATCH_MAX_ENTRIES || bytes + size > BATCH_MAX_BYTES) {
+      requests.push([]);
+      entries = 0;
+      bytes = 0;
+    }
+    requests.at(-1)!.push(w);
+    entries += w.batch.length;
+    bytes += size;
+  }
+  for (const request of requests) void sendRequest(request);
+}
+
+async function sendRequest(request: Array<{ batch: Pending[]; sent: () => void }>): Promise<void> {
+  const entries = request.flatMap((w) => w.batch);
+  try {
+    const errors = await sendJsonBatch(
+      names.eventsQueue(),
+      entries.map((p) => p.event),
+    );
+    entries.forEach((p, i) => {
+      const err = errors[i];
+      if (err) p.reject(err);
+      else p.resolve();
+    });
+  } catch (err) {
+    for (const p of entries) p.reject(err as Error);
+  }
+  for (const w of request) w.sent();
 }

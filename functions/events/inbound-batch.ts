@@ -173,13 +173,22 @@ async function prepareRun(run: Inbound[]): Promise<PreparedRun> {
 }
 
 /** Once a run's transaction went through: stream, webhook jobs in order, per-message hooks. */
-async function afterRunStored({ run, stored, jobs }: PreparedRun): Promise<number> {
-  const { tenantId, sessionId } = run[0]!;
-  // The stream learns of the messages now, whatever the work below takes (media waiting for its
-  // analysis joins the feed when the media consumer publishes it).
-  nudgeTenantFeed(tenantId, published(stored));
-  await Promise.all([sendJobs(jobs), ...run.map((e) => afterInboundStored(tenantId, sessionId, e.message))]);
-  return run.length;
+async function afterRunStored(p: PreparedRun): Promise<number> {
+  await Promise.all([sendJobs(p.jobs), afterRunsStored([p])]);
+  return p.run.length;
+}
+
+/** Stream and per-message hooks of runs just stored (their webhook jobs are the caller's). */
+async function afterRunsStored(runs: PreparedRun[]): Promise<void> {
+  await Promise.all(
+    runs.map(({ run, stored }) => {
+      const { tenantId, sessionId } = run[0]!;
+      // The stream learns of the messages now, whatever the work below takes (media waiting for
+      // its analysis joins the feed when the media consumer publishes it).
+      nudgeTenantFeed(tenantId, published(stored));
+      return Promise.all(run.map((e) => afterInboundStored(tenantId, sessionId, e.message)));
+    }),
+  );
 }
 
 /**
@@ -255,16 +264,22 @@ async function storeTogether(prepared: PreparedRun[]): Promise<boolean[]> {
           return false;
         });
       if (!written) return;
-      await Promise.all(
-        pack.map(async (r) => {
-          try {
-            count('messagesReceived', await afterRunStored(prepared[r]!));
-            ok[r] = true;
-          } catch (err) {
-            // Stored, but its jobs or hooks failed: the per-session way queues what is missing.
-            logger.warn({ err }, 'inbound run stored, follow-up failed; retrying it session by session');
-          }
-        }),
+      const runs = pack.map((r) => prepared[r]!);
+      try {
+        // Every run's webhook jobs in one list (each session's in its order), ten to a request.
+        await Promise.all([sendJobs(runs.flatMap((p) => p.jobs)), afterRunsStored(runs)]);
+      } catch (err) {
+        // Stored, but jobs or hooks failed: the per-session way queues what is missing.
+        logger.warn(
+          { err, runs: runs.length },
+          'inbound runs stored, follow-up failed; retrying them session by session',
+        );
+        return;
+      }
+      for (const r of pack) ok[r] = true;
+      count(
+        'messagesReceived',
+        runs.reduce((n, p) => n + p.run.length, 0),
       );
     }),
   );

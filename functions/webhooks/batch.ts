@@ -26,15 +26,14 @@ export async function processWebhookBatch(jobs: WebhookJob[]): Promise<boolean[]
   const ordered = [...lanes].filter(([lane]) => lane.startsWith('session:')).map(([, idx]) => idx);
   const alone = [...lanes].filter(([lane]) => !lane.startsWith('session:')).flatMap(([, idx]) => idx);
   await Promise.all([
-    ...packs(ordered).map((pack) =>
-      processInOrderGroups(pack.map((idx) => idx.map((i) => jobs[i]!))).then((done) =>
-        pack.forEach((idx, g) =>
-          idx.forEach((i, n) => {
-            ok[i] = done[g]![n] === true;
-          }),
-        ),
-      ),
-    ),
+    ...packs(ordered).map(async (pack) => {
+      const done = await processInOrderGroups(pack.map((idx) => idx.map((i) => jobs[i]!)));
+      pack.forEach((idx, g) => {
+        idx.forEach((i, n) => {
+          ok[i] = done[g]![n] === true;
+        });
+      });
+    }),
     ...alone.map((i) =>
       processWebhookJob(jobs[i]!).then(
         () => {
