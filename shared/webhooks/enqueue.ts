@@ -34,15 +34,13 @@ export function enqueueWebhook(
 }
 
 /**
- * As `enqueueWebhook`, but the payload is built only when a webhook will be sent (building may
- * read the store); a builder answering `undefined` sends nothing.
+ * The URL the session's webhooks go to now, or undefined when none are sent: forwarding off, no URL,
+ * or the URL's host not approved (logged).
  */
-export async function enqueueBuilt(
+async function webhookTarget(
   tenantId: string,
   sessionId: string,
   event: string,
-  build: () => Promise<unknown>,
-  opt: EnqueueOptions = {},
 ): Promise<string | undefined> {
   const cfg = await resolveConfig(tenantId, sessionId);
   if (!cfg.enabled || !cfg.webhookUrl) return undefined;
@@ -53,34 +51,64 @@ export async function enqueueBuilt(
     );
     return undefined;
   }
-  const payload = await build();
-  if (payload === undefined) return undefined;
-  const id = deliveryId(tenantId, event, opt.dedupKey);
-  const now = Date.now();
-  const iso = new Date(now).toISOString();
-  const record: Delivery = {
-    id,
-    tenantId,
-    sessionId,
-    event,
+  return cfg.webhookUrl;
+}
+
+/** A delivery about to be created: pending, no attempt made. */
+function pendingDelivery(
+  d: Pick<Delivery, 'id' | 'tenantId' | 'sessionId' | 'event' | 'url'>,
+  payload: unknown,
+  nowMs: number,
+): Delivery {
+  const iso = new Date(nowMs).toISOString();
+  return {
+    ...d,
     body: JSON.stringify(payload),
     status: 'pending',
     round: 0,
     attempts: 0,
-    url: cfg.webhookUrl,
     attemptLog: [],
     createdAt: iso,
     updatedAt: iso,
   };
-  const created = await createDelivery(record, now);
-  if (!created) {
-    // Enqueued before; if the first try died before its SQS send, send again (the claim makes it safe).
-    const existing = await getDelivery(tenantId, id);
-    if (existing?.status !== 'pending' || existing.attempts !== 0) return id;
-    await sendJob({ tenantId, deliveryId: id, round: existing.round, attempt: 1, sessionId });
-    return id;
-  }
-  await sendJob(firstAttempt(record));
+}
+
+/**
+ * The first attempt of a delivery that existed already (the same event enqueued again), if the
+ * first try died before queueing it; the claim makes a repeated job safe.
+ */
+async function unsentFirstAttempt(
+  tenantId: string,
+  sessionId: string,
+  id: string,
+): Promise<WebhookJob | undefined> {
+  const existing = await getDelivery(tenantId, id);
+  if (existing?.status !== 'pending' || existing.attempts !== 0) return undefined;
+  return { tenantId, deliveryId: id, round: existing.round, attempt: 1, sessionId };
+}
+
+/**
+ * As `enqueueWebhook`, but the payload is built only when a webhook will be sent (building may
+ * read the store); a builder answering `undefined` sends nothing.
+ */
+export async function enqueueBuilt(
+  tenantId: string,
+  sessionId: string,
+  event: string,
+  build: () => Promise<unknown>,
+  opt: EnqueueOptions = {},
+): Promise<string | undefined> {
+  const url = await webhookTarget(tenantId, sessionId, event);
+  if (!url) return undefined;
+  const payload = await build();
+  if (payload === undefined) return undefined;
+  const id = deliveryId(tenantId, event, opt.dedupKey);
+  const now = Date.now();
+  const record = pendingDelivery({ id, tenantId, sessionId, event, url }, payload, now);
+  const job = (await createDelivery(record, now))
+    ? firstAttempt(record)
+    : await unsentFirstAttempt(tenantId, sessionId, id);
+  if (job) await sendJob(job);
   logger.debug({ tenantId, sessionId, event, deliveryId: id }, 'webhook queued');
   return id;
 }
@@ -97,42 +125,17 @@ export async function enqueueBuiltMany(
   event: string,
   items: Array<{ build: () => Promise<unknown>; dedupKey: string }>,
 ): Promise<Array<string | undefined>> {
-  const cfg = await resolveConfig(tenantId, sessionId);
-  if (!cfg.enabled || !cfg.webhookUrl) return items.map(() => undefined);
-  if (!isApprovedHost(hostOf(cfg.webhookUrl), cfg.approvedDomains)) {
-    logger.warn(
-      { tenantId, sessionId, event, host: hostOf(cfg.webhookUrl) },
-      'webhook host not approved; not sent',
-    );
-    return items.map(() => undefined);
-  }
-  const url = cfg.webhookUrl;
+  const url = await webhookTarget(tenantId, sessionId, event);
+  if (!url) return items.map(() => undefined);
   const jobs = await Promise.all(
     items.map(async (item): Promise<WebhookJob | undefined> => {
       const payload = await item.build();
       if (payload === undefined) return undefined;
       const id = deliveryId(tenantId, event, item.dedupKey);
       const now = Date.now();
-      const iso = new Date(now).toISOString();
-      const record: Delivery = {
-        id,
-        tenantId,
-        sessionId,
-        event,
-        body: JSON.stringify(payload),
-        status: 'pending',
-        round: 0,
-        attempts: 0,
-        url,
-        attemptLog: [],
-        createdAt: iso,
-        updatedAt: iso,
-      };
+      const record = pendingDelivery({ id, tenantId, sessionId, event, url }, payload, now);
       if (await createDelivery(record, now)) return firstAttempt(record);
-      // Enqueued before; if the first try died before its SQS send, send again (the claim makes it safe).
-      const existing = await getDelivery(tenantId, id);
-      if (existing?.status !== 'pending' || existing.attempts !== 0) return undefined;
-      return { tenantId, deliveryId: id, round: existing.round, attempt: 1, sessionId };
+      return unsentFirstAttempt(tenantId, sessionId, id);
     }),
   );
   await sendJobs(jobs.filter((j): j is WebhookJob => j !== undefined));
@@ -150,33 +153,16 @@ export async function prepareDeliveries(
   event: string,
   entries: Array<{ build: () => Promise<unknown>; dedupKey: string }>,
 ): Promise<{ items: Array<ReturnType<typeof deliveryItem>>; jobs: WebhookJob[] }> {
-  const cfg = await resolveConfig(tenantId, sessionId);
-  if (!cfg.enabled || !cfg.webhookUrl || !isApprovedHost(hostOf(cfg.webhookUrl), cfg.approvedDomains)) {
-    return { items: [], jobs: [] };
-  }
-  const url = cfg.webhookUrl;
+  const url = await webhookTarget(tenantId, sessionId, event);
+  if (!url) return { items: [], jobs: [] };
   const built = await Promise.all(entries.map((e) => e.build()));
   const now = Date.now();
-  const iso = new Date(now).toISOString();
   const items: Array<ReturnType<typeof deliveryItem>> = [];
   const jobs: WebhookJob[] = [];
   entries.forEach((e, i) => {
     if (built[i] === undefined) return;
     const id = deliveryId(tenantId, event, e.dedupKey);
-    const record: Delivery = {
-      id,
-      tenantId,
-      sessionId,
-      event,
-      body: JSON.stringify(built[i]),
-      status: 'pending',
-      round: 0,
-      attempts: 0,
-      url,
-      attemptLog: [],
-      createdAt: iso,
-      updatedAt: iso,
-    };
+    const record = pendingDelivery({ id, tenantId, sessionId, event, url }, built[i], now);
     items.push(deliveryItem(record, now));
     jobs.push(firstAttempt(record));
   });
