@@ -65,6 +65,9 @@ export async function processInOrderGroups(groups: WebhookJob[][]): Promise<bool
   const starts = groups.map((_, g) => groups.slice(0, g).reduce((n, x) => n + x.length, 0));
   const claimedAt = Date.now();
   const claimed = await claimAll(jobs, tokens);
+  // Claimed but not read back: the jobs go back to SQS, whose redelivery takes the claims over once
+  // they are stale (job by job here would find them claimed and drop them).
+  if (claimed === 'again') return groups.map((group) => group.map(() => false));
   if (!claimed) {
     return Promise.all(
       groups.map((group, g) => inOrderOneByOne(group, tokens.slice(starts[g], starts[g]! + group.length))),
@@ -95,8 +98,12 @@ export async function processInOrderGroups(groups: WebhookJob[][]): Promise<bool
   return groups.map((group, g) => done.slice(starts[g], starts[g]! + group.length));
 }
 
-/** Claims every job in one transaction and reads them back; undefined when that is not possible. */
-async function claimAll(jobs: WebhookJob[], tokens: string[]): Promise<Delivery[] | undefined> {
+/**
+ * Claims every job in one transaction and reads them back; undefined when that is not possible (no
+ * job claimed), 'again' when they were claimed but could not be read back (SQS must deliver them
+ * again).
+ */
+async function claimAll(jobs: WebhookJob[], tokens: string[]): Promise<Delivery[] | 'again' | undefined> {
   const tenant = jobs[0]?.tenantId;
   const ids = jobs.map((j) => `${j.tenantId}\0${j.deliveryId}`);
   if (jobs.length < 2 || jobs.length > MAX_TRANSACTION_ITEMS) return undefined;
@@ -118,21 +125,24 @@ async function claimAll(jobs: WebhookJob[], tokens: string[]): Promise<Delivery[
       }),
     );
     if (!(await dataTable.transact(ops))) return undefined;
-    if (!readBack) return known.map((d, i) => ({ ...d!, claimToken: tokens[i] }));
-    const found = await getDeliveries(
-      tenant!,
-      jobs.map((j) => j.deliveryId),
-    );
-    // Ours now (the token says so); one not read back is left to the stale-claim path of its retry.
-    if (found.some((d, i) => d?.claimToken !== tokens[i])) {
-      logger.error({ ids }, 'webhook group claimed but not read back; SQS will retry it');
-      return undefined;
-    }
-    return found as Delivery[];
   } catch (err) {
     logger.warn({ err, ids }, 'webhook group claim failed; claiming job by job');
     return undefined;
   }
+  if (!readBack) return known.map((d, i) => ({ ...d!, claimToken: tokens[i] }));
+  const found = await getDeliveries(
+    tenant!,
+    jobs.map((j) => j.deliveryId),
+  ).catch((err: unknown) => {
+    logger.error({ err, ids }, 'webhook group claimed but not read back; SQS will retry it');
+    return undefined;
+  });
+  // Ours now (the token says so); one not read back is left to the stale-claim path of its retry.
+  if (!found || found.some((d, i) => d?.claimToken !== tokens[i])) {
+    if (found) logger.error({ ids }, 'webhook group claimed but not read back; SQS will retry it');
+    return 'again';
+  }
+  return found as Delivery[];
 }
 
 /**
