@@ -12,6 +12,8 @@ import {
   type AttemptRecord,
   claimAttempt,
   claimAttemptOp,
+  claimNew,
+  claimNewOp,
   type Delivery,
   finishAttempt,
   finishAttemptOp,
@@ -116,13 +118,15 @@ async function claimAll(jobs: WebhookJob[], tokens: string[]): Promise<Delivery[
   if (readBack && jobs.some((j) => j.tenantId !== tenant)) return undefined;
   try {
     const ops = jobs.map((j, i) =>
-      claimAttemptOp({
-        tenantId: j.tenantId,
-        id: j.deliveryId,
-        round: j.round,
-        attempt: j.attempt,
-        token: tokens[i]!,
-      }),
+      j.createdAt !== undefined && known[i]
+        ? claimNewOp(known[i], j.createdAt, tokens[i]!)
+        : claimAttemptOp({
+            tenantId: j.tenantId,
+            id: j.deliveryId,
+            round: j.round,
+            attempt: j.attempt,
+            token: tokens[i]!,
+          }),
     );
     if (!(await dataTable.transact(ops))) return undefined;
   } catch (err) {
@@ -154,7 +158,7 @@ function carried(job: WebhookJob): Delivery | undefined {
   if (job.body === undefined || job.event === undefined || job.round !== 0 || job.attempt !== 1)
     return undefined;
   if (!job.sessionId) return undefined;
-  const now = new Date().toISOString();
+  const now = new Date(job.createdAt ?? Date.now()).toISOString();
   return {
     id: job.deliveryId,
     tenantId: job.tenantId,
@@ -247,14 +251,19 @@ async function inOrderOneByOne(jobs: WebhookJob[], tokens: string[]): Promise<bo
 }
 
 async function claimJob(job: WebhookJob, token: string): Promise<Delivery | undefined> {
+  // A record not written yet is created by the claim; when it exists (a repeated job, or the events
+  // consumer's retry wrote it as pending), the usual claim decides.
+  const unwritten = job.createdAt !== undefined ? carried(job) : undefined;
   return (
+    (unwritten ? await claimNew(unwritten, job.createdAt!, token) : undefined) ??
     (await claimAttempt({
       tenantId: job.tenantId,
       id: job.deliveryId,
       round: job.round,
       attempt: job.attempt,
       token,
-    })) ?? (await resumeOrSkip(job, token))
+    })) ??
+    (await resumeOrSkip(job, token))
   );
 }
 

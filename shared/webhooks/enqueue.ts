@@ -2,7 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { logger } from '../log/logger.ts';
 import { hostOf, isApprovedHost } from './config.ts';
 import { resolveConfig } from './config-store.ts';
-import { firstAttempt, sendJob, sendJobs, type WebhookJob } from './job.ts';
+import {
+  carriesPayload,
+  firstAttempt,
+  firstAttemptCreating,
+  sendJob,
+  sendJobs,
+  type WebhookJob,
+} from './job.ts';
 import { createDelivery, type Delivery, deliveryItem, getDelivery } from './repository.ts';
 
 export interface EnqueueOptions {
@@ -143,9 +150,10 @@ export async function enqueueBuiltMany(
 }
 
 /**
- * The delivery records `enqueueBuiltMany` would create, built but not written, for a caller that
- * writes them in one transaction with other items (`items`: the table items, `jobs`: the first
- * attempts to queue, in order, once written). Empty when no webhook is sent.
+ * The deliveries `enqueueBuiltMany` would create, for a caller that writes them in one transaction
+ * with other items (`items`: the table items, `jobs`: the first attempts to queue, in order, once
+ * written). A delivery whose payload travels in its job is not written here: its first attempt's
+ * claim creates the record. Empty when no webhook is sent.
  */
 export async function prepareDeliveries(
   tenantId: string,
@@ -163,6 +171,10 @@ export async function prepareDeliveries(
     if (built[i] === undefined) return;
     const id = deliveryId(tenantId, event, e.dedupKey);
     const record = pendingDelivery({ id, tenantId, sessionId, event, url }, built[i], now);
+    if (carriesPayload(record)) {
+      jobs.push(firstAttemptCreating(record, now));
+      return;
+    }
     items.push(deliveryItem(record, now));
     jobs.push(firstAttempt(record));
   });

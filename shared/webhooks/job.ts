@@ -18,6 +18,11 @@ export const WebhookJob = z.object({
    */
   event: z.string().optional(),
   body: z.string().optional(),
+  /**
+   * Set (epoch ms) when the delivery record is not stored yet: the claim of this first attempt
+   * creates it, with this creation time (one write per delivery less; docs/events.md).
+   */
+  createdAt: z.number().int().optional(),
 });
 export type WebhookJob = z.infer<typeof WebhookJob>;
 
@@ -39,12 +44,23 @@ export function firstAttempt(d: {
     attempt: 1,
     sessionId: d.sessionId,
   };
-  return d.body.length <= PAYLOAD_IN_JOB_MAX ? { ...job, event: d.event, body: d.body } : job;
+  return carriesPayload(d) ? { ...job, event: d.event, body: d.body } : job;
+}
+
+/** Whether a delivery's first attempt can carry its payload (and so create its record when claimed). */
+export const carriesPayload = (d: { body: string }) => d.body.length <= PAYLOAD_IN_JOB_MAX;
+
+/** The first attempt of a delivery whose record is not written: its claim creates it. */
+export function firstAttemptCreating(
+  d: { tenantId: string; id: string; sessionId: string; event: string; body: string },
+  createdAtMs: number,
+): WebhookJob {
+  return { ...firstAttempt(d), createdAt: createdAtMs };
 }
 
 /** The job for the attempt after `job` (without the payload: a retry reads the record). */
 export function nextAttempt(job: WebhookJob): WebhookJob {
-  const { event: _event, body: _body, ...rest } = job;
+  const { event: _event, body: _body, createdAt: _createdAt, ...rest } = job;
   return { ...rest, attempt: job.attempt + 1 };
 }
 

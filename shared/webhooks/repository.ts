@@ -112,6 +112,36 @@ function claimUpdate({ tenantId, id, round, attempt, token, staleToken }: ClaimR
   };
 }
 
+/**
+ * Claims the first attempt of a delivery whose record is not stored yet by creating the record,
+ * already claimed (`sending`, attempt 1): only one creation can succeed, as only one claim can.
+ */
+export function claimNewOp(d: Delivery, createdAtMs: number, token: string) {
+  return dataTable.putIfAbsentOp(deliveryItem(claimedNew(d, token), createdAtMs));
+}
+
+/** `claimNewOp` alone: the claimed record, or undefined when the record exists already. */
+export async function claimNew(
+  d: Delivery,
+  createdAtMs: number,
+  token: string,
+): Promise<Delivery | undefined> {
+  const claimed = claimedNew(d, token);
+  return (await dataTable.put(deliveryItem(claimed, createdAtMs), { ifAbsent: true })) ? claimed : undefined;
+}
+
+function claimedNew(d: Delivery, token: string): Delivery {
+  const now = Date.now();
+  return {
+    ...d,
+    status: 'sending',
+    attempts: 1,
+    claimToken: token,
+    claimedAt: now,
+    updatedAt: new Date(now).toISOString(),
+  };
+}
+
 /** Several deliveries of one tenant, strongly consistent, in the order of `ids`. */
 export function getDeliveries(tenantId: string, ids: string[]): Promise<Array<Delivery | undefined>> {
   return dataTable.getMany<Delivery>(ids.map((id) => deliveryKey(tenantId, id)));

@@ -1,4 +1,4 @@
-import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { ReceiveMessageCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sqsClient } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
@@ -212,6 +212,54 @@ describe('webhooks', () => {
       expect(reqs.map((r) => r.headers['x-service-attempt'])).toEqual(['1', '2', '3', '4']);
     }
   }, 60_000);
+
+  it('the same first-attempt job twice on the queue POSTs once (its claim creates the record once)', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    const recv = await receiver();
+    await t.api.post('/api/webhook/config', { webhookUrl: recv.url, approvedDomains: ['127.0.0.1'] });
+    // A new delivery's first attempt as the events consumer queues it: payload in the job, record
+    // not written yet. Sent twice, as an SQS duplicate or a retried run would.
+    const deliveryId = `dlv_${'d'.repeat(24)}`;
+    const body = JSON.stringify({
+      event: 'message.inbound',
+      session_id: s.sessionId,
+      message_id: 'DUPLICATED',
+    });
+    const job = {
+      tenantId: t.id,
+      deliveryId,
+      round: 0,
+      attempt: 1,
+      sessionId: s.sessionId,
+      event: 'message.inbound',
+      body,
+      createdAt: Date.now(),
+    };
+    await sqsClient().send(
+      new SendMessageBatchCommand({
+        QueueUrl: await queueUrl(names.webhooksQueue()),
+        Entries: [0, 1].map((i) => ({ Id: String(i), MessageBody: JSON.stringify(job) })),
+      }),
+    );
+    const d = await waitFor(
+      async () => (await deliveries(t, '?status=delivered')).find((x) => x.id === deliveryId),
+      15_000,
+      'the delivery recorded as delivered',
+    );
+    expect(d).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      lastStatusCode: 200,
+      payload: JSON.parse(body),
+    });
+    // Both jobs are handled before this looks: wait for the queue to be empty of them.
+    await new Promise((r) => setTimeout(r, 1_500));
+    const posts = recv.requests.filter((r) => r.headers['x-service-delivery-id'] === deliveryId);
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.body).toBe(body);
+    expect((await deliveries(t)).filter((x) => x.id === deliveryId)).toHaveLength(1);
+  });
 
   it('does not retry other 4xx answers', async () => {
     const t = await newTenant();
