@@ -1,4 +1,5 @@
 import { names } from '#shared/aws/names';
+import { packInOrder, sameTurn } from '#shared/batching';
 import type { HostEvent } from '#shared/events/types';
 import { BATCH_MAX_BYTES, BATCH_MAX_ENTRIES, jsonSize, sendJsonBatch } from '#shared/queue/send';
 
@@ -53,38 +54,24 @@ async function drain(key: string, lane: { pending: Pending[]; sending: boolean }
   }
 }
 
+interface Ready {
+  batch: Pending[];
+  sent: () => void;
+}
+
 /** Batches of sessions ready in the same turn: sent together, in as few requests as they fit. */
-let ready: Array<{ batch: Pending[]; sent: () => void }> = [];
+const sendWithOthers = (batch: Pending[]) => new Promise<void>((sent) => readyThisTurn({ batch, sent }));
 
-function sendWithOthers(batch: Pending[]): Promise<void> {
-  return new Promise<void>((sent) => {
-    if (!ready.length) setImmediate(flushReady);
-    ready.push({ batch, sent });
-  });
-}
-
-/** Packs the ready batches into SendMessageBatch requests, never splitting one session's batch. */
-function flushReady(): void {
-  const waiting = ready;
-  ready = [];
-  const requests: Array<typeof waiting> = [];
-  let entries = BATCH_MAX_ENTRIES;
-  let bytes = 0;
-  for (const w of waiting) {
-    const size = w.batch.reduce((n, p) => n + p.size, 0);
-    if (entries + w.batch.length > BATCH_MAX_ENTRIES || bytes + size > BATCH_MAX_BYTES) {
-      requests.push([]);
-      entries = 0;
-      bytes = 0;
-    }
-    requests.at(-1)!.push(w);
-    entries += w.batch.length;
-    bytes += size;
-  }
+/** Packs the turn's batches into SendMessageBatch requests, never splitting one session's batch. */
+const readyThisTurn = sameTurn<Ready>((waiting) => {
+  const requests = packInOrder(waiting, (w) => [w.batch.length, w.batch.reduce((n, p) => n + p.size, 0)], [
+    BATCH_MAX_ENTRIES,
+    BATCH_MAX_BYTES,
+  ]);
   for (const request of requests) void sendRequest(request);
-}
+});
 
-async function sendRequest(request: Array<{ batch: Pending[]; sent: () => void }>): Promise<void> {
+async function sendRequest(request: Ready[]): Promise<void> {
   const entries = request.flatMap((w) => w.batch);
   try {
     const errors = await sendJsonBatch(

@@ -1,21 +1,14 @@
 import { HostEvent } from '#shared/events/types';
-import { sqsHandler } from '#shared/queue/consumer';
-import { applyEvents, applySessionEvents } from './inbound-batch.ts';
+import { sqsBatchHandler } from '#shared/queue/consumer';
+import { applyEvents } from './inbound-batch.ts';
 
 /** SQS (events queue) → store, then webhooks and streams. */
 // A session's events apply in order (its inbound messages in runs, inbound-batch.ts); different
 // sessions' events side by side, their leading runs of inbound messages stored together.
-export const handler = sqsHandler(HostEvent, applyAlone, {
-  handleBatch: (items) => applyEvents(items.map((i) => i.body)),
-});
+export const handler = sqsBatchHandler(HostEvent, (items) => applyEvents(items.map((i) => i.body)));
 
 /** The lane of a raw events-queue body for the local poller: the session (its events in order). */
 export function eventLane(body: string): string | undefined {
   const e = JSON.parse(body) as { tenantId?: string; sessionId?: string };
   return e.tenantId && e.sessionId ? `${e.tenantId}:${e.sessionId}` : undefined;
-}
-
-async function applyAlone(event: HostEvent): Promise<void> {
-  const [applied] = await applySessionEvents([event]);
-  if (!applied) throw new Error(`${event.kind} not applied; SQS will retry it`);
 }

@@ -1,4 +1,5 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { indicesByKey, packInOrder } from '#shared/batching';
 import {
   chatActivityOp,
   contactActivityOp,
@@ -11,6 +12,7 @@ import { needsAnalysis } from '#shared/media/job';
 import type { StoredMessage } from '#shared/messages/message';
 import { messageItem, saveMessage } from '#shared/messages/repository';
 import { count } from '#shared/metrics/metrics';
+import { TRANSACTION_MAX_ITEMS } from '#shared/store/db';
 import { dataTable } from '#shared/store/tables';
 import { nudgeTenantFeed } from '#shared/stream/feed';
 import { inboundMessageWebhooks, prepareInboundWebhooks } from '#shared/webhooks/events';
@@ -135,9 +137,6 @@ function chatsOf(run: Inbound[]): Map<string, { at: number; name?: string; count
   return chats;
 }
 
-/** TransactWriteItems takes at most 100 items. */
-const TRANSACTION_MAX_ITEMS = 100;
-
 /** A run's writes, built but not made: what one transaction stores, and the jobs to queue after. */
 interface PreparedRun {
   run: Inbound[];
@@ -201,12 +200,7 @@ async function afterRunsStored(runs: PreparedRun[]): Promise<void> {
  */
 export async function applyEvents(events: HostEvent[]): Promise<boolean[]> {
   const ok: boolean[] = new Array(events.length).fill(false);
-  const sessions = new Map<string, number[]>();
-  events.forEach((e, i) => {
-    const key = `${e.tenantId}:${e.sessionId}`;
-    sessions.set(key, [...(sessions.get(key) ?? []), i]);
-  });
-  const groups = [...sessions.values()];
+  const groups = indicesByKey(events, (e) => `${e.tenantId}:${e.sessionId}`);
   const leading = groups.map((idx) => {
     const n = idx.findIndex((i) => events[i]!.kind !== 'message.inbound');
     return idx.slice(0, n < 0 ? idx.length : n);
@@ -240,17 +234,9 @@ export async function applyEvents(events: HostEvent[]): Promise<boolean[]> {
  * per-session way, which finds what is stored already).
  */
 async function storeTogether(prepared: PreparedRun[]): Promise<boolean[]> {
-  const packs: number[][] = [];
-  let size = TRANSACTION_MAX_ITEMS;
-  prepared.forEach((p, r) => {
-    if (p.ops.length > TRANSACTION_MAX_ITEMS) return;
-    if (size + p.ops.length > TRANSACTION_MAX_ITEMS) {
-      packs.push([]);
-      size = 0;
-    }
-    packs.at(-1)!.push(r);
-    size += p.ops.length;
-  });
+  // A run too large for one transaction is left to the per-session way.
+  const fitting = prepared.flatMap((p, r) => (p.ops.length <= TRANSACTION_MAX_ITEMS ? [r] : []));
+  const packs = packInOrder(fitting, (r) => [prepared[r]!.ops.length], [TRANSACTION_MAX_ITEMS]);
   const ok: boolean[] = prepared.map(() => false);
   await Promise.all(
     packs.map(async (pack) => {

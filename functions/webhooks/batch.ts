@@ -1,4 +1,6 @@
+import { indicesByKey, packInOrder } from '#shared/batching';
 import { logger } from '#shared/log/logger';
+import { TRANSACTION_MAX_ITEMS } from '#shared/store/db';
 import type { WebhookJob } from '#shared/webhooks/job';
 import { processInOrderGroups, processWebhookJob } from './deliver.ts';
 
@@ -17,16 +19,14 @@ export const laneOf = (job: Pick<WebhookJob, 'tenantId' | 'sessionId' | 'deliver
  * own, side by side. Answers, per job, whether it was handled (false: SQS delivers it again).
  */
 export async function processWebhookBatch(jobs: WebhookJob[]): Promise<boolean[]> {
-  const lanes = new Map<string, number[]>();
-  jobs.forEach((job, i) => {
-    const lane = laneOf(job);
-    lanes.set(lane, [...(lanes.get(lane) ?? []), i]);
-  });
+  const lanes = indicesByKey(jobs, laneOf);
   const ok: boolean[] = jobs.map(() => false);
-  const ordered = [...lanes].filter(([lane]) => lane.startsWith('session:')).map(([, idx]) => idx);
-  const alone = [...lanes].filter(([lane]) => !lane.startsWith('session:')).flatMap(([, idx]) => idx);
+  const inOrder = (idx: number[]) => laneOf(jobs[idx[0]!]!).startsWith('session:');
+  const ordered = lanes.filter(inOrder);
+  const alone = lanes.filter((idx) => !inOrder(idx)).flat();
+  // A claim transaction takes at most 100 jobs: whole sessions packed into claims of at most that.
   await Promise.all([
-    ...packs(ordered).map(async (pack) => {
+    ...packInOrder(ordered, (idx) => [idx.length], [TRANSACTION_MAX_ITEMS]).map(async (pack) => {
       const done = await processInOrderGroups(pack.map((idx) => idx.map((i) => jobs[i]!)));
       pack.forEach((idx, g) => {
         idx.forEach((i, n) => {
@@ -45,21 +45,4 @@ export async function processWebhookBatch(jobs: WebhookJob[]): Promise<boolean[]
     ),
   ]);
   return ok;
-}
-
-/** A claim transaction takes at most 100 jobs: whole sessions packed into claims of at most that. */
-const MAX_CLAIM = 100;
-
-function packs(groups: number[][]): number[][][] {
-  const out: number[][][] = [];
-  let size = MAX_CLAIM;
-  for (const g of groups) {
-    if (size + g.length > MAX_CLAIM) {
-      out.push([]);
-      size = 0;
-    }
-    out.at(-1)!.push(g);
-    size += g.length;
-  }
-  return out;
 }

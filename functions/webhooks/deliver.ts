@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { logger } from '#shared/log/logger';
 import { count } from '#shared/metrics/metrics';
+import { TRANSACTION_MAX_ITEMS } from '#shared/store/db';
 import { dataTable } from '#shared/store/tables';
 import { backoffConfig, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs } from '#shared/webhooks/backoff';
 import { hostOf, isApprovedHost } from '#shared/webhooks/config';
@@ -27,8 +28,6 @@ export const POST_TIMEOUT_MS = 10_000;
 /** A claim older than this belongs to a consumer that died mid-POST. */
 const STALE_CLAIM_MS = 3 * POST_TIMEOUT_MS;
 const MAX_RESPONSE_BYTES = 64 * 1024;
-/** DynamoDB's limit of items in one transaction. */
-const MAX_TRANSACTION_ITEMS = 100;
 
 type Outcome = AttemptRecord['outcome'];
 interface AttemptResult {
@@ -42,14 +41,6 @@ export async function processWebhookJob(job: WebhookJob): Promise<void> {
   const claimed = await claimJob(job, token);
   if (!claimed) return;
   await settle(job, claimed, token, await attempt(claimed, job.attempt));
-}
-
-/**
- * Several jobs whose POSTs must leave in the given order (a session's first attempts): one group of
- * `processInOrderGroups`.
- */
-export async function processWebhookJobsInOrder(jobs: WebhookJob[]): Promise<boolean[]> {
-  return (await processInOrderGroups([jobs]))[0]!;
 }
 
 /**
@@ -108,7 +99,7 @@ export async function processInOrderGroups(groups: WebhookJob[][]): Promise<bool
 async function claimAll(jobs: WebhookJob[], tokens: string[]): Promise<Delivery[] | 'again' | undefined> {
   const tenant = jobs[0]?.tenantId;
   const ids = jobs.map((j) => `${j.tenantId}\0${j.deliveryId}`);
-  if (jobs.length < 2 || jobs.length > MAX_TRANSACTION_ITEMS) return undefined;
+  if (jobs.length < 2 || jobs.length > TRANSACTION_MAX_ITEMS) return undefined;
   if (new Set(ids).size < ids.length) return undefined;
   // New deliveries' first attempts carry their payload: the claim's condition (round 0, no attempt
   // made) says the record holds nothing else the POST and its outcome need, so nothing is read.

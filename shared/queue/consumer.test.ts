@@ -1,7 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Lanes, processRecords } from './consumer.ts';
+import { Lanes, processBatch, processRecords } from './consumer.ts';
 
 const Body = z.object({ lane: z.string(), n: z.number() });
 type Body = z.infer<typeof Body>;
@@ -78,10 +78,10 @@ describe('processRecords with groupBy', () => {
   });
 });
 
-describe('processRecords with handleBatch', () => {
+describe('processBatch', () => {
   it('hands every parsed record over at once, in order, and reports per record', async () => {
     const got: Body[][] = [];
-    const out = await processRecords(
+    const out = await processBatch(
       [
         rec('1', { lane: 'a', n: 1 }),
         rec('2', 'not an object'),
@@ -89,15 +89,9 @@ describe('processRecords with handleBatch', () => {
         rec('4', { lane: 'a', n: 2 }),
       ],
       Body,
-      async () => {
-        throw new Error('not used: the batch handler takes the records');
-      },
-      {
-        groupBy: (b) => b.lane,
-        handleBatch: async (items) => {
-          got.push(items.map((i) => i.body));
-          return items.map((i) => i.body.n === 1);
-        },
+      async (items) => {
+        got.push(items.map((i) => i.body));
+        return items.map((i) => i.body.n === 1);
       },
     );
     expect(got).toEqual([

@@ -8,6 +8,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
 import { sqsClient } from '../aws/clients.ts';
 import { queueUrl } from '../aws/queue-url.ts';
+import { indicesByKey, sameTurn } from '../batching.ts';
 import { logger } from '../log/logger.ts';
 import { flushMetrics } from '../metrics/flush.ts';
 import { observeQueueAge } from '../metrics/metrics.ts';
@@ -32,12 +33,6 @@ export interface ProcessOptions<T = unknown> {
    * fails the whole group.
    */
   handleGroup?: (items: Array<{ body: T; meta: RecordMeta }>) => Promise<boolean[]>;
-  /**
-   * Handles every parsed record of the batch at once, in order (the handler keeps whatever order
-   * it needs, e.g. per session, and can write several groups' records together), answering per
-   * record whether it succeeded. A throw fails the whole batch. Takes precedence over the others.
-   */
-  handleBatch?: (items: Array<{ body: T; meta: RecordMeta }>) => Promise<boolean[]>;
 }
 
 export interface RecordMeta {
@@ -56,28 +51,15 @@ export async function processRecords<T>(
   handle: RecordHandler<T>,
   opts: ProcessOptions<T> = {},
 ): Promise<SQSBatchResponse> {
-  const startedAt = Date.now();
-  for (const r of records) {
-    const sent = Number(r.attributes?.SentTimestamp);
-    if (sent > 0) observeQueueAge(queueOf(r), startedAt - sent);
-  }
+  observeAges(records);
   const outcomes: boolean[] = [];
-  if (opts.handleBatch) {
-    await processGroup(
+  if (opts.groupBy) {
+    const groups = indicesByKey(
       records,
-      records.map((_, i) => i),
-      schema,
-      opts.handleBatch,
-      outcomes,
+      (r) => groupKeyOf(r, schema, opts.groupBy!) ?? `record:${r.messageId}`,
     );
-  } else if (opts.groupBy) {
-    const groups = new Map<string, number[]>();
-    records.forEach((r, i) => {
-      const key = groupKeyOf(r, schema, opts.groupBy!) ?? `record:${r.messageId}`;
-      groups.set(key, [...(groups.get(key) ?? []), i]);
-    });
     await Promise.all(
-      [...groups.values()].map(async (idx) => {
+      groups.map(async (idx) => {
         if (opts.handleGroup && idx.length > 1) {
           await processGroup(records, idx, schema, opts.handleGroup, outcomes);
           return;
@@ -90,10 +72,45 @@ export async function processRecords<T>(
   } else {
     for (const record of records) outcomes.push(await processOne(record, schema, handle));
   }
-  return {
-    batchItemFailures: records.filter((_, i) => !outcomes[i]).map((r) => ({ itemIdentifier: r.messageId })),
-  };
+  return failuresOf(records, outcomes);
 }
+
+/**
+ * Parses each record and hands every parsed one to `handleBatch` at once, in order (the handler
+ * keeps whatever order it needs, e.g. per session, and can write several sessions' records
+ * together), which answers per record whether it succeeded. A record that does not parse, or a
+ * throw (the whole batch), is reported failed.
+ */
+export async function processBatch<T>(
+  records: SQSRecord[],
+  schema: z.ZodType<T>,
+  handleBatch: BatchHandler<T>,
+): Promise<SQSBatchResponse> {
+  observeAges(records);
+  const outcomes: boolean[] = [];
+  await processGroup(
+    records,
+    records.map((_, i) => i),
+    schema,
+    handleBatch,
+    outcomes,
+  );
+  return failuresOf(records, outcomes);
+}
+
+export type BatchHandler<T> = (items: Array<{ body: T; meta: RecordMeta }>) => Promise<boolean[]>;
+
+function observeAges(records: SQSRecord[]): void {
+  const now = Date.now();
+  for (const r of records) {
+    const sent = Number(r.attributes?.SentTimestamp);
+    if (sent > 0) observeQueueAge(queueOf(r), now - sent);
+  }
+}
+
+const failuresOf = (records: SQSRecord[], outcomes: boolean[]): SQSBatchResponse => ({
+  batchItemFailures: records.filter((_, i) => !outcomes[i]).map((r) => ({ itemIdentifier: r.messageId })),
+});
 
 /** The queue's name: the last part of the event source ARN (locally, the name itself). */
 const queueOf = (record: SQSRecord) => record.eventSourceARN.split(':').at(-1) ?? record.eventSourceARN;
@@ -112,7 +129,7 @@ async function processGroup<T>(
   records: SQSRecord[],
   idx: number[],
   schema: z.ZodType<T>,
-  handleGroup: (items: Array<{ body: T; meta: RecordMeta }>) => Promise<boolean[]>,
+  handleGroup: BatchHandler<T>,
   outcomes: boolean[],
 ): Promise<void> {
   const items: Array<{ i: number; body: T; meta: RecordMeta }> = [];
@@ -202,6 +219,17 @@ export function sqsHandler<T>(
   };
 }
 
+/** The Lambda handler of a consumer that takes each SQS batch whole (`processBatch`). */
+export function sqsBatchHandler<T>(schema: z.ZodType<T>, handleBatch: BatchHandler<T>): SqsHandler {
+  return async (event) => {
+    try {
+      return await processBatch(event.Records, schema, handleBatch);
+    } finally {
+      flushMetrics();
+    }
+  };
+}
+
 export interface PollOptions {
   waitSeconds?: number;
   batchSize?: number;
@@ -225,7 +253,7 @@ export interface PollOptions {
     /**
      * The batches of lanes that are ready at the same moment go to the handler in one call (each
      * lane still has one batch at a time, so its order holds), so that a handler that writes
-     * several lanes' records together (`handleBatch`) can: many sessions with one or two messages
+     * several lanes' records together (`sqsBatchHandler`) can: many sessions with one or two messages
      * each then cost one transaction, not one each.
      */
     combine?: boolean;
@@ -349,8 +377,16 @@ export class Lanes {
   private readonly lanes = new Map<string, { pending: Message[]; running: Promise<void> | undefined }>();
   private held = 0;
   private waiters: Array<() => void> = [];
-  /** Batches of lanes waiting to go to `work` together (`combine`), with who waits for each. */
-  private ready: Array<{ batch: Message[]; done: (failed: Message[]) => void }> = [];
+  /** With `combine`: the lanes' batches of one turn, to `work` together, with who waits for each. */
+  private readonly together = sameTurn<{ batch: Message[]; done: (failed: Message[]) => void }>((waiting) => {
+    const all = waiting.flatMap((w) => w.batch);
+    void this.work(all)
+      .catch(() => all)
+      .then((failed) => {
+        const ids = new Set(failed.map((m) => m.MessageId));
+        for (const w of waiting) w.done(w.batch.filter((m) => ids.has(m.MessageId)));
+      });
+  });
   constructor(
     private readonly max: number,
     private readonly batchSize: number,
@@ -363,21 +399,7 @@ export class Lanes {
   /** Runs a lane's batch: alone, or with the other lanes' batches ready in the same turn. */
   private submit(batch: Message[]): Promise<Message[]> {
     if (!this.combine) return this.work(batch).catch(() => batch);
-    return new Promise((done) => {
-      if (!this.ready.length) setImmediate(() => this.flush());
-      this.ready.push({ batch, done });
-    });
-  }
-
-  private flush(): void {
-    const waiting = this.ready.splice(0);
-    const all = waiting.flatMap((w) => w.batch);
-    void this.work(all)
-      .catch(() => all)
-      .then((failed) => {
-        const ids = new Set(failed.map((m) => m.MessageId));
-        for (const w of waiting) w.done(w.batch.filter((m) => ids.has(m.MessageId)));
-      });
+    return new Promise((done) => this.together({ batch, done }));
   }
 
   add(key: string, m: Message): void {

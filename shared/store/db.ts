@@ -15,6 +15,9 @@ import {
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamoClient } from '../aws/clients.ts';
 
+/** DynamoDB's limit of items in one TransactWriteItems. */
+export const TRANSACTION_MAX_ITEMS = 100;
+
 export type Item = Record<string, unknown>;
 export interface Key {
   pk: string;

@@ -79,9 +79,7 @@ class TenantPoller {
   /** Messages this process has just stored: emitted at once, without reading them back. */
   offer(messages: StoredMessage[]): void {
     if (this.stopped) return;
-    const fresh = this.markFresh(messages.map((m) => ({ key: keyOf(m), direction: m.direction })));
-    const mine = new Set(fresh.map((f) => f.key));
-    this.emit(messages.filter((m) => mine.has(keyOf(m))));
+    this.emit(this.markFresh(messages, keyOf));
   }
 
   private run(): void {
@@ -110,12 +108,13 @@ class TenantPoller {
     this.timer = setTimeout(() => this.run(), POLL_INTERVAL_MS);
   }
 
-  /** The inbound entries not emitted yet, now counted as emitted. */
-  private markFresh<E extends { key: string; direction: string }>(entries: E[]): E[] {
-    const fresh = entries.filter((e) => e.direction === 'inbound' && !this.seen.has(e.key));
-    for (const e of fresh) {
-      this.seen.set(e.key, timeOf(e.key));
-      this.newestTs = Math.max(this.newestTs, timeOf(e.key));
+  /** The inbound rows not emitted yet (by their order key), now counted as emitted. */
+  private markFresh<R extends { direction: string }>(rows: R[], key: (row: R) => string): R[] {
+    const fresh = rows.filter((r) => r.direction === 'inbound' && !this.seen.has(key(r)));
+    for (const r of fresh) {
+      const ts = timeOf(key(r));
+      this.seen.set(key(r), ts);
+      this.newestTs = Math.max(this.newestTs, ts);
     }
     return fresh;
   }
@@ -144,14 +143,11 @@ class TenantPoller {
       const entries = await tenantFeedEntries(this.tenantId, orderKeyAt(start));
       for (const [k, ts] of this.seen) if (ts < start) this.seen.delete(k);
       const unseen = entries.filter((e) => e.direction === 'inbound' && !this.seen.has(e.gsi1sk));
-      const rows = emit && unseen.length ? await feedMessages(unseen) : [];
-      // Marked only once read (a failed read is tried again at the next poll), and only what was not
-      // offered meanwhile is emitted.
-      const fresh = new Set(
-        this.markFresh(unseen.map((e) => ({ key: e.gsi1sk, direction: e.direction }))).map((e) => e.key),
-      );
+      // The first poll only learns the window. Later ones mark what they read (a failed read is
+      // tried again at the next poll) and emit what was not offered meanwhile.
+      if (!emit) this.markFresh(unseen, (e) => e.gsi1sk);
+      else if (unseen.length) this.emit(this.markFresh(await feedMessages(unseen), keyOf));
       this.failures = 0;
-      if (!this.stopped) this.emit(rows.filter((r) => fresh.has(keyOf(r))));
     } catch (err) {
       // Log the first failure of a streak, not every 200 ms.
       if (this.failures++ === 0) logger.warn({ err, tenantId: this.tenantId }, 'tenant feed poll failed');

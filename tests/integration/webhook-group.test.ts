@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoClient } from '#shared/aws/clients';
 import { createDelivery, type Delivery, getDelivery } from '#shared/webhooks/repository';
-import { processWebhookJobsInOrder } from '../../functions/webhooks/deliver.ts';
+import { processInOrderGroups } from '../../functions/webhooks/deliver.ts';
 import { newTenant } from '../support/client.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -64,13 +64,15 @@ async function deliveries(n: number): Promise<Delivery[]> {
   return out;
 }
 
+/** One session's first attempts, as the consumer hands them over: one group. */
+const inOrder = async (jobs: ReturnType<typeof jobsOf>) => (await processInOrderGroups([jobs]))[0];
 const jobsOf = (ds: Delivery[]) =>
   ds.map((d) => ({ tenantId, deliveryId: d.id, round: 0, attempt: 1, sessionId: d.sessionId }));
 describe('webhooks consumer: a session group', () => {
   it('claims a group in one transaction, POSTs in order and records the outcomes in one transaction', async () => {
     const ds = await deliveries(5);
     const before = requests.length;
-    const handled = await processWebhookJobsInOrder(jobsOf(ds));
+    const handled = await inOrder(jobsOf(ds));
     const made = requests.slice(before);
     expect(handled).toEqual([true, true, true, true, true]);
     const bodies = hook.requests.map((r) => r.body);
@@ -87,10 +89,10 @@ describe('webhooks consumer: a session group', () => {
   it('falls back to job by job when one of the group was handled already: the rest go once, in order', async () => {
     const ds = await deliveries(4);
     // The second one was delivered by an earlier run.
-    expect(await processWebhookJobsInOrder(jobsOf([ds[1]!, ds[2]!]))).toEqual([true, true]);
+    expect(await inOrder(jobsOf([ds[1]!, ds[2]!]))).toEqual([true, true]);
     const bodies = () => hook.requests.map((r) => r.body);
     const countOf = (d: Delivery) => bodies().filter((b) => b === d.body).length;
-    const handled = await processWebhookJobsInOrder(jobsOf(ds));
+    const handled = await inOrder(jobsOf(ds));
     expect(handled).toEqual([true, true, true, true]);
     expect(ds.map(countOf)).toEqual([1, 1, 1, 1]);
     expect(bodies().lastIndexOf(ds[0]!.body)).toBeLessThan(bodies().lastIndexOf(ds[3]!.body));

@@ -2,7 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { BatchGetItemCommand, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { BufferJSON } from '@whiskeysockets/baileys';
 import { dynamoClient } from '#shared/aws/clients';
-import { fromAttr, type Item, toAttr } from '#shared/store/db';
+import { fromAttr, type Item, TRANSACTION_MAX_ITEMS, toAttr } from '#shared/store/db';
 import { authPartSk } from '#shared/store/keys';
 import { authTable } from '#shared/store/tables';
 import { FencedOutError, type LeaseGuard, leaseCheck, stillHeld } from '../../leases.ts';
@@ -16,7 +16,6 @@ import { FencedOutError, type LeaseGuard, leaseCheck, stillHeld } from '../../le
  */
 const INLINE_MAX = 64 * 1024;
 const PART_MAX = 350 * 1024;
-const TX_MAX_ITEMS = 100;
 const TX_MAX_BYTES = 3_500_000;
 
 export interface Stored extends Item {
@@ -101,7 +100,7 @@ export async function transactGroups(
   lease?: LeaseGuard,
 ): Promise<void> {
   // With a lease, every transaction also checks it: a host that lost the shard writes nothing.
-  const maxItems = lease ? TX_MAX_ITEMS - 1 : TX_MAX_ITEMS;
+  const maxItems = lease ? TRANSACTION_MAX_ITEMS - 1 : TRANSACTION_MAX_ITEMS;
   const batches: TransactWriteItem[][] = [];
   let cur: TransactWriteItem[] = [];
   let bytes = 0;
