@@ -49,7 +49,7 @@ export async function applySessionEvents(events: HostEvent[]): Promise<boolean[]
     while (j < events.length && events[j]!.kind === 'message.inbound') j++;
     const run = events.slice(i, j) as Inbound[];
     try {
-      count('messagesReceived', await applyInboundRun(run));
+      await applyInboundRun(run);
       ok.fill(true, i, j);
     } catch (err) {
       logger.error(
@@ -64,14 +64,18 @@ export async function applySessionEvents(events: HostEvent[]): Promise<boolean[]
   return ok;
 }
 
-/** Stores a run of inbound messages; answers how many of them were new (not stored by an earlier try). */
-async function applyInboundRun(run: Inbound[]): Promise<number> {
+/**
+ * Stores a run of inbound messages; counts those that were new (not stored by an earlier try) as
+ * received as soon as they are stored.
+ */
+async function applyInboundRun(run: Inbound[]): Promise<void> {
   const { tenantId, sessionId } = run[0]!;
   // The usual case, a run seen for the first time: its messages, their webhook deliveries, their
   // senders' contacts and their chats' activity in one transaction (one request, visible all at
   // once, so in order to the stream), then their jobs.
   const prepared = await prepareRun(run);
   if (prepared.ops.length <= TRANSACTION_MAX_ITEMS && (await dataTable.transact(prepared.ops))) {
+    count('messagesReceived', run.length);
     return afterRunStored(prepared);
   }
   const { stored } = prepared;
@@ -86,6 +90,7 @@ async function applyInboundRun(run: Inbound[]): Promise<number> {
   contactWrites.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
   const isNew: boolean[] = [];
   for (const m of stored) isNew.push(await saveMessage(m));
+  count('messagesReceived', isNew.filter(Boolean).length);
   if (isNew.some(Boolean)) nudgeTenantFeed(tenantId, published(stored.filter((_, n) => isNew[n])));
   await contactWrites;
   await Promise.all([
@@ -101,7 +106,6 @@ async function applyInboundRun(run: Inbound[]): Promise<number> {
     ),
     ...run.map((e) => afterInboundStored(tenantId, sessionId, e.message)),
   ]);
-  return isNew.filter(Boolean).length;
 }
 
 /** The messages that join the tenant feed when stored (not those waiting for media analysis). */
@@ -172,9 +176,8 @@ async function prepareRun(run: Inbound[]): Promise<PreparedRun> {
 }
 
 /** Once a run's transaction went through: stream, webhook jobs in order, per-message hooks. */
-async function afterRunStored(p: PreparedRun): Promise<number> {
+async function afterRunStored(p: PreparedRun): Promise<void> {
   await Promise.all([sendJobs(p.jobs), afterRunsStored([p])]);
-  return p.run.length;
 }
 
 /** Stream and per-message hooks of runs just stored (their webhook jobs are the caller's). */
@@ -251,6 +254,10 @@ async function storeTogether(prepared: PreparedRun[]): Promise<boolean[]> {
         });
       if (!written) return;
       const runs = pack.map((r) => prepared[r]!);
+      count(
+        'messagesReceived',
+        runs.reduce((n, p) => n + p.run.length, 0),
+      );
       try {
         // Every run's webhook jobs in one list (each session's in its order), ten to a request.
         await Promise.all([sendJobs(runs.flatMap((p) => p.jobs)), afterRunsStored(runs)]);
@@ -263,10 +270,6 @@ async function storeTogether(prepared: PreparedRun[]): Promise<boolean[]> {
         return;
       }
       for (const r of pack) ok[r] = true;
-      count(
-        'messagesReceived',
-        runs.reduce((n, p) => n + p.run.length, 0),
-      );
     }),
   );
   return ok;

@@ -39,10 +39,13 @@ describe('GET /metrics (local mode: the counters CloudWatch gets in the cloud)',
     const after = await waitFor(
       async () => {
         const now = await scrape();
-        return grew(before, now, 'wsm_messages_sent_total') >= 1 ? now : undefined;
+        const counted =
+          grew(before, now, 'wsm_messages_sent_total') >= 1 &&
+          grew(before, now, 'wsm_messages_received_total') >= 1;
+        return counted ? now : undefined;
       },
       15_000,
-      'the send counted as sent',
+      'the send counted as sent and the inbound message as received',
     );
     expect(grew(before, after, 'wsm_messages_accepted_total')).toBeGreaterThanOrEqual(1);
     expect(grew(before, after, 'wsm_messages_received_total')).toBeGreaterThanOrEqual(1);
