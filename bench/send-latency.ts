@@ -12,6 +12,7 @@ import { dataTable } from '#shared/store/tables';
 import { createApp } from '../functions/api/app.ts';
 import { startService } from '../scripts/local/service.ts';
 import { jsonCaller } from '../tests/support/http.ts';
+import { leanJsonPost } from './support/lean-http.ts';
 
 /**
  * Native send (`POST /api/messages/send`) on one machine: accept latency p50/p99 over HTTP, sustained
@@ -76,10 +77,11 @@ async function main() {
       await call('POST', `/api/sessions/usage/${mobid}`, token, { limit: 100_000_000 });
 
     let n = 0;
+    const post = leanJsonPost(service.baseUrl, token);
     const send = async () => {
       const i = n++;
       const t0 = performance.now();
-      const r = await call('POST', '/api/messages/send', token, {
+      const r = await post('/api/messages/send', {
         sessionId: sessions[i % sessions.length],
         to: '919800000001',
         type: 'text',
@@ -98,12 +100,14 @@ async function main() {
       await fn();
       return performance.now() - t0;
     };
-    const mixed = { get: [] as number[], put: [] as number[], sqs: [] as number[] };
+    const mixed = { get: [] as number[], put: [] as number[], sqs: [] as number[], http: [] as number[] };
     for (let i = 0; i < SEQUENTIAL; i++) {
       latencies.push(await send());
       mixed.get.push(await timed(() => dataTable.get({ pk: 'BENCH#floor', sk: 'x' }, true)));
       mixed.put.push(await timed(() => dataTable.put({ pk: 'BENCH#floor', sk: `m${i}`, type: 'bench' })));
       mixed.sqs.push(await timed(() => sendJson(floorQueue, { kind: 'bench-floor' })));
+      // The same request refused by validation: HTTP, auth and schema, no AWS request.
+      mixed.http.push(await timed(() => post('/api/messages/send', { sessionId: sessions[0] })));
     }
     latencies.sort((a, b) => a - b);
     for (const t of Object.values(mixed)) t.sort((a, b) => a - b);
@@ -166,6 +170,9 @@ async function main() {
     console.log(
       `emulator round trip: DynamoDB GetItem p50 ${fmt(pct(getItem, 50))} ms p99 ${fmt(pct(getItem, 99))} ms; ` +
         `SQS SendMessage p50 ${fmt(pct(sqsSend, 50))} ms p99 ${fmt(pct(sqsSend, 99))} ms`,
+    );
+    console.log(
+      `HTTP round trip of a send refused by validation (auth and schema, no AWS request): p50 ${fmt(pct(mixed.http, 50))} ms`,
     );
     console.log(`requests per accepted message: ${JSON.stringify(perMessage)} (DynamoDB writes: ${writes})`);
     // What the accept path waits for at least: each request it makes, at its emulator's p50, one

@@ -1,3 +1,4 @@
+import { webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { env } from '../config/env.ts';
 import { UnauthorizedError } from '../http/errors.ts';
@@ -7,14 +8,23 @@ const ALG = 'HS256';
 const ISSUER = 'wsm';
 const AUDIENCE = 'wsm-api';
 
-let key: Uint8Array | undefined;
+let key: Promise<webcrypto.CryptoKey> | undefined;
 
-/** The signing key: JWT_SECRET (local launcher generates it; the cloud loads it from Secrets Manager). */
-export function signingKey(): Uint8Array {
+/**
+ * The signing key: JWT_SECRET (local launcher generates it; the cloud loads it from Secrets Manager),
+ * imported once. Given raw bytes, jose would import them again on every sign and verify.
+ */
+export function signingKey(): Promise<webcrypto.CryptoKey> {
   if (!key) {
     const secret = env().JWT_SECRET;
     if (!secret) throw new Error('JWT_SECRET is not configured');
-    key = new TextEncoder().encode(secret);
+    key = webcrypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
   }
   return key;
 }
@@ -28,14 +38,37 @@ export async function issueToken(claims: TokenClaims): Promise<{ token: string; 
     .setAudience(AUDIENCE)
     .setIssuedAt()
     .setExpirationTime(`${expiresIn}s`)
-    .sign(signingKey());
+    .sign(await signingKey());
   return { token, expiresIn };
 }
 
+/**
+ * Tokens already verified here, with their claims and expiry. A client sends the same token with
+ * every request for its lifetime; checking its signature once (jose's HMAC goes through WebCrypto's
+ * thread pool) is enough, since nothing revokes a token before it expires. Only the exact token
+ * string hits, and its expiry is still checked on every use.
+ */
+const verified = new Map<string, { claims: TokenClaims; exp: number }>();
+const VERIFIED_MAX = 10_000;
+
 /** Verifies signature (HS256 only: `none` and RS/ES tokens are refused), issuer, audience and expiry. */
 export async function verifyToken(token: string): Promise<TokenClaims> {
+  const known = verified.get(token);
+  if (known) {
+    // As jose judges it: expired from the second `exp` names.
+    if (known.exp > Math.floor(Date.now() / 1000)) return known.claims;
+    verified.delete(token);
+    throw new UnauthorizedError('token expired');
+  }
+  const { claims, exp } = await verifySignature(token);
+  if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+  verified.set(token, { claims, exp });
+  return claims;
+}
+
+async function verifySignature(token: string): Promise<{ claims: TokenClaims; exp: number }> {
   try {
-    const { payload } = await jwtVerify(token, signingKey(), {
+    const { payload } = await jwtVerify(token, await signingKey(), {
       algorithms: [ALG],
       issuer: ISSUER,
       audience: AUDIENCE,
@@ -44,7 +77,7 @@ export async function verifyToken(token: string): Promise<TokenClaims> {
     const scope = payload.scope === 'admin' ? 'admin' : 'tenant';
     if (typeof payload.tenant !== 'string' || !payload.sub)
       throw new UnauthorizedError('token has no tenant');
-    return { tenant: payload.tenant, sub: payload.sub, scope };
+    return { claims: { tenant: payload.tenant, sub: payload.sub, scope }, exp: payload.exp! };
   } catch (err) {
     if (err instanceof UnauthorizedError) throw err;
     if (err instanceof errors.JWTExpired) throw new UnauthorizedError('token expired');
