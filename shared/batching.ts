@@ -39,14 +39,41 @@ export function packInOrder<T>(units: readonly T[], sizes: (unit: T) => number[]
  * (the work of several lanes that became ready together goes out as one request).
  */
 export function sameTurn<T>(flush: (items: T[]) => void): (item: T) => void {
-  let items: T[] = [];
-  return (item) => {
-    if (!items.length)
-      setImmediate(() => {
-        const all = items;
-        items = [];
-        flush(all);
+  return groupCommit(Number.POSITIVE_INFINITY, flush);
+}
+
+/**
+ * Like `sameTurn`, with at most `limit` flushes running at once: what is added while that many run
+ * waits and goes out together in the next one (a group commit). Under load the batches grow by
+ * themselves instead of each turn's handful paying a request of its own; when idle, nothing waits.
+ */
+export function groupCommit<T>(
+  limit: number,
+  flush: (items: T[]) => void | Promise<void>,
+): (item: T) => void {
+  let waiting: T[] = [];
+  let running = 0;
+  let scheduled = false;
+  const start = () => {
+    scheduled = false;
+    if (!waiting.length || running >= limit) return;
+    const all = waiting;
+    waiting = [];
+    running++;
+    void (async () => flush(all))()
+      .catch(() => {})
+      .finally(() => {
+        running--;
+        schedule();
       });
-    items.push(item);
+  };
+  const schedule = () => {
+    if (scheduled || !waiting.length || running >= limit) return;
+    scheduled = true;
+    setImmediate(start);
+  };
+  return (item) => {
+    waiting.push(item);
+    schedule();
   };
 }

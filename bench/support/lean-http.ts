@@ -6,7 +6,7 @@ import { Agent, request } from 'node:http';
  * own cost per request (undici's streams and abort signals, about a millisecond here) would run on
  * the same event loop as the service it is timing and be counted as the service's work.
  */
-export function leanJsonPost(base: string, token: string) {
+export function leanJsonPost(base: string, token?: string) {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const url = new URL(base);
   return (path: string, body: unknown): Promise<{ status: number; body: unknown }> => {
@@ -22,7 +22,7 @@ export function leanJsonPost(base: string, token: string) {
           headers: {
             'content-type': 'application/json',
             'content-length': data.length,
-            authorization: `Bearer ${token}`,
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
           },
         },
         (res) => {

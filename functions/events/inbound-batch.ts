@@ -18,6 +18,7 @@ import { nudgeTenantFeed } from '#shared/stream/feed';
 import { inboundMessageWebhooks, prepareInboundWebhooks } from '#shared/webhooks/events';
 import { sendJobs, type WebhookJob } from '#shared/webhooks/job';
 import { afterInboundStored, applyHostEvent, storedInbound } from './apply.ts';
+import { contactActivityDue, contactActivityWritten } from './contact-activity.ts';
 
 type Inbound = Extract<HostEvent, { kind: 'message.inbound' }>;
 
@@ -75,6 +76,7 @@ async function applyInboundRun(run: Inbound[]): Promise<void> {
   // once, so in order to the stream), then their jobs.
   const prepared = await prepareRun(run);
   if (prepared.ops.length <= TRANSACTION_MAX_ITEMS && (await dataTable.transact(prepared.ops))) {
+    committed(prepared);
     count('messagesReceived', run.length);
     return afterRunStored(prepared);
   }
@@ -141,12 +143,20 @@ function chatsOf(run: Inbound[]): Map<string, { at: number; name?: string; count
   return chats;
 }
 
+/** A run's transaction went through: its contacts count as written. */
+function committed(p: PreparedRun): void {
+  const { tenantId, sessionId } = p.run[0]!;
+  for (const c of p.contacts) contactActivityWritten(tenantId, sessionId, c);
+}
+
 /** A run's writes, built but not made: what one transaction stores, and the jobs to queue after. */
 interface PreparedRun {
   run: Inbound[];
   stored: StoredMessage[];
   ops: TransactWriteItem[];
   jobs: WebhookJob[];
+  /** The senders whose contacts the transaction writes (`contact-activity.ts`: not every message). */
+  contacts: Array<{ phone: string; name?: string; at: number }>;
 }
 
 /**
@@ -162,17 +172,18 @@ async function prepareRun(run: Inbound[]): Promise<PreparedRun> {
     sessionId,
     run.map((e) => e.message).filter((m) => !needsAnalysis(m)),
   );
+  const contacts = [...sendersOf(run)]
+    .map(([phone, s]) => ({ phone, ...s }))
+    .filter((c) => contactActivityDue(tenantId, sessionId, c));
   const ops = [
     ...stored.map((m) => dataTable.putIfAbsentOp(messageItem(m))),
     ...deliveries.items.map((d) => dataTable.putIfAbsentOp(d)),
-    ...[...sendersOf(run)].map(([phone, s]) =>
-      contactActivityOp(tenantId, sessionId, { phone, name: s.name }, s.at),
-    ),
+    ...contacts.map((c) => contactActivityOp(tenantId, sessionId, c, c.at)),
     ...[...chatsOf(run)].map(([chatId, c]) =>
       chatActivityOp(tenantId, sessionId, chatId, c.at, c.name, c.count),
     ),
   ];
-  return { run, stored, ops, jobs: deliveries.jobs };
+  return { run, stored, ops, jobs: deliveries.jobs, contacts };
 }
 
 /** Once a run's transaction went through: stream, webhook jobs in order, per-message hooks. */
@@ -254,6 +265,7 @@ async function storeTogether(prepared: PreparedRun[]): Promise<boolean[]> {
         });
       if (!written) return;
       const runs = pack.map((r) => prepared[r]!);
+      for (const p of runs) committed(p);
       count(
         'messagesReceived',
         runs.reduce((n, p) => n + p.run.length, 0),

@@ -88,13 +88,13 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   // stored in as few transactions of at most 100 items as they fit in (message, delivery, contact,
   // chat each; functions/events/inbound-batch.ts). Up to 25 of a session's events at once.
   const events = pollQueue(names.eventsQueue(), eventsHandler, {
-    lanes: { keyOf: eventLane, handOver: 25, combine: true },
+    lanes: { keyOf: eventLane, handOver: 25, combine: 2 },
   });
   stops.push(() => events.stop());
   // A session's first attempts in order, one lane each, up to 50 at once; the lanes ready at the
   // same moment reach the handler together, which claims and records them in one transaction each.
   const webhooks = pollQueue(names.webhooksQueue(), webhooksHandler, {
-    lanes: { keyOf: webhookLane, handOver: 50, combine: true },
+    lanes: { keyOf: webhookLane, handOver: 50, combine: 2 },
   });
   stops.push(() => webhooks.stop());
   // Each chatbot job in a lane of its own: a slow model call never holds up the next receive.

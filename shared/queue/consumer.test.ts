@@ -154,7 +154,7 @@ describe('Lanes', () => {
         if (failed.length) failOnce = false;
         return failed;
       },
-      true,
+      1,
     );
     for (const id of ['a1', 'b1', 'c1', 'a2', 'b2', 'a3', 'b3']) lanes.add(id[0]!, { MessageId: id });
     await lanes.idle();
@@ -165,5 +165,26 @@ describe('Lanes', () => {
     expect(order('a')).toEqual(['a1', 'a2', 'a3']);
     expect(order('b')).toEqual(['b1', 'b2', 'b1', 'b3']);
     expect(calls.length).toBeLessThan(7);
+  });
+
+  it('combined: lanes that become ready while a call runs wait for it and go together in the next', async () => {
+    const calls: string[][] = [];
+    const lanes = new Lanes(
+      100,
+      10,
+      async (batch) => {
+        calls.push(batch.map((m) => m.MessageId ?? ''));
+        await new Promise((r) => setTimeout(r, 30));
+        return [];
+      },
+      1,
+    );
+    lanes.add('a', { MessageId: 'a1' });
+    for (const id of ['b1', 'c1', 'd1']) {
+      await new Promise((r) => setTimeout(r, 5));
+      lanes.add(id[0]!, { MessageId: id });
+    }
+    await lanes.idle();
+    expect(calls).toEqual([['a1'], ['b1', 'c1', 'd1']]);
   });
 });

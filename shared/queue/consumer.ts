@@ -8,7 +8,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
 import { sqsClient } from '../aws/clients.ts';
 import { queueUrl } from '../aws/queue-url.ts';
-import { indicesByKey, sameTurn } from '../batching.ts';
+import { groupCommit, indicesByKey } from '../batching.ts';
 import { logger } from '../log/logger.ts';
 import { flushMetrics } from '../metrics/flush.ts';
 import { observeQueueAge } from '../metrics/metrics.ts';
@@ -254,9 +254,11 @@ export interface PollOptions {
      * The batches of lanes that are ready at the same moment go to the handler in one call (each
      * lane still has one batch at a time, so its order holds), so that a handler that writes
      * several lanes' records together (`sqsBatchHandler`) can: many sessions with one or two messages
-     * each then cost one transaction, not one each.
+     * each then cost one transaction, not one each. The number is how many such calls may run at
+     * once; lanes that become ready meanwhile wait for one to end and go together in the next (a
+     * group commit: the busier the queue, the larger the batches, with no timer).
      */
-    combine?: boolean;
+    combine?: number;
   };
 }
 
@@ -377,26 +379,31 @@ export class Lanes {
   private readonly lanes = new Map<string, { pending: Message[]; running: Promise<void> | undefined }>();
   private held = 0;
   private waiters: Array<() => void> = [];
-  /** With `combine`: the lanes' batches of one turn, to `work` together, with who waits for each. */
-  private readonly together = sameTurn<{ batch: Message[]; done: (failed: Message[]) => void }>((waiting) => {
-    const all = waiting.flatMap((w) => w.batch);
-    void this.work(all)
-      .catch(() => all)
-      .then((failed) => {
-        const ids = new Set(failed.map((m) => m.MessageId));
-        for (const w of waiting) w.done(w.batch.filter((m) => ids.has(m.MessageId)));
-      });
-  });
+  /**
+   * With `combine`: the lanes' batches ready together, to `work` in one call, with who waits for
+   * each; at most `combine` such calls at once, so that batches ready meanwhile join the next one.
+   */
+  private readonly together: (w: { batch: Message[]; done: (failed: Message[]) => void }) => void;
   constructor(
     private readonly max: number,
     private readonly batchSize: number,
     /** Handles a batch; answers the messages that failed. */
     private readonly work: (batch: Message[]) => Promise<Message[]>,
-    /** Lanes ready in the same turn hand their batches to `work` in one call. */
-    private readonly combine = false,
-  ) {}
+    /**
+     * Lanes ready together hand their batches to `work` in one call, at most this many calls at
+     * once (0: each lane's batch on its own).
+     */
+    private readonly combine = 0,
+  ) {
+    this.together = groupCommit(Math.max(1, combine), async (waiting) => {
+      const all = waiting.flatMap((w) => w.batch);
+      const failed = await this.work(all).catch(() => all);
+      const ids = new Set(failed.map((m) => m.MessageId));
+      for (const w of waiting) w.done(w.batch.filter((m) => ids.has(m.MessageId)));
+    });
+  }
 
-  /** Runs a lane's batch: alone, or with the other lanes' batches ready in the same turn. */
+  /** Runs a lane's batch: alone, or with the other lanes' batches ready together. */
   private submit(batch: Message[]): Promise<Message[]> {
     if (!this.combine) return this.work(batch).catch(() => batch);
     return new Promise((done) => this.together({ batch, done }));

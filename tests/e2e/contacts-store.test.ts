@@ -58,4 +58,26 @@ describe('contacts, chats, groups and LID mappings', () => {
     const other = await newTenant();
     expect(await listChats(other.id, s.sessionId)).toEqual([]);
   });
+
+  it('writes a contact again at once when the network shows a new name, and keeps its last message time to within a minute', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    const from = '919811100005';
+    const before = Date.now();
+    for (const [name, text] of [
+      ['Kiran', 'one'],
+      ['Kiran', 'two'],
+      ['Kiran Rao', 'three'],
+    ] as const)
+      await messageStored(t.api, await simInbound({ sessionId: s.sessionId, from, name, text }));
+    const contact = await waitFor(async () => {
+      const c = (await listContacts(t.id, s.sessionId)).find((x) => x.phone === from);
+      return c?.name === 'Kiran Rao' ? c : undefined;
+    });
+    expect(contact.lastMsgAt).toBeGreaterThanOrEqual(before - 60_000);
+    expect(contact.lastMsgAt).toBeLessThanOrEqual(Date.now());
+    // The chat counts every message.
+    const chat = (await listChats(t.id, s.sessionId)).find((c) => c.chatId === from);
+    expect(chat).toMatchObject({ name: 'Kiran Rao', inboundCount: 3 });
+  });
 });

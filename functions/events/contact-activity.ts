@@ -1,0 +1,38 @@
+/**
+ * How often a contact's activity is written. Every inbound message updates its chat (time, count),
+ * but its sender's contact item only when this process has not written that contact with the same
+ * name within the last `CONTACT_ACTIVITY_STEP_MS` of message time: a contact's `lastMsgAt` is kept
+ * to within a minute, and a busy chat no longer costs a second write per message. A process that
+ * has not seen the contact yet (a new Lambda container, a restart) simply writes it.
+ */
+export const CONTACT_ACTIVITY_STEP_MS = 60_000;
+const REMEMBERED = 50_000;
+
+const written = new Map<string, { name?: string; at: number }>();
+const keyOf = (tenantId: string, sessionId: string, phone: string) =>
+  `${tenantId}\u0000${sessionId}\u0000${phone}`;
+
+/** Whether a message at `at` from this sender needs its contact written. */
+export function contactActivityDue(
+  tenantId: string,
+  sessionId: string,
+  sender: { phone: string; name?: string; at: number },
+): boolean {
+  const last = written.get(keyOf(tenantId, sessionId, sender.phone));
+  if (!last) return true;
+  if (sender.name !== undefined && sender.name !== last.name) return true;
+  return sender.at - last.at >= CONTACT_ACTIVITY_STEP_MS;
+}
+
+/** The contact was written (its transaction committed) with this name and time. */
+export function contactActivityWritten(
+  tenantId: string,
+  sessionId: string,
+  sender: { phone: string; name?: string; at: number },
+): void {
+  const key = keyOf(tenantId, sessionId, sender.phone);
+  const last = written.get(key);
+  written.delete(key);
+  if (written.size >= REMEMBERED) written.delete(written.keys().next().value!);
+  written.set(key, { name: sender.name ?? last?.name, at: Math.max(sender.at, last?.at ?? 0) });
+}
