@@ -115,12 +115,16 @@ function procCpuMs(pid: number | undefined): number {
 process.stdout.write(
   `${JSON.stringify({ baseUrl: service.baseUrl, adminApiKey: service.adminApiKey, env: service.env })}\n`,
 );
-createInterface({ input: process.stdin }).on('line', (line) => {
-  if (line.trim() === 'counts') process.stdout.write(`${JSON.stringify({ counts, cpu: cpuMs() })}\n`);
-});
 const stop = async () => {
   await service.stop();
   process.exit(0);
 };
+createInterface({ input: process.stdin })
+  .on('line', (line) => {
+    if (line.trim() === 'counts') process.stdout.write(`${JSON.stringify({ counts, cpu: cpuMs() })}\n`);
+  })
+  // The bench that started this process is gone (killed by a timeout, say): stop with it, DynamoDB
+  // Local included, instead of running on as an orphan.
+  .on('close', stop);
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
