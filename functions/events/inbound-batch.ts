@@ -76,8 +76,7 @@ async function applyInboundRun(run: Inbound[]): Promise<void> {
   // once, so in order to the stream), then their jobs.
   const prepared = await prepareRun(run);
   if (prepared.ops.length <= TRANSACTION_MAX_ITEMS && (await dataTable.transact(prepared.ops))) {
-    committed(prepared);
-    count('messagesReceived', run.length);
+    committed([prepared]);
     return afterRunStored(prepared);
   }
   const { stored } = prepared;
@@ -143,10 +142,16 @@ function chatsOf(run: Inbound[]): Map<string, { at: number; name?: string; count
   return chats;
 }
 
-/** A run's transaction went through: its contacts count as written. */
-function committed(p: PreparedRun): void {
-  const { tenantId, sessionId } = p.run[0]!;
-  for (const c of p.contacts) contactActivityWritten(tenantId, sessionId, c);
+/** Runs whose transaction went through: their messages count as received, their contacts as written. */
+function committed(runs: PreparedRun[]): void {
+  count(
+    'messagesReceived',
+    runs.reduce((n, p) => n + p.run.length, 0),
+  );
+  for (const { run, contacts } of runs) {
+    const { tenantId, sessionId } = run[0]!;
+    for (const c of contacts) contactActivityWritten(tenantId, sessionId, c);
+  }
 }
 
 /** A run's writes, built but not made: what one transaction stores, and the jobs to queue after. */
@@ -265,11 +270,7 @@ async function storeTogether(prepared: PreparedRun[]): Promise<boolean[]> {
         });
       if (!written) return;
       const runs = pack.map((r) => prepared[r]!);
-      for (const p of runs) committed(p);
-      count(
-        'messagesReceived',
-        runs.reduce((n, p) => n + p.run.length, 0),
-      );
+      committed(runs);
       try {
         // Every run's webhook jobs in one list (each session's in its order), ten to a request.
         await Promise.all([sendJobs(runs.flatMap((p) => p.jobs)), afterRunsStored(runs)]);
