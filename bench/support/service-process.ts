@@ -12,28 +12,41 @@ import { startService } from '../../scripts/local/service.ts';
  * service and command (an SDK middleware in this process only; the product is unchanged).
  */
 const counts: Record<string, number> = {};
+const bump = (key: string, n = 1) => {
+  counts[key] = (counts[key] ?? 0) + n;
+};
 function counter<I extends object, O extends object>(service: string): InitializeMiddleware<I, O> {
   return (next, context) => (args) => {
     const key = `${service}:${context.commandName}`;
-    counts[key] = (counts[key] ?? 0) + 1;
-    // Items, not requests: what DynamoDB Local's single SQLite thread pays for.
-    if (service === 'dynamodb') {
-      const n = itemsOf(context.commandName ?? '', args.input);
-      counts['dynamodb:items'] = (counts['dynamodb:items'] ?? 0) + n;
-    }
+    bump(key);
+    // Items, not requests: what DynamoDB Local pays for.
+    if (service === 'dynamodb') bump('dynamodb:items', itemsOf(context.commandName ?? '', args.input));
     if (process.env.BENCH_DETAIL) {
-      // Which kind of item: the sort key's prefix (`MSG`, `WHD`, `CHAT`…) of a single-item request.
+      // Which kind of item: the sort key's prefix (`M`, `DLV`, `WHCFG`…) of a single-item request.
       const input = args.input as { Key?: { sk?: { S?: string } }; Item?: { sk?: { S?: string } } };
       const sk = input.Key?.sk?.S ?? input.Item?.sk?.S;
-      if (sk) {
-        const detail = `${key}:${sk.split('#')[0]}`;
-        counts[detail] = (counts[detail] ?? 0) + 1;
-      }
+      if (sk) bump(`${key}:${sk.split('#')[0]}`);
+      // A transaction: per request, the kind of its first item (`request:Put:M`); per item, its
+      // kind (`Put:M` a message, `Update:C` a chat, `Put:DLV` / `Update:DLV` a delivery…).
+      const ops = (args.input as { TransactItems?: Array<Record<string, typeof input>> }).TransactItems;
+      const kindOf = (op: Record<string, typeof input>) => {
+        const [kind, body] = Object.entries(op)[0] ?? [];
+        return `${kind}:${(body?.Key?.sk?.S ?? body?.Item?.sk?.S ?? '').split('#')[0]}`;
+      };
+      if (ops?.[0]) bump(`${key}:request:${kindOf(ops[0])}`);
+      for (const op of ops ?? []) bump(`${key}:${kindOf(op)}`);
+    }
+    if (process.env.BENCH_DETAIL && service === 'sqs') {
+      // Which queue; for batch requests, how many entries they carried.
+      const q = args.input as { QueueUrl?: string; Entries?: unknown[] };
+      const detail = `${key}:${q.QueueUrl?.split('/').at(-1)}`;
+      bump(detail);
+      if (q.Entries) bump(`${detail}:entries`, q.Entries.length);
     }
     if (service !== 'dynamodb' || context.commandName !== 'QueryCommand') return next(args);
     return next(args).then((out) => {
       const returned = (out.output as { Count?: number }).Count ?? 0;
-      counts['dynamodb:items'] = (counts['dynamodb:items'] ?? 0) + returned;
+      bump('dynamodb:items', returned);
       if (process.env.BENCH_DETAIL) {
         // Which query: its index and the partition's kind (`FEED`, `DLV`…).
         const q = args.input as {
@@ -42,7 +55,7 @@ function counter<I extends object, O extends object>(service: string): Initializ
         };
         const pk = Object.values(q.ExpressionAttributeValues ?? {})[0]?.S ?? '';
         const kind = `dynamodb:QueryItems:${q.IndexName ?? 'table'}:${pk.split('#').slice(2, 3).join('') || pk.split('#')[0]}`;
-        counts[kind] = (counts[kind] ?? 0) + returned;
+        bump(kind, returned);
       }
       return out;
     });
