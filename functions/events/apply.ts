@@ -9,6 +9,7 @@ import type { StoredMessage } from '#shared/messages/message';
 import { advanceStatus, saveMessage } from '#shared/messages/repository';
 import { type Counter, count } from '#shared/metrics/metrics';
 import { addAlias, applySessionState } from '#shared/sessions/repository';
+import { feedClock } from '#shared/store/keys';
 import { nudgeTenantFeed } from '#shared/stream/feed';
 import {
   commandResultWebhook,
@@ -53,6 +54,9 @@ export function storedInbound(e: Extract<HostEvent, { kind: 'message.inbound' }>
     ...(needsAnalysis(m) ? { analysisState: 'pending' as const } : {}),
     status: 'delivered',
     timestampMs: m.timestampMs,
+    // Joins the tenant feed now, however old the message: the stream's pollers look back a short
+    // window from the newest entry (shared/stream/feed.ts).
+    feedAtMs: feedClock(),
     statusAt: e.at,
   };
 }

@@ -12,7 +12,7 @@ import type { AnalysedKind, MediaJob } from '#shared/media/job';
 import type { MessageAnalysis } from '#shared/messages/analysis';
 import type { InboundMessage } from '#shared/messages/content';
 import type { StoredMessage } from '#shared/messages/message';
-import { feedPk, messageKey, orderKey } from '#shared/store/keys';
+import { feedClock, feedPk, messageKey, orderKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { nudgeTenantFeed } from '#shared/stream/feed';
 import { inboundMessageWebhook } from '#shared/webhooks/events';
@@ -71,6 +71,7 @@ export async function handleMediaJob(job: MediaJob, meta: { receiveCount: number
     }
   }
   const now = Date.now();
+  const joined = feedClock();
   const stored = await dataTable.update<StoredMessage>(
     key,
     {
@@ -78,8 +79,9 @@ export async function handleMediaJob(job: MediaJob, meta: { receiveCount: number
       analysisState: 'done',
       analysedAt: now,
       // Joins the tenant feed now: the stream's pollers look back a short window from the newest.
+      feedAtMs: joined,
       gsi1pk: feedPk(job.tenantId),
-      gsi1sk: orderKey(now, job.messageId),
+      gsi1sk: orderKey(joined, job.messageId),
     },
     { condition: 'analysisState = :pending', values: { ':pending': 'pending' } },
   );

@@ -32,6 +32,12 @@ export interface StoredMessage {
   status: MessageStatus;
   statusReason?: string;
   timestampMs: number;
+  /**
+   * When the message joined the tenant feed (stored, or published after its analysis): the feed's
+   * order and the stream's event id. A message the network sent long ago (replayed from its offline
+   * queue) joins the feed when it arrives, so every process's stream poller finds it in its window.
+   */
+  feedAtMs?: number;
   statusAt: number;
 }
 

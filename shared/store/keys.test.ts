@@ -49,6 +49,10 @@ describe('DynamoDB keys', () => {
       gsi2pk: 'T#t#C#919876543210',
       gsi2sk: '0000000000042#M1',
     });
+    // The feed is in the order messages joined it; the chat in message time.
+    expect(
+      k.messageIndexKeys({ tenantId: 't', chatId: 'c', timestampMs: 42, feedAtMs: 99, messageId: 'M1' }),
+    ).toMatchObject({ gsi1sk: '0000000000099#M1', gsi2sk: '0000000000042#M1' });
     expect(k.deliveryIndexKeys('t', 42, 'd1')).toEqual({ gsi1pk: 'T#t#DLV', gsi1sk: '0000000000042#d1' });
     expect(k.shardIndexKeys(3, 't', 's1')).toEqual({ gsi1pk: 'SHARD#3', gsi1sk: 't#s1' });
     expect(k.shardSessionsPk(3)).toBe('SHARD#3');

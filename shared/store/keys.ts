@@ -14,6 +14,17 @@ export const orderKey = (timestampMs: number, id: string) => `${timeKey(timestam
 /** Sorts before every order key from `ms` on (a Query `sk >` bound). */
 export const orderKeyAt = (ms: number) => timeKey(Math.max(0, Math.floor(ms)));
 
+let lastFeedAt = 0;
+/**
+ * Now, as the time a message joins its tenant feed: strictly increasing in this process, so the
+ * messages one process stores one after another keep that order in the feed and on the stream
+ * (messages stored in the same millisecond would otherwise be ordered by their ids).
+ */
+export function feedClock(): number {
+  lastFeedAt = Math.max(Date.now(), lastFeedAt + 1);
+  return lastFeedAt;
+}
+
 // Tenants and credentials (no tenant in the key: these are how a request finds its tenant).
 
 export const tenantKey = (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: META });
@@ -161,15 +172,20 @@ export const feedPk = (tenantId: string) => `T#${tenantId}#FEED`;
 export const chatMessagesPk = (tenantId: string, chatId: string) => `T#${tenantId}#C#${chatId}`;
 export const deliveriesPk = (tenantId: string) => `T#${tenantId}#DLV`;
 
-/** The index attributes of a message: the tenant feed (gsi1) and its chat (gsi2), both in time order. */
+/**
+ * The index attributes of a message: the tenant feed (gsi1) in the order messages joined it (when
+ * stored, `feedAtMs`; the message's own time for those stored without it), and its chat (gsi2) in
+ * message time order.
+ */
 export const messageIndexKeys = (m: {
   tenantId: string;
   chatId: string;
   timestampMs: number;
+  feedAtMs?: number;
   messageId: string;
 }) => ({
   gsi1pk: feedPk(m.tenantId),
-  gsi1sk: orderKey(m.timestampMs, m.messageId),
+  gsi1sk: orderKey(m.feedAtMs ?? m.timestampMs, m.messageId),
   gsi2pk: chatMessagesPk(m.tenantId, m.chatId),
   gsi2sk: orderKey(m.timestampMs, m.messageId),
 });

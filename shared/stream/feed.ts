@@ -30,7 +30,7 @@ export type FeedListener = (events: FeedEvent[]) => void;
 
 type FeedRow = StoredMessage & { gsi1sk?: string };
 
-const keyOf = (m: FeedRow) => m.gsi1sk ?? orderKey(m.timestampMs, m.messageId);
+const keyOf = (m: FeedRow) => m.gsi1sk ?? orderKey(m.feedAtMs ?? m.timestampMs, m.messageId);
 
 const encoder = new TextEncoder();
 

@@ -1,5 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
+import type { SQSRecord } from 'aws-lambda';
 import { afterAll, describe, expect, it } from 'vitest';
+import { handler as eventsHandler } from '../../functions/events/handler.ts';
 import { api, newTenant, readySession, waitFor } from '../support/client.ts';
 import { spawnApi, stopProcess } from '../support/processes.ts';
 import { openStream } from '../support/sse-client.ts';
@@ -56,6 +58,50 @@ describe('tenant SSE across processes', () => {
     } finally {
       await streamA.close();
       await streamB.close();
+    }
+  }, 60_000);
+
+  it('streams a message stored elsewhere long after its network time (a backlog message)', async () => {
+    const t = await newTenant('late');
+    const s = await readySession(t.api);
+    const stream = await openStream(t.portalId);
+    try {
+      await stream.connected;
+      // The events consumer in this test's process (as a Lambda would be: not the process serving
+      // the stream) stores messages the network sent minutes ago, replayed from its offline queue.
+      const now = Date.now();
+      const late = (n: number) => ({
+        tenantId: t.id,
+        sessionId: s.sessionId,
+        at: now,
+        kind: 'message.inbound',
+        message: {
+          id: `LATE${n}${now}`,
+          chatId: '15550005555',
+          senderPhone: '15550005555',
+          kind: 'text',
+          text: `sent ${5 - n} minutes ago`,
+          timestampMs: now - (5 - n) * 60_000,
+          backlog: true,
+        },
+      });
+      const records = [0, 1].map(
+        (n) =>
+          ({
+            messageId: `late-${n}`,
+            receiptHandle: '',
+            body: JSON.stringify(late(n)),
+            attributes: { ApproximateReceiveCount: '1' },
+            eventSourceARN: 'events',
+          }) as unknown as SQSRecord,
+      );
+      const result = await eventsHandler({ Records: records });
+      expect(result.batchItemFailures).toEqual([]);
+      const texts = () => stream.events.map((e) => e.json.message);
+      await waitFor(async () => texts().length >= 2, 10_000, 'the late messages on the stream');
+      expect(texts()).toEqual(['sent 5 minutes ago', 'sent 4 minutes ago']);
+    } finally {
+      await stream.close();
     }
   }, 60_000);
 });
