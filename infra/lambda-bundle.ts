@@ -76,9 +76,20 @@ interface RuntimeFiles {
   packages: string[];
   /** Files of its own, relative to its folder. */
   files: string[];
+  /**
+   * Single files of npm packages (`package/file`), copied to the bundle's `node_modules` where
+   * `require.resolve` finds them, for a package of which the function reads only those.
+   */
+  packageFiles?: string[];
 }
 
 const RUNTIME: Record<string, RuntimeFiles> = {
+  // `/docs`: the Swagger UI script and style sheet it serves (functions/api/docs.ts), not a CDN's.
+  api: {
+    packages: [],
+    files: [],
+    packageFiles: ['swagger-ui-dist/swagger-ui-bundle.js', 'swagger-ui-dist/swagger-ui.css'],
+  },
   // OCR: tesseract.js starts a worker thread from a script file (worker-entry.cjs) and reads its
   // wasm core and the language data from node_modules (functions/media/ocr).
   media: {
@@ -138,5 +149,8 @@ export async function bundleLambda(name: string, outdir: string): Promise<Metafi
     cpSync(join(projectRoot, 'functions', name, file), join(projectRoot, dirname(output), basename(file)));
   }
   copyPackages(runtime.packages, outdir);
+  for (const file of runtime.packageFiles ?? []) {
+    cpSync(require.resolve(file), join(outdir, 'node_modules', file));
+  }
   return metafile;
 }

@@ -10,9 +10,10 @@ const ASSETS = {
 } as const;
 type Asset = keyof typeof ASSETS;
 
-const CDN = 'https://cdn.jsdelivr.net/npm/swagger-ui-dist@5.35.0';
-
-/** The packaged Swagger UI file, or undefined where it is not installed (a bundled Lambda). */
+/**
+ * The packaged Swagger UI file (the installed `swagger-ui-dist`; a Lambda bundle ships these two
+ * files, infra/lambda-bundle.ts), or undefined where it is missing.
+ */
 async function packaged(name: Asset): Promise<string | undefined> {
   try {
     return await readFile(createRequire(import.meta.url).resolve(`swagger-ui-dist/${name}`), 'utf8');
@@ -42,8 +43,8 @@ const assetRoute = createRoute({
 });
 
 /**
- * `/docs`: Swagger UI over `/openapi.json`, served from the installed `swagger-ui-dist` so it works
- * with no internet (local mode); where the package is absent it falls back to the CDN.
+ * `/docs`: Swagger UI over `/openapi.json`, its script and style sheet served from the installed
+ * `swagger-ui-dist`: the page loads nothing from a third party and works with no internet.
  */
 export function docsRoutes() {
   const r = router();
@@ -58,18 +59,17 @@ export function docsRoutes() {
   };
 
   r.openapi(page, async (c) => {
-    const base = (await asset('swagger-ui-bundle.js')) ? '/docs/assets' : CDN;
     return c.html(`<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Messaging session manager API</title>
-    <link rel="stylesheet" href="${base}/swagger-ui.css" />
+    <link rel="stylesheet" href="/docs/assets/swagger-ui.css" />
   </head>
   <body>
     <div id="swagger-ui"></div>
-    <script src="${base}/swagger-ui-bundle.js"></script>
+    <script src="/docs/assets/swagger-ui-bundle.js"></script>
     <script>window.onload = () => { window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui' }); };</script>
   </body>
 </html>`);

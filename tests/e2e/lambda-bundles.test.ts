@@ -68,12 +68,14 @@ function runHandler(
       '-e',
       `const { handler } = await import(${JSON.stringify(join(dir, 'index.mjs'))});
        const reply = await handler(JSON.parse(process.env.EVENT), {});
-       process.stdout.write('\\nREPLY ' + JSON.stringify(reply) + '\\n');
-       process.exit(0);`,
+       // Exits once written: a pipe takes a large reply in several writes.
+       process.stdout.write('\\nREPLY ' + JSON.stringify(reply) + '\\n', () => process.exit(0));`,
     ],
     {
       cwd: '/',
       encoding: 'utf8',
+      // A reply can be large (the Swagger UI script is about 1.7 MB).
+      maxBuffer: 16 * 1024 * 1024,
       env: {
         ...process.env,
         ...inject('serviceEnv'),
@@ -138,6 +140,18 @@ describe('the bundled Lambdas (what `cdk deploy` uploads), run with plain node',
       token,
     );
     expect(stored.statusCode, stored.body).toBe(201);
+
+    // /docs: Swagger UI's script and style sheet from the bundle, no CDN.
+    const page = invoke(api, 'GET', '/docs');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('src="/docs/assets/swagger-ui-bundle.js"');
+    expect(page.body).not.toMatch(/https?:\/\//);
+    for (const name of ['swagger-ui-bundle.js', 'swagger-ui.css']) {
+      const asset = invoke(api, 'GET', `/docs/assets/${name}`);
+      expect(asset.statusCode, name).toBe(200);
+      const bytes = asset.isBase64Encoded ? Buffer.from(asset.body, 'base64').length : asset.body.length;
+      expect(bytes, name).toBeGreaterThan(10_000);
+    }
 
     // qrcode and S3, imported on first use: a UPI payment link with its QR image.
     const link = invoke(api, 'POST', '/api/v1/payments/link', { amount: 499, bookingId: 'B12' }, token);
