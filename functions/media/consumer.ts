@@ -12,7 +12,7 @@ import type { AnalysedKind, MediaJob } from '#shared/media/job';
 import type { MessageAnalysis } from '#shared/messages/analysis';
 import type { InboundMessage } from '#shared/messages/content';
 import type { StoredMessage } from '#shared/messages/message';
-import { feedClock, feedPk, messageKey, orderKey } from '#shared/store/keys';
+import { feedClock, messageIndexKeys, messageKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { nudgeTenantFeed } from '#shared/stream/feed';
 import { inboundMessageWebhook } from '#shared/webhooks/events';
@@ -71,18 +71,12 @@ export async function handleMediaJob(job: MediaJob, meta: { receiveCount: number
     }
   }
   const now = Date.now();
-  const joined = feedClock();
+  // Joins the tenant feed now: the stream's pollers look back a short window from the newest.
+  const feedAtMs = feedClock();
+  const { gsi1pk, gsi1sk } = messageIndexKeys({ ...m, feedAtMs });
   const stored = await dataTable.update<StoredMessage>(
     key,
-    {
-      analysis,
-      analysisState: 'done',
-      analysedAt: now,
-      // Joins the tenant feed now: the stream's pollers look back a short window from the newest.
-      feedAtMs: joined,
-      gsi1pk: feedPk(job.tenantId),
-      gsi1sk: orderKey(joined, job.messageId),
-    },
+    { analysis, analysisState: 'done', analysedAt: now, feedAtMs, gsi1pk, gsi1sk },
     { condition: 'analysisState = :pending', values: { ':pending': 'pending' } },
   );
   if (stored) {

@@ -173,10 +173,14 @@ export const chatMessagesPk = (tenantId: string, chatId: string) => `T#${tenantI
 export const deliveriesPk = (tenantId: string) => `T#${tenantId}#DLV`;
 
 /**
- * The index attributes of a message: the tenant feed (gsi1) in the order messages joined it (when
- * stored, `feedAtMs`; the message's own time for those stored without it), and its chat (gsi2) in
- * message time order.
+ * A message's order key in its tenant feed (gsi1, and the stream's event id): when it joined the
+ * feed (`feedAtMs`: stored, or published after its analysis), or its own time for a message stored
+ * without that.
  */
+export const feedKey = (m: { timestampMs: number; feedAtMs?: number; messageId: string }) =>
+  orderKey(m.feedAtMs ?? m.timestampMs, m.messageId);
+
+/** The index attributes of a message: the tenant feed (gsi1) and its chat (gsi2, in message time). */
 export const messageIndexKeys = (m: {
   tenantId: string;
   chatId: string;
@@ -185,7 +189,7 @@ export const messageIndexKeys = (m: {
   messageId: string;
 }) => ({
   gsi1pk: feedPk(m.tenantId),
-  gsi1sk: orderKey(m.feedAtMs ?? m.timestampMs, m.messageId),
+  gsi1sk: feedKey(m),
   gsi2pk: chatMessagesPk(m.tenantId, m.chatId),
   gsi2sk: orderKey(m.timestampMs, m.messageId),
 });

@@ -1,7 +1,7 @@
 import { logger } from '../log/logger.ts';
 import type { StoredMessage } from '../messages/message.ts';
 import { feedMessages, tenantFeed, tenantFeedEntries } from '../messages/repository.ts';
-import { orderKey, orderKeyAt } from '../store/keys.ts';
+import { feedKey, orderKeyAt } from '../store/keys.ts';
 import { mediaLink } from '../webhooks/media-link.ts';
 import { resolveSender } from '../webhooks/sender.ts';
 import { streamPayload } from './payload.ts';
@@ -30,7 +30,7 @@ export type FeedListener = (events: FeedEvent[]) => void;
 
 type FeedRow = StoredMessage & { gsi1sk?: string };
 
-const keyOf = (m: FeedRow) => m.gsi1sk ?? orderKey(m.feedAtMs ?? m.timestampMs, m.messageId);
+const keyOf = (m: FeedRow) => m.gsi1sk ?? feedKey(m);
 
 const encoder = new TextEncoder();
 
