@@ -207,6 +207,9 @@ export class SessionManagerStack extends Stack {
       return fn;
     };
 
+    // The events consumer makes the first webhook attempts of the messages it stores
+    // (shared/webhooks/first-attempts.ts): it queues what is left and the retries, and parks a
+    // delivery that fails for good on the webhooks DLQ, as the webhooks consumer does.
     const events = consumer('EventsConsumer', 'events', queues.events);
     queue(queues.webhooks.id).grantSendMessages(events);
 
@@ -272,6 +275,7 @@ export class SessionManagerStack extends Stack {
     // Retries are new delayed messages on the same queue; the last failure is parked on its DLQ.
     queue(queues.webhooks.id).grantSendMessages(webhooks);
     q.get(queues.webhooks.id)!.deadLetterQueue.grantSendMessages(webhooks);
+    q.get(queues.webhooks.id)!.deadLetterQueue.grantSendMessages(events);
 
     addObservability(this, {
       prefix,

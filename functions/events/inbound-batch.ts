@@ -15,8 +15,13 @@ import { count } from '#shared/metrics/metrics';
 import { TRANSACTION_MAX_ITEMS } from '#shared/store/db';
 import { dataTable } from '#shared/store/tables';
 import { nudgeTenantFeed } from '#shared/stream/feed';
-import { inboundMessageWebhooks, prepareInboundWebhooks } from '#shared/webhooks/events';
-import { sendJobs, type WebhookJob } from '#shared/webhooks/job';
+import {
+  inboundMessageWebhooks,
+  prepareInboundWebhooks,
+  replayedInboundWebhooks,
+} from '#shared/webhooks/events';
+import { deliverFirstAttempts } from '#shared/webhooks/first-attempts';
+import type { WebhookJob } from '#shared/webhooks/job';
 import { afterInboundStored, applyHostEvent, storedInbound } from './apply.ts';
 import { contactActivityDue, contactActivityWritten } from './contact-activity.ts';
 
@@ -99,15 +104,28 @@ async function applyInboundRun(run: Inbound[]): Promise<void> {
     ...[...chatsOf(run.filter((_, n) => isNew[n]))].map(([chatId, c]) =>
       recordChatActivity(tenantId, sessionId, chatId, c.at, c.name, c.count),
     ),
-    // As on the single-event path: queued for every message, a repeat finds its delivery.
+    // Queued for the messages stored now; those stored before may have had their first attempt
+    // made, or have it under way, by the try that stored them: theirs are queued later, and find it.
     inboundMessageWebhooks(
       tenantId,
       sessionId,
-      run.map((e) => e.message).filter((m) => !needsAnalysis(m)),
+      webhookMessages(run, (n) => isNew[n] === true),
+    ),
+    replayedInboundWebhooks(
+      tenantId,
+      sessionId,
+      webhookMessages(run, (n) => !isNew[n]),
     ),
     ...run.map((e) => afterInboundStored(tenantId, sessionId, e.message)),
   ]);
 }
+
+/**
+ * The messages of a run (those at the indices `keep` takes) that get their `message.inbound` now:
+ * media waiting for analysis gets its delivery when the media consumer publishes it.
+ */
+const webhookMessages = (run: Inbound[], keep: (n: number) => boolean) =>
+  run.flatMap((e, n) => (keep(n) && !needsAnalysis(e.message) ? [e.message] : []));
 
 /** The messages that join the tenant feed when stored (not those waiting for media analysis). */
 const published = (stored: StoredMessage[]) => stored.filter((m) => m.analysisState !== 'pending');
@@ -175,7 +193,7 @@ async function prepareRun(run: Inbound[]): Promise<PreparedRun> {
   const deliveries = await prepareInboundWebhooks(
     tenantId,
     sessionId,
-    run.map((e) => e.message).filter((m) => !needsAnalysis(m)),
+    webhookMessages(run, () => true),
   );
   const contacts = [...sendersOf(run)]
     .map(([phone, s]) => ({ phone, ...s }))
@@ -191,9 +209,9 @@ async function prepareRun(run: Inbound[]): Promise<PreparedRun> {
   return { run, stored, ops, jobs: deliveries.jobs, contacts };
 }
 
-/** Once a run's transaction went through: stream, webhook jobs in order, per-message hooks. */
+/** Once a run's transaction went through: stream, first webhook attempts in order, per-message hooks. */
 async function afterRunStored(p: PreparedRun): Promise<void> {
-  await Promise.all([sendJobs(p.jobs), afterRunsStored([p])]);
+  await Promise.all([deliverFirstAttempts(p.jobs), afterRunsStored([p])]);
 }
 
 /** Stream and per-message hooks of runs just stored (their webhook jobs are the caller's). */
@@ -272,8 +290,8 @@ async function storeTogether(prepared: PreparedRun[]): Promise<boolean[]> {
       const runs = pack.map((r) => prepared[r]!);
       committed(runs);
       try {
-        // Every run's webhook jobs in one list (each session's in its order), ten to a request.
-        await Promise.all([sendJobs(runs.flatMap((p) => p.jobs)), afterRunsStored(runs)]);
+        // Every run's first webhook attempts made together (each session's in its order).
+        await Promise.all([deliverFirstAttempts(runs.flatMap((p) => p.jobs)), afterRunsStored(runs)]);
       } catch (err) {
         // Stored, but jobs or hooks failed: the per-session way queues what is missing.
         logger.warn(

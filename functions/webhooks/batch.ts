@@ -1,8 +1,8 @@
 import { indicesByKey, packInOrder } from '#shared/batching';
 import { logger } from '#shared/log/logger';
 import { TRANSACTION_MAX_ITEMS } from '#shared/store/db';
+import { processInOrderGroups, processWebhookJob } from '#shared/webhooks/deliver';
 import type { WebhookJob } from '#shared/webhooks/job';
-import { processInOrderGroups, processWebhookJob } from './deliver.ts';
 
 /**
  * The lane of a job: a session's first attempts go out one at a time, in the order they were

@@ -88,6 +88,12 @@ const EnvSchema = z.object({
   /** Messages per session per month unless the session has its own limit. */
   DEFAULT_MESSAGE_QUOTA: z.coerce.number().int().min(0).max(100_000_000).default(1000),
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(0).default(10_000),
+  /**
+   * How long the events consumer waits for the first webhook attempts of the messages it stored
+   * before leaving the rest to the webhooks queue (docs/events.md, "Delivery"); under the events
+   * consumer's 10 s timeout.
+   */
+  WEBHOOK_FIRST_ATTEMPTS_BUDGET_MS: z.coerce.number().int().min(0).max(5_000).default(2_000),
   /** SQS caps DelaySeconds at 15 minutes. */
   WEBHOOK_RETRY_MAX_DELAY_MS: z.coerce.number().int().min(0).max(900_000).default(900_000),
   /** Inbound messages from one chat within this window are answered as one turn (SQS DelaySeconds, whole seconds). */

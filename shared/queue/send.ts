@@ -24,15 +24,24 @@ export const BATCH_MAX_ENTRIES = 10;
 export const BATCH_MAX_BYTES = 200 * 1024;
 
 /**
- * Sends up to ten JSON messages in one request (standard queues), in the given order. Answers, per
- * body, the error that kept it from the queue, or undefined when it was queued.
+ * Sends up to ten JSON messages in one request (standard queues), in the given order, each delayed
+ * by `delaySeconds` when given. Answers, per body, the error that kept it from the queue, or
+ * undefined when it was queued.
  */
-export async function sendJsonBatch(queueName: string, bodies: unknown[]): Promise<Array<Error | undefined>> {
+export async function sendJsonBatch(
+  queueName: string,
+  bodies: unknown[],
+  delaySeconds?: number,
+): Promise<Array<Error | undefined>> {
   if (bodies.length > BATCH_MAX_ENTRIES) throw new Error(`at most ${BATCH_MAX_ENTRIES} messages per batch`);
   const r = await sqsClient().send(
     new SendMessageBatchCommand({
       QueueUrl: await queueUrl(queueName),
-      Entries: bodies.map((b, i) => ({ Id: String(i), MessageBody: asciiJson(b) })),
+      Entries: bodies.map((b, i) => ({
+        Id: String(i),
+        MessageBody: asciiJson(b),
+        DelaySeconds: delaySeconds,
+      })),
     }),
   );
   const failed = new Map((r.Failed ?? []).map((f) => [f.Id, f]));

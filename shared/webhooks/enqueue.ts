@@ -8,6 +8,7 @@ import {
   firstAttemptCreating,
   sendJob,
   sendJobs,
+  TAKEOVER_DELAY_MS,
   type WebhookJob,
 } from './job.ts';
 import { createDelivery, type Delivery, deliveryItem, getDelivery } from './repository.ts';
@@ -111,10 +112,10 @@ export async function enqueueBuilt(
   if (payload === undefined) return undefined;
   const id = deliveryId(tenantId, event, opt.dedupKey);
   const now = Date.now();
-  const record = pendingDelivery({ id, tenantId, sessionId, event, url }, payload, now);
-  const job = (await createDelivery(record, now))
-    ? firstAttempt(record)
-    : await unsentFirstAttempt(tenantId, sessionId, id);
+  const job = await createdOrUnsent(
+    pendingDelivery({ id, tenantId, sessionId, event, url }, payload, now),
+    now,
+  );
   if (job) await sendJob(job);
   logger.debug({ tenantId, sessionId, event, deliveryId: id }, 'webhook queued');
   return id;
@@ -140,20 +141,59 @@ export async function enqueueBuiltMany(
       if (payload === undefined) return undefined;
       const id = deliveryId(tenantId, event, item.dedupKey);
       const now = Date.now();
-      const record = pendingDelivery({ id, tenantId, sessionId, event, url }, payload, now);
-      if (await createDelivery(record, now)) return firstAttempt(record);
-      return unsentFirstAttempt(tenantId, sessionId, id);
+      return createdOrUnsent(pendingDelivery({ id, tenantId, sessionId, event, url }, payload, now), now);
     }),
   );
   await sendJobs(jobs.filter((j): j is WebhookJob => j !== undefined));
   return items.map((item) => deliveryId(tenantId, event, item.dedupKey));
 }
 
+/** The first attempt of a delivery created now, or of one that exists but was never queued. */
+async function createdOrUnsent(record: Delivery, now: number): Promise<WebhookJob | undefined> {
+  if (await createDelivery(record, now)) return firstAttempt(record);
+  return unsentFirstAttempt(record.tenantId, record.sessionId, record.id);
+}
+
+/**
+ * The deliveries of events applied again (an SQS redelivery of events stored before), whose first
+ * attempts may have been made or be under way in another process (the events consumer makes them
+ * itself, shared/webhooks/first-attempts.ts, and writes a record only with the outcome). A delivery
+ * whose job carries its payload is queued `TAKEOVER_DELAY_MS` later with nothing written: the job
+ * then finds the outcome recorded and does nothing, or makes the attempt. Any other is created
+ * pending if absent and queued, as `enqueueBuiltMany` does.
+ */
+export async function enqueueReplayed(
+  tenantId: string,
+  sessionId: string,
+  event: string,
+  entries: Array<{ build: () => Promise<unknown>; dedupKey: string }>,
+): Promise<void> {
+  const url = await webhookTarget(tenantId, sessionId, event);
+  if (!url) return;
+  const built = await Promise.all(entries.map((e) => e.build()));
+  const now = Date.now();
+  const later: WebhookJob[] = [];
+  const others: Array<Promise<WebhookJob | undefined>> = [];
+  entries.forEach((e, i) => {
+    if (built[i] === undefined) return;
+    const id = deliveryId(tenantId, event, e.dedupKey);
+    const record = pendingDelivery({ id, tenantId, sessionId, event, url }, built[i], now);
+    if (carriesPayload(record)) later.push(firstAttemptCreating(record, now));
+    else others.push(createdOrUnsent(record, now));
+  });
+  const queued = await Promise.all(others);
+  await Promise.all([
+    sendJobs(queued.filter((j): j is WebhookJob => j !== undefined)),
+    sendJobs(later, TAKEOVER_DELAY_MS),
+  ]);
+}
+
 /**
  * The deliveries `enqueueBuiltMany` would create, for a caller that writes them in one transaction
  * with other items (`items`: the table items, `jobs`: the first attempts to queue, in order, once
- * written). A delivery whose payload travels in its job is not written here: its first attempt's
- * claim creates the record. Empty when no webhook is sent.
+ * written). A delivery whose payload travels in its job is not written here: its first attempt
+ * creates the record (with the outcome when the events consumer makes it,
+ * shared/webhooks/first-attempts.ts; by its claim when queued). Empty when no webhook is sent.
  */
 export async function prepareDeliveries(
   tenantId: string,

@@ -7,7 +7,7 @@ import { getSession } from '../sessions/repository.ts';
 import type { Session } from '../sessions/session.ts';
 import { sessionStatusSentKey } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
-import { enqueueBuilt, enqueueBuiltMany, prepareDeliveries } from './enqueue.ts';
+import { enqueueBuilt, enqueueBuiltMany, enqueueReplayed, prepareDeliveries } from './enqueue.ts';
 import { mediaLink } from './media-link.ts';
 import {
   commandResultPayload,
@@ -68,23 +68,22 @@ export function inboundMessageWebhook(
 
 /** `message.inbound` for several messages of one session, queued in their order. */
 export function inboundMessageWebhooks(tenantId: string, sessionId: string, ms: InboundMessage[]) {
-  return enqueueBuiltMany(
-    tenantId,
-    sessionId,
-    'message.inbound',
-    ms.map((m) => ({ build: () => buildInbound(tenantId, sessionId, m), dedupKey: `${sessionId}:${m.id}` })),
-  );
+  return enqueueBuiltMany(tenantId, sessionId, 'message.inbound', inboundEntries(tenantId, sessionId, ms));
+}
+
+/** `message.inbound` for messages of one session stored before, now applied again (`enqueueReplayed`). */
+export function replayedInboundWebhooks(tenantId: string, sessionId: string, ms: InboundMessage[]) {
+  return enqueueReplayed(tenantId, sessionId, 'message.inbound', inboundEntries(tenantId, sessionId, ms));
 }
 
 /** The `message.inbound` delivery records of several messages, built for one transaction. */
 export function prepareInboundWebhooks(tenantId: string, sessionId: string, ms: InboundMessage[]) {
-  return prepareDeliveries(
-    tenantId,
-    sessionId,
-    'message.inbound',
-    ms.map((m) => ({ build: () => buildInbound(tenantId, sessionId, m), dedupKey: `${sessionId}:${m.id}` })),
-  );
+  return prepareDeliveries(tenantId, sessionId, 'message.inbound', inboundEntries(tenantId, sessionId, ms));
 }
+
+/** One delivery entry per message: its payload built when sent, its id from the message id. */
+const inboundEntries = (tenantId: string, sessionId: string, ms: InboundMessage[]) =>
+  ms.map((m) => ({ build: () => buildInbound(tenantId, sessionId, m), dedupKey: `${sessionId}:${m.id}` }));
 
 async function buildInbound(
   tenantId: string,

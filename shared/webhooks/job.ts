@@ -58,6 +58,14 @@ export function firstAttemptCreating(
   return { ...firstAttempt(d), createdAt: createdAtMs };
 }
 
+/**
+ * How much later the first attempt of a delivery whose POST may be under way elsewhere is queued
+ * (twice the POST timeout of shared/webhooks/deliver.ts): by then that POST has ended and its
+ * outcome is recorded, which the job finds and leaves alone; if its process died, the job finds no
+ * record and makes the attempt (docs/events.md, "Delivery").
+ */
+export const TAKEOVER_DELAY_MS = 20_000;
+
 /** The job for the attempt after `job` (without the payload: a retry reads the record). */
 export function nextAttempt(job: WebhookJob): WebhookJob {
   const { event: _event, body: _body, createdAt: _createdAt, ...rest } = job;
@@ -68,10 +76,17 @@ export function sendJob(job: WebhookJob, delayMs = 0): Promise<void> {
   return sendJson(names.webhooksQueue(), job, { delaySeconds: delaySeconds(delayMs) });
 }
 
-/** Queues first attempts in the given order, ten to a request; throws if any was not queued. */
-export async function sendJobs(jobs: WebhookJob[]): Promise<void> {
+/**
+ * Queues first attempts in the given order, ten to a request, due after `delayMs`; throws if any
+ * was not queued.
+ */
+export async function sendJobs(jobs: WebhookJob[], delayMs = 0): Promise<void> {
   for (let i = 0; i < jobs.length; i += BATCH_MAX_ENTRIES) {
-    const errors = await sendJsonBatch(names.webhooksQueue(), jobs.slice(i, i + BATCH_MAX_ENTRIES));
+    const errors = await sendJsonBatch(
+      names.webhooksQueue(),
+      jobs.slice(i, i + BATCH_MAX_ENTRIES),
+      delayMs ? delaySeconds(delayMs) : undefined,
+    );
     const failed = errors.find((e) => e !== undefined);
     if (failed) throw failed;
   }

@@ -170,22 +170,51 @@ export function finishAttemptOp(d: Delivery, token: string, result: AttemptRecor
 }
 
 function finishUpdate(d: Delivery, token: string, result: AttemptRecord, next: AttemptNext) {
-  const at = result.at;
   return {
     key: deliveryKey(d.tenantId, d.id),
-    set: {
-      status: next.status,
-      attemptLog: [...(d.attemptLog ?? []), result].slice(-LOG_LIMIT),
-      url: result.url,
-      lastStatusCode: result.statusCode,
-      lastError: result.error,
-      nextAttemptAt: next.nextAttemptAt ?? null,
-      deliveredAt: next.status === 'delivered' ? at : undefined,
-      failedAt: next.status === 'failed' ? at : undefined,
-      updatedAt: at,
-    },
+    set: outcomeFields(d, result, next),
     opt: { condition: 'claimToken = :tok', values: { ':tok': token } },
   };
+}
+
+/** What an attempt's outcome sets on its delivery. */
+function outcomeFields(d: Delivery, result: AttemptRecord, next: AttemptNext) {
+  const at = result.at;
+  return {
+    status: next.status,
+    attemptLog: [...(d.attemptLog ?? []), result].slice(-LOG_LIMIT),
+    url: result.url,
+    lastStatusCode: result.statusCode,
+    lastError: result.error,
+    nextAttemptAt: next.nextAttemptAt ?? null,
+    deliveredAt: next.status === 'delivered' ? at : undefined,
+    failedAt: next.status === 'failed' ? at : undefined,
+    updatedAt: at,
+  };
+}
+
+/**
+ * A new delivery whose first attempt was made unclaimed (the events consumer's, right after storing
+ * its message): the record is created with that attempt's outcome, only if no record exists (when
+ * one does, a queued attempt got there first and its outcome stands).
+ */
+export function firstOutcomeOp(d: Delivery, createdAtMs: number, result: AttemptRecord, next: AttemptNext) {
+  return dataTable.putIfAbsentOp(firstOutcomeItem(d, createdAtMs, result, next));
+}
+
+/** `firstOutcomeOp` alone; false when the record exists already. */
+export function recordFirstOutcome(
+  d: Delivery,
+  createdAtMs: number,
+  result: AttemptRecord,
+  next: AttemptNext,
+): Promise<boolean> {
+  return dataTable.put(firstOutcomeItem(d, createdAtMs, result, next), { ifAbsent: true });
+}
+
+function firstOutcomeItem(d: Delivery, createdAtMs: number, result: AttemptRecord, next: AttemptNext) {
+  const { claimToken: _token, claimedAt: _at, ...rest } = d;
+  return deliveryItem({ ...rest, attempts: 1, ...outcomeFields(d, result, next) }, createdAtMs);
 }
 
 export async function markDeadLettered(tenantId: string, id: string): Promise<void> {

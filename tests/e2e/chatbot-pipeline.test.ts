@@ -4,7 +4,7 @@ import type { HostEvent } from '#shared/events/types';
 import { sendJson } from '#shared/queue/send';
 import { chatbotTurnKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
-import { verifySignature } from '../../functions/webhooks/sign.ts';
+import { verifySignature } from '../../shared/webhooks/sign.ts';
 import { chatbotTurnDone } from '../support/chatbot.ts';
 import { api, messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { fakeAi } from '../support/fake-ai-control.ts';

@@ -4,7 +4,7 @@ import { sqsClient } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import { queueUrl } from '#shared/aws/queue-url';
 import { queues } from '#shared/aws/resources';
-import { verifySignature } from '../../functions/webhooks/sign.ts';
+import { verifySignature } from '../../shared/webhooks/sign.ts';
 import { messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { type ReceivedRequest, startReceiver } from '../support/webhook-receiver.ts';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoClient } from '#shared/aws/clients';
 import { createDelivery, type Delivery, getDelivery } from '#shared/webhooks/repository';
-import { processInOrderGroups } from '../../functions/webhooks/deliver.ts';
+import { processInOrderGroups } from '../../shared/webhooks/deliver.ts';
 import { newTenant } from '../support/client.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 

@@ -12,9 +12,13 @@ export interface ReceivedRequest {
 
 /**
  * A real HTTP server standing in for a tenant's webhook receiver. `answer` picks the status for
- * each request (default 200); every request is kept, whatever was answered.
+ * each request (default 200); every request is kept, whatever was answered. With `delayMs`, each
+ * answer leaves that long after the request arrived (a slow receiver).
  */
-export async function startReceiver(answer: (req: Omit<ReceivedRequest, 'status'>) => number = () => 200) {
+export async function startReceiver(
+  answer: (req: Omit<ReceivedRequest, 'status'>) => number = () => 200,
+  opts: { delayMs?: number } = {},
+) {
   const requests: ReceivedRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -28,7 +32,10 @@ export async function startReceiver(answer: (req: Omit<ReceivedRequest, 'status'
       const seen = { headers: req.headers, body, json, at: Date.now() };
       const status = answer(seen);
       requests.push({ ...seen, status });
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'nope');
+      setTimeout(
+        () => res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'nope'),
+        opts.delayMs ?? 0,
+      );
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

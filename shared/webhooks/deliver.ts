@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { logger } from '#shared/log/logger';
-import { count } from '#shared/metrics/metrics';
-import { TRANSACTION_MAX_ITEMS } from '#shared/store/db';
-import { dataTable } from '#shared/store/tables';
-import { backoffConfig, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs } from '#shared/webhooks/backoff';
-import { hostOf, isApprovedHost } from '#shared/webhooks/config';
-import { resolveConfig } from '#shared/webhooks/config-store';
-import { guardedFetch, TargetNotAllowedError, TargetTimeoutError } from '#shared/webhooks/guard';
-import { nextAttempt, sendJob, sendToDeadLetter, type WebhookJob } from '#shared/webhooks/job';
+import { logger } from '../log/logger.ts';
+import { count } from '../metrics/metrics.ts';
+import { TRANSACTION_MAX_ITEMS } from '../store/db.ts';
+import { dataTable } from '../store/tables.ts';
+import { backoffConfig, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs } from './backoff.ts';
+import { hostOf, isApprovedHost } from './config.ts';
+import { resolveConfig } from './config-store.ts';
+import { guardedFetch, TargetNotAllowedError, TargetTimeoutError } from './guard.ts';
+import { nextAttempt, sendJob, sendToDeadLetter, type WebhookJob } from './job.ts';
 import {
   type AttemptNext,
   type AttemptRecord,
@@ -21,7 +21,7 @@ import {
   getDeliveries,
   getDelivery,
   markDeadLettered,
-} from '#shared/webhooks/repository';
+} from './repository.ts';
 import { deliveryHeaders } from './sign.ts';
 
 export const POST_TIMEOUT_MS = 10_000;
@@ -30,7 +30,7 @@ const STALE_CLAIM_MS = 3 * POST_TIMEOUT_MS;
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 type Outcome = AttemptRecord['outcome'];
-interface AttemptResult {
+export interface AttemptResult {
   record: AttemptRecord;
   retryAfterMs?: number;
 }
@@ -145,7 +145,7 @@ async function claimAll(jobs: WebhookJob[], tokens: string[]): Promise<Delivery[
  * it carries no payload, or is not that attempt). Its claim held only if the record is in round 0
  * with no attempt made, so its attempt log is empty.
  */
-function carried(job: WebhookJob): Delivery | undefined {
+export function carried(job: WebhookJob): Delivery | undefined {
   if (job.body === undefined || job.event === undefined || job.round !== 0 || job.attempt !== 1)
     return undefined;
   if (!job.sessionId) return undefined;
@@ -259,7 +259,7 @@ async function claimJob(job: WebhookJob, token: string): Promise<Delivery | unde
 }
 
 /** What an attempt's result means for its delivery: the record to store and what follows. */
-interface Settlement {
+export interface Settlement {
   record: AttemptRecord;
   next: AttemptNext;
   /** For a retry: when the next attempt is due. */
@@ -267,7 +267,7 @@ interface Settlement {
   log: Record<string, unknown>;
 }
 
-function settlementOf(job: WebhookJob, claimed: Delivery, result: AttemptResult): Settlement {
+export function settlementOf(job: WebhookJob, claimed: Delivery, result: AttemptResult): Settlement {
   const { record, retryAfterMs } = result;
   const log = {
     tenantId: job.tenantId,
@@ -303,7 +303,7 @@ async function settle(
 }
 
 /** Once the outcome is stored: queue the retry, or dead-letter a delivery that failed for good. */
-async function afterSettled(job: WebhookJob, claimed: Delivery, plan: Settlement): Promise<void> {
+export async function afterSettled(job: WebhookJob, claimed: Delivery, plan: Settlement): Promise<void> {
   if (plan.next.status === 'retrying') {
     await sendJob(nextAttempt(job), plan.delayMs ?? 0);
     logger.info({ ...plan.log, retryInMs: plan.delayMs }, 'webhook attempt failed; retry scheduled');
@@ -350,7 +350,7 @@ async function deadLetter(job: WebhookJob, event: string, reason: string): Promi
 }
 
 /** One POST with the configuration as it is now (a fixed URL or rotated secret applies to retries). */
-async function attempt(d: Delivery, n: number): Promise<AttemptResult> {
+export async function attempt(d: Delivery, n: number): Promise<AttemptResult> {
   const result = await post(d, n);
   if (result.record.url !== null) count('webhookAttempts');
   count(result.record.outcome === 'delivered' ? 'webhookDelivered' : 'webhookFailures');
