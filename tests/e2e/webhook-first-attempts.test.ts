@@ -1,6 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '#shared/config/env';
+import { firstAttemptCreating } from '#shared/webhooks/job';
 import { handler as eventsHandler } from '../../functions/events/handler.ts';
 import { handler as webhooksHandler } from '../../functions/webhooks/handler.ts';
 import { newTenant, readySession, waitFor } from '../support/client.ts';
@@ -49,6 +50,18 @@ const records = (events: unknown[], tag: string) =>
       }) as unknown as SQSRecord,
   );
 
+/** A tenant with a ready session whose webhook is a receiver of ours (answering after `delayMs`). */
+async function tenantWithReceiver(name: string, delayMs = 0) {
+  const t = await newTenant(name);
+  const s = await readySession(t.api);
+  const recv = await startReceiver(() => 200, { delayMs });
+  closers.push(recv.close);
+  return { t, s, recv };
+}
+
+const configure = (t: Tenant, url: string) =>
+  t.api.post('/api/webhook/config', { webhookUrl: url, approvedDomains: ['127.0.0.1'] });
+
 async function deliveriesOf(t: Tenant) {
   const r = await t.api.get('/api/webhook/deliveries?limit=100');
   expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -57,13 +70,10 @@ async function deliveriesOf(t: Tenant) {
 
 describe('first webhook attempts made by the events consumer', () => {
   it('an event applied twice at once POSTs once; the replay’s takeover job finds the outcome and sends nothing', async () => {
-    const t = await newTenant('first-dup');
-    const s = await readySession(t.api);
     // A receiver slow enough that the second consumer replays the event while the first one's
     // POST is still under way.
-    const recv = await startReceiver(() => 200, { delayMs: 1_000 });
-    closers.push(recv.close);
-    await t.api.post('/api/webhook/config', { webhookUrl: recv.url, approvedDomains: ['127.0.0.1'] });
+    const { t, s, recv } = await tenantWithReceiver('first-dup', 1_000);
+    await configure(t, recv.url);
     const now = Date.now();
     const event = inboundEvent(t.id, s.sessionId, `DUP${now}`, 'said once', now);
     // The same SQS message handled by two consumers at once (a standard queue's duplicate).
@@ -87,16 +97,10 @@ describe('first webhook attempts made by the events consumer', () => {
     expect(recorded.attemptLog).toHaveLength(1);
     // The replay queued the first attempt 20 s later, payload in the job and no record written (its
     // POST might have been under way elsewhere). Handled now, it finds the outcome and does nothing.
-    const takeover = {
-      tenantId: t.id,
-      deliveryId,
-      round: 0,
-      attempt: 1,
-      sessionId: s.sessionId,
-      event: 'message.inbound',
-      body: post.body,
-      createdAt: now,
-    };
+    const takeover = firstAttemptCreating(
+      { tenantId: t.id, id: deliveryId, sessionId: s.sessionId, event: 'message.inbound', body: post.body },
+      now,
+    );
     const handled = await webhooksHandler({ Records: records([takeover], 'takeover') });
     expect(handled.batchItemFailures).toEqual([]);
     // Long enough for a job queued at once by the replay to have been POSTed by the service.
@@ -108,16 +112,13 @@ describe('first webhook attempts made by the events consumer', () => {
   }, 30_000);
 
   it('an event whose consumer died before its POST: the redelivery queues the attempt, which is made once', async () => {
-    const t = await newTenant('first-crash');
-    const s = await readySession(t.api);
-    const recv = await startReceiver();
-    closers.push(recv.close);
+    const { t, s, recv } = await tenantWithReceiver('first-crash');
     const now = Date.now();
     const event = inboundEvent(t.id, s.sessionId, `CRASH${now}`, 'stored, never posted', now);
     // What a consumer leaves when it dies between storing the message and its first attempt: the
     // message stored, no delivery record. (No webhook is configured yet, so nothing is sent.)
     expect((await eventsHandler({ Records: records([event], 'first') })).batchItemFailures).toEqual([]);
-    await t.api.post('/api/webhook/config', { webhookUrl: recv.url, approvedDomains: ['127.0.0.1'] });
+    await configure(t, recv.url);
     // This process remembers the configuration it read for up to 5 s.
     await new Promise((r) => setTimeout(r, 5_500));
     // SQS delivers the event again: the message is stored already, so its attempt is queued for
@@ -132,11 +133,8 @@ describe('first webhook attempts made by the events consumer', () => {
   }, 60_000);
 
   it('a slow receiver holds the consumer only for its budget: the rest go through the queue, each POSTed once', async () => {
-    const t = await newTenant('first-slow');
-    const s = await readySession(t.api);
-    const recv = await startReceiver(() => 200, { delayMs: 1_500 });
-    closers.push(recv.close);
-    await t.api.post('/api/webhook/config', { webhookUrl: recv.url, approvedDomains: ['127.0.0.1'] });
+    const { t, s, recv } = await tenantWithReceiver('first-slow', 1_500);
+    await configure(t, recv.url);
     process.env.WEBHOOK_FIRST_ATTEMPTS_BUDGET_MS = '300';
     resetEnvCache();
     const now = Date.now();

@@ -4,6 +4,7 @@ import { sqsClient } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import { queueUrl } from '#shared/aws/queue-url';
 import { queues } from '#shared/aws/resources';
+import { firstAttemptCreating } from '#shared/webhooks/job';
 import { verifySignature } from '../../shared/webhooks/sign.ts';
 import { messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { type ReceivedRequest, startReceiver } from '../support/webhook-receiver.ts';
@@ -226,16 +227,10 @@ describe('webhooks', () => {
       session_id: s.sessionId,
       message_id: 'DUPLICATED',
     });
-    const job = {
-      tenantId: t.id,
-      deliveryId,
-      round: 0,
-      attempt: 1,
-      sessionId: s.sessionId,
-      event: 'message.inbound',
-      body,
-      createdAt: Date.now(),
-    };
+    const job = firstAttemptCreating(
+      { tenantId: t.id, id: deliveryId, sessionId: s.sessionId, event: 'message.inbound', body },
+      Date.now(),
+    );
     await sqsClient().send(
       new SendMessageBatchCommand({
         QueueUrl: await queueUrl(names.webhooksQueue()),
