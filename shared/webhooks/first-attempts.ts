@@ -21,7 +21,9 @@ export async function deliverFirstAttempts(
   budgetMs = env().WEBHOOK_FIRST_ATTEMPTS_BUDGET_MS,
 ): Promise<void> {
   const here = jobs.filter(madeHere);
-  const queued = jobs.filter((j) => !madeHere(j));
+  // The others are queued at once, as before (their records are written already).
+  const queued = sendJobs(jobs.filter((j) => !madeHere(j)));
+  queued.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
   const results: Array<AttemptResult | undefined> = here.map(() => undefined);
   const started: boolean[] = here.map(() => false);
   const deadline = performance.now() + budgetMs;
@@ -43,12 +45,14 @@ export async function deliverFirstAttempts(
     }),
   );
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    posting,
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, budgetMs);
-    }),
-  ]);
+  if (here.length) {
+    await Promise.race([
+      posting,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, budgetMs);
+      }),
+    ]);
+  }
   clearTimeout(timer);
   const made = here.flatMap((_, i) => (results[i] ? [i] : []));
   const notMade = here.flatMap((_, i) => (started[i] ? [] : [i]));
@@ -58,7 +62,8 @@ export async function deliverFirstAttempts(
       made.map((i) => here[i]!),
       made.map((i) => results[i]!),
     ),
-    sendJobs([...queued, ...notMade.map((i) => here[i]!)]),
+    queued,
+    sendJobs(notMade.map((i) => here[i]!)),
     // Under way at the deadline: the job finds the outcome recorded by then, or makes the attempt.
     sendJobs(
       underWay.map((i) => here[i]!),
