@@ -11,6 +11,7 @@ import { settingsFromContext } from './context.ts';
 import { ALB_IDLE_TIMEOUT_SECONDS, HOST_HTTP_PORT, STOP_TIMEOUT_SECONDS, STREAM_PATHS } from './host.ts';
 import { checkWithNag } from './nag.ts';
 import { API_ACCESS_LOG_FIELDS, API_BURST_LIMIT, API_RATE_LIMIT, SessionManagerStack } from './stack.ts';
+import { SERVICE_FUNCTION } from './template-queries.ts';
 
 const prefix = 'hst';
 const shardCount = 2;
@@ -37,10 +38,6 @@ const one = (type: string, props: Record<string, unknown> = {}) => {
   const found = template.findResources(type, { Properties: props });
   expect(Object.keys(found), type).toHaveLength(1);
   return Object.entries(found)[0]! as [string, { Properties: Record<string, unknown> }];
-};
-/** The service's own functions (CDK's deploy-time custom resource handlers are functions too). */
-const SERVICE_FUNCTION = {
-  Properties: { Environment: { Variables: Match.objectLike({ SERVICE_NAME: Match.anyValue() }) } },
 };
 const queueId = (name: string) => one('AWS::SQS::Queue', { QueueName: name })[0];
 const [taskDefId, taskDef] = one('AWS::ECS::TaskDefinition');

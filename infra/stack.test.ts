@@ -16,6 +16,7 @@ import {
 import { cdkJsonContext } from './app-context.ts';
 import { settingsFromContext } from './context.ts';
 import { SessionManagerStack } from './stack.ts';
+import { SERVICE_FUNCTION } from './template-queries.ts';
 
 const prefix = 'test';
 const shardCount = 3;
@@ -38,11 +39,6 @@ function logicalId(type: string, props: Record<string, unknown>): string {
   expect(found, `${type} ${JSON.stringify(props)}`).toHaveLength(1);
   return found[0]!;
 }
-
-/** The service's own functions (CDK's deploy-time custom resource handlers are functions too). */
-const SERVICE_FUNCTION = {
-  Properties: { Environment: { Variables: Match.objectLike({ SERVICE_NAME: Match.anyValue() }) } },
-};
 
 const queueId = (name: string) => logicalId('AWS::SQS::Queue', { QueueName: name });
 const jwtSecretId = () =>

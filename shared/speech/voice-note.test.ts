@@ -1,26 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { oggTone } from '../../tests/support/tone.ts';
 import { toVoiceNote } from './voice-note.ts';
 
 /** One second of a tone, encoded by ffmpeg with the given OGG codec. */
-function ogg(codec: 'libvorbis' | 'libopus'): Uint8Array {
-  const r = spawnSync('ffmpeg', [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440:duration=1',
-    '-c:a',
-    codec,
-    '-f',
-    'ogg',
-    'pipe:1',
-  ]);
-  if (r.status !== 0) throw new Error(`ffmpeg: ${r.stderr.toString()}`);
-  return new Uint8Array(r.stdout);
-}
+const ogg = (codec: 'libvorbis' | 'libopus') => new Uint8Array(oggTone(codec));
 
 const codecOf = (b: Uint8Array) =>
   spawnSync(

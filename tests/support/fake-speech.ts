@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { oggTone } from './tone.ts';
 
 /**
  * Speech-to-text providers standing in for the real ones, as a real HTTP server: an OpenAI-compatible
@@ -20,19 +20,7 @@ export async function startFakeSpeech() {
     at: number;
     input?: string;
   }> = [];
-  const tone = execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440:duration=1',
-    '-c:a',
-    'libopus',
-    '-f',
-    'ogg',
-    'pipe:1',
-  ]);
+  const tone = oggTone('libopus');
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

@@ -1,0 +1,21 @@
+import { spawnSync } from 'node:child_process';
+
+/** One second of a 440 Hz tone, encoded by ffmpeg as OGG with the given codec. */
+export function oggTone(codec: 'libvorbis' | 'libopus' = 'libopus'): Buffer {
+  const r = spawnSync('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:duration=1',
+    '-c:a',
+    codec,
+    '-f',
+    'ogg',
+    'pipe:1',
+  ]);
+  if (r.status !== 0) throw new Error(`ffmpeg: ${r.stderr.toString()}`);
+  return r.stdout;
+}
