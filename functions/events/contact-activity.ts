@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * How often a contact's activity is written. Every inbound message updates its chat (time, count),
  * but its sender's contact item only when this process has not written that contact with the same
@@ -6,9 +8,8 @@
  * has not seen the contact yet (a new Lambda container, a restart) simply writes it.
  */
 export const CONTACT_ACTIVITY_STEP_MS = 60_000;
-const REMEMBERED = 50_000;
-
-const written = new Map<string, { name?: string; at: number }>();
+/** The senders remembered, least recently used forgotten first. */
+const written = new LRUCache<string, { name?: string; at: number }>({ max: 50_000 });
 const keyOf = (tenantId: string, sessionId: string, phone: string) =>
   `${tenantId}\u0000${sessionId}\u0000${phone}`;
 
@@ -32,7 +33,5 @@ export function contactActivityWritten(
 ): void {
   const key = keyOf(tenantId, sessionId, sender.phone);
   const last = written.get(key);
-  written.delete(key);
-  if (written.size >= REMEMBERED) written.delete(written.keys().next().value!);
   written.set(key, { name: sender.name ?? last?.name, at: Math.max(sender.at, last?.at ?? 0) });
 }

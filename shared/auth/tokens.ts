@@ -1,5 +1,6 @@
 import { webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
+import { LRUCache } from 'lru-cache';
 import { env } from '../config/env.ts';
 import { UnauthorizedError } from '../http/errors.ts';
 import type { TokenClaims } from './claims.ts';
@@ -48,8 +49,7 @@ export async function issueToken(claims: TokenClaims): Promise<{ token: string; 
  * thread pool) is enough, since nothing revokes a token before it expires. Only the exact token
  * string hits, and its expiry is still checked on every use.
  */
-const verified = new Map<string, { claims: TokenClaims; exp: number }>();
-const VERIFIED_MAX = 10_000;
+const verified = new LRUCache<string, { claims: TokenClaims; exp: number }>({ max: 10_000 });
 
 /** Verifies signature (HS256 only: `none` and RS/ES tokens are refused), issuer, audience and expiry. */
 export async function verifyToken(token: string): Promise<TokenClaims> {
@@ -61,7 +61,6 @@ export async function verifyToken(token: string): Promise<TokenClaims> {
     throw new UnauthorizedError('token expired');
   }
   const { claims, exp } = await verifySignature(token);
-  if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
   verified.set(token, { claims, exp });
   return claims;
 }

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { RE2JS, RE2JSException, RE2Set } from 're2js';
 import { ValidationError } from '../http/errors.ts';
 import { MAX_PATTERN_LENGTH, MAX_PROGRAM_SIZE } from './regex-limits.ts';
@@ -44,8 +45,8 @@ export function compileSafeRegex(pattern: string, field = 'keyword'): SafeRegex 
   };
 }
 
-const cache = new Map<string, SafeRegex | null>();
-const CACHE_LIMIT = 2_000;
+/** Compiled patterns (`false`: does not compile), least recently used dropped first. */
+const cache = new LRUCache<string, SafeRegex | false>({ max: 2_000 });
 
 /**
  * The compiled pattern, cached per source (a warm Lambda matches the same rules on every message);
@@ -57,17 +58,15 @@ export function cachedSafeRegex(pattern: string): SafeRegex | undefined {
     try {
       hit = compileSafeRegex(pattern);
     } catch {
-      hit = null;
+      hit = false;
     }
-    if (cache.size >= CACHE_LIMIT) cache.clear();
     cache.set(pattern, hit);
   }
-  return hit ?? undefined;
+  return hit || undefined;
 }
 
-const sets = new Map<string, (text: string) => Set<number>>();
 /** Sets kept compiled (least recently used dropped first), each with a bounded DFA cache. */
-const SETS_LIMIT = 32;
+const sets = new LRUCache<string, (text: string) => Set<number>>({ max: 32 });
 const SET_DFA_MEMORY = 2 * 1024 * 1024;
 
 /**
@@ -79,9 +78,7 @@ const SET_DFA_MEMORY = 2 * 1024 * 1024;
 export function cachedRegexSet(patterns: string[]): (text: string) => Set<number> {
   const signature = patterns.join('\u0000');
   let matcher = sets.get(signature);
-  if (matcher) {
-    sets.delete(signature);
-  } else {
+  if (!matcher) {
     const set = new RE2Set(RE2Set.UNANCHORED, RE2JS.CASE_INSENSITIVE, SET_DFA_MEMORY);
     const original: number[] = [];
     patterns.forEach((p, i) => {
@@ -92,8 +89,7 @@ export function cachedRegexSet(patterns: string[]): (text: string) => Set<number
     if (original.length > 0) set.compile();
     matcher = (text) =>
       original.length === 0 ? new Set() : new Set(set.match(text).map((k) => original[k] ?? -1));
-    if (sets.size >= SETS_LIMIT) sets.delete(sets.keys().next().value as string);
+    sets.set(signature, matcher);
   }
-  sets.set(signature, matcher);
   return matcher;
 }

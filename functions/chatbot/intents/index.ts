@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Brain } from '#shared/chatbot/brain-schema';
 import type { Intent, Intents } from '#shared/chatbot/intents-schema';
 import { answerFor, type Lang } from './answer.ts';
@@ -51,15 +52,13 @@ function prepare(file: Intents): Prepared {
 }
 
 /** Engines by the intents file's content hash: a warm Lambda builds each version once. */
-const cache = new Map<string, IntentEngine | Promise<AsyncIntentEngine>>();
+const cache = new LRUCache<string, IntentEngine | Promise<AsyncIntentEngine>>({ max: 50 });
 const byObject = new WeakMap<Intents, IntentEngine>();
-const CACHE_MAX = 50;
 
 const hashOf = (file: Intents, salt = '') =>
   createHash('sha256').update(salt).update(JSON.stringify(file)).digest('hex');
 
 function remember<T extends IntentEngine | Promise<AsyncIntentEngine>>(key: string, value: T): T {
-  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
   cache.set(key, value);
   return value;
 }
