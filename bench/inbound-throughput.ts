@@ -203,6 +203,10 @@ async function main() {
             sessionId: sessions[slot % SESSIONS],
             from: senders[Math.floor(slot / SESSIONS) % SENDERS],
             text: tag,
+          }).catch((err: unknown) => {
+            // Not injected: it counts as not delivered, and the step says so.
+            sent.delete(tag);
+            console.error(`injection of ${tag} failed: ${String(err)}`);
           }),
         );
       }

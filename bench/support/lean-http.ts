@@ -9,9 +9,8 @@ import { Agent, request } from 'node:http';
 export function leanJsonPost(base: string, token?: string) {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const url = new URL(base);
-  return (path: string, body: unknown): Promise<{ status: number; body: unknown }> => {
-    const data = Buffer.from(JSON.stringify(body));
-    return new Promise((resolve, reject) => {
+  const post = (path: string, data: Buffer, again: boolean): Promise<{ status: number; body: unknown }> =>
+    new Promise((resolve, reject) => {
       const req = request(
         {
           agent,
@@ -39,8 +38,14 @@ export function leanJsonPost(base: string, token?: string) {
           res.on('error', reject);
         },
       );
-      req.on('error', reject);
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        // The server closed an idle kept-alive connection just as this request reused it: the
+        // request was not read, so it is sent again once (Node's advice for keep-alive clients).
+        if (again && req.reusedSocket && err.code === 'ECONNRESET')
+          post(path, data, false).then(resolve, reject);
+        else reject(err);
+      });
       req.end(data);
     });
-  };
+  return (path: string, body: unknown) => post(path, Buffer.from(JSON.stringify(body)), true);
 }
