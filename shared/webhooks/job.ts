@@ -58,13 +58,15 @@ export function firstAttemptCreating(
   return { ...firstAttempt(d), createdAt: createdAtMs };
 }
 
+/** How long one attempt's POST may take, answer included (shared/webhooks/deliver.ts). */
+export const POST_TIMEOUT_MS = 10_000;
+
 /**
- * How much later the first attempt of a delivery whose POST may be under way elsewhere is queued
- * (twice the POST timeout of shared/webhooks/deliver.ts): by then that POST has ended and its
- * outcome is recorded, which the job finds and leaves alone; if its process died, the job finds no
- * record and makes the attempt (docs/events.md, "Delivery").
+ * How much later the first attempt of a delivery whose POST may be under way elsewhere is queued:
+ * by then that POST has ended and its outcome is recorded, which the job finds and leaves alone; if
+ * its process died, the job finds no record and makes the attempt (docs/events.md, "Delivery").
  */
-export const TAKEOVER_DELAY_MS = 20_000;
+export const TAKEOVER_DELAY_MS = 2 * POST_TIMEOUT_MS;
 
 /** The job for the attempt after `job` (without the payload: a retry reads the record). */
 export function nextAttempt(job: WebhookJob): WebhookJob {

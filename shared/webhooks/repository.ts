@@ -213,8 +213,7 @@ export function recordFirstOutcome(
 }
 
 function firstOutcomeItem(d: Delivery, createdAtMs: number, result: AttemptRecord, next: AttemptNext) {
-  const { claimToken: _token, claimedAt: _at, ...rest } = d;
-  return deliveryItem({ ...rest, attempts: 1, ...outcomeFields(d, result, next) }, createdAtMs);
+  return deliveryItem({ ...d, attempts: 1, ...outcomeFields(d, result, next) }, createdAtMs);
 }
 
 export async function markDeadLettered(tenantId: string, id: string): Promise<void> {

@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import type { SQSRecord } from 'aws-lambda';
 import { afterAll, describe, expect, it } from 'vitest';
 import { handler as eventsHandler } from '../../functions/events/handler.ts';
 import { api, newTenant, readySession, waitFor } from '../support/client.ts';
 import { spawnApi, stopProcess } from '../support/processes.ts';
+import { sqsRecords } from '../support/sqs-records.ts';
 import { openStream } from '../support/sse-client.ts';
 
 /**
@@ -85,17 +85,7 @@ describe('tenant SSE across processes', () => {
           backlog: true,
         },
       });
-      const records = [0, 1].map(
-        (n) =>
-          ({
-            messageId: `late-${n}`,
-            receiptHandle: '',
-            body: JSON.stringify(late(n)),
-            attributes: { ApproximateReceiveCount: '1' },
-            eventSourceARN: 'events',
-          }) as unknown as SQSRecord,
-      );
-      const result = await eventsHandler({ Records: records });
+      const result = await eventsHandler({ Records: sqsRecords([late(0), late(1)], 'late') });
       expect(result.batchItemFailures).toEqual([]);
       const texts = () => stream.events.map((e) => e.json.message);
       await waitFor(async () => texts().length >= 2, 10_000, 'the late messages on the stream');

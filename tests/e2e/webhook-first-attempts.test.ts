@@ -1,10 +1,10 @@
-import type { SQSRecord } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '#shared/config/env';
 import { firstAttemptCreating } from '#shared/webhooks/job';
 import { handler as eventsHandler } from '../../functions/events/handler.ts';
 import { handler as webhooksHandler } from '../../functions/webhooks/handler.ts';
 import { newTenant, readySession, waitFor } from '../support/client.ts';
+import { sqsRecords } from '../support/sqs-records.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 /**
@@ -38,18 +38,6 @@ const inboundEvent = (tenantId: string, sessionId: string, id: string, text: str
   },
 });
 
-const records = (events: unknown[], tag: string) =>
-  events.map(
-    (e, n) =>
-      ({
-        messageId: `${tag}-${n}`,
-        receiptHandle: '',
-        body: JSON.stringify(e),
-        attributes: { ApproximateReceiveCount: '1' },
-        eventSourceARN: 'events',
-      }) as unknown as SQSRecord,
-  );
-
 /** A tenant with a ready session whose webhook is a receiver of ours (answering after `delayMs`). */
 async function tenantWithReceiver(name: string, delayMs = 0) {
   const t = await newTenant(name);
@@ -78,8 +66,8 @@ describe('first webhook attempts made by the events consumer', () => {
     const event = inboundEvent(t.id, s.sessionId, `DUP${now}`, 'said once', now);
     // The same SQS message handled by two consumers at once (a standard queue's duplicate).
     const results = await Promise.all([
-      eventsHandler({ Records: records([event], 'a') }),
-      eventsHandler({ Records: records([event], 'b') }),
+      eventsHandler({ Records: sqsRecords([event], 'a') }),
+      eventsHandler({ Records: sqsRecords([event], 'b') }),
     ]);
     expect(results.map((r) => r.batchItemFailures)).toEqual([[], []]);
     const post = await waitFor(
@@ -101,7 +89,7 @@ describe('first webhook attempts made by the events consumer', () => {
       { tenantId: t.id, id: deliveryId, sessionId: s.sessionId, event: 'message.inbound', body: post.body },
       now,
     );
-    const handled = await webhooksHandler({ Records: records([takeover], 'takeover') });
+    const handled = await webhooksHandler({ Records: sqsRecords([takeover], 'takeover') });
     expect(handled.batchItemFailures).toEqual([]);
     // Long enough for a job queued at once by the replay to have been POSTed by the service.
     await new Promise((r) => setTimeout(r, 2_500));
@@ -117,13 +105,13 @@ describe('first webhook attempts made by the events consumer', () => {
     const event = inboundEvent(t.id, s.sessionId, `CRASH${now}`, 'stored, never posted', now);
     // What a consumer leaves when it dies between storing the message and its first attempt: the
     // message stored, no delivery record. (No webhook is configured yet, so nothing is sent.)
-    expect((await eventsHandler({ Records: records([event], 'first') })).batchItemFailures).toEqual([]);
+    expect((await eventsHandler({ Records: sqsRecords([event], 'first') })).batchItemFailures).toEqual([]);
     await configure(t, recv.url);
     // This process remembers the configuration it read for up to 5 s.
     await new Promise((r) => setTimeout(r, 5_500));
     // SQS delivers the event again: the message is stored already, so its attempt is queued for
     // later (it might be under way elsewhere), and the service's webhooks consumer makes it.
-    expect((await eventsHandler({ Records: records([event], 'again') })).batchItemFailures).toEqual([]);
+    expect((await eventsHandler({ Records: sqsRecords([event], 'again') })).batchItemFailures).toEqual([]);
     expect(recv.of('message.inbound', event.message.id)).toHaveLength(0);
     await waitFor(async () => recv.of('message.inbound', event.message.id).length >= 1, 35_000, 'the POST');
     await new Promise((r) => setTimeout(r, 1_000));
@@ -142,7 +130,7 @@ describe('first webhook attempts made by the events consumer', () => {
       inboundEvent(t.id, s.sessionId, `SLOW${n}${now}`, `slow ${n}`, now + n),
     );
     const t0 = performance.now();
-    const result = await eventsHandler({ Records: records(events, 'slow') });
+    const result = await eventsHandler({ Records: sqsRecords(events, 'slow') });
     const tookMs = performance.now() - t0;
     expect(result.batchItemFailures).toEqual([]);
     // Waiting for all three, one after another, would take 4.5 s.
