@@ -8,6 +8,7 @@ import { createInterface, type Interface } from 'node:readline';
 import { jsonCaller } from '../tests/support/http.ts';
 import { measureStorageFloor } from './support/floor.ts';
 import { leanJsonPost } from './support/lean-http.ts';
+import { cpuShares, machineCpu } from './support/machine-cpu.ts';
 import { pct } from './support/stats.ts';
 
 /**
@@ -187,6 +188,7 @@ async function main() {
     for (const { rate, seconds, warmUp } of steps) {
       const { counts: before, cpu: cpuBefore } = await awsCounts(child);
       const benchCpuBefore = process.cpuUsage();
+      const machineBefore = machineCpu();
       const sent = new Map<string, number>();
       const total = rate * seconds;
       const start = performance.now();
@@ -216,6 +218,7 @@ async function main() {
       const done = () => [...sent.keys()].every((t) => webhook.at.has(t) && stream.at.has(t));
       while (!done() && performance.now() < deadline) await sleep(100);
       const benchCpu = process.cpuUsage(benchCpuBefore);
+      const machine = cpuShares(machineBefore, machineCpu());
       const { counts: after, cpu: cpuAfter } = await awsCounts(child);
       const lat = (a: Arrivals) => [...sent].flatMap(([t, t0]) => (a.at.has(t) ? [a.at.get(t)! - t0] : []));
       const w = summary(lat(webhook));
@@ -256,6 +259,10 @@ async function main() {
         sqsDeletesPerMsg: per('sqs', ['DeleteMessageCommand', 'DeleteMessageBatchCommand']).toFixed(2),
         // Every receive, the empty long polls of idle consumers included.
         sqsReceivesPerMsg: per('sqs', ['ReceiveMessageCommand']).toFixed(2),
+        // The machine over the step: its two cores' busy share, and the share the hypervisor gave
+        // to other machines (steal): what the same code loses on a noisy host.
+        machineBusyPct: machine.busyPct,
+        stolenPct: machine.stolenPct,
       };
       if (!warmUp) rows.push(row);
       if (!warmUp) console.log(JSON.stringify(row));
