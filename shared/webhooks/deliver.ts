@@ -6,7 +6,7 @@ import { dataTable } from '../store/tables.ts';
 import { backoffConfig, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs } from './backoff.ts';
 import { hostOf, isApprovedHost } from './config.ts';
 import { resolveConfig } from './config-store.ts';
-import { guardedFetch, TargetNotAllowedError, TargetTimeoutError } from './guard.ts';
+import { guardedStatus, TargetNotAllowedError, TargetTimeoutError } from './guard.ts';
 import { nextAttempt, POST_TIMEOUT_MS, sendJob, sendToDeadLetter, type WebhookJob } from './job.ts';
 import {
   type AttemptNext,
@@ -385,21 +385,20 @@ async function post(d: Delivery, n: number): Promise<AttemptResult> {
     secret: cfg.secretToken,
   });
   try {
-    const res = await guardedFetch(
+    // The answer is read to the end (at most MAX_RESPONSE_BYTES): a fully read answer leaves its
+    // connection free for the next delivery, a cancelled one closes it.
+    const res = await guardedStatus(
       url,
       { method: 'POST', headers, body: d.body },
       { timeoutMs: POST_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES },
     );
-    // Read to the end (at most MAX_RESPONSE_BYTES): a fully read answer leaves its connection
-    // free for the next delivery, a cancelled one closes it.
-    await res.arrayBuffer().catch(() => {});
     const s = res.status;
     if (s >= 200 && s < 300) return { record: done('delivered', url, s, null) };
     const retryable = s >= 500 || s === 429;
     const error = s >= 300 && s < 400 ? `HTTP ${s} (redirects are not followed)` : `HTTP ${s}`;
     return {
       record: done(retryable ? 'retry' : 'failed', url, s, error),
-      retryAfterMs: retryable ? parseRetryAfter(res.headers.get('retry-after')) : undefined,
+      retryAfterMs: retryable ? parseRetryAfter(res.headers['retry-after'] ?? null) : undefined,
     };
   } catch (err) {
     if (err instanceof TargetNotAllowedError) return { record: done('failed', url, null, err.message) };

@@ -1,7 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { checkTargetUrl, guardedFetch, TargetNotAllowedError } from './guard.ts';
+import {
+  checkTargetUrl,
+  guardedFetch,
+  guardedStatus,
+  TargetNotAllowedError,
+  TargetTooLargeError,
+} from './guard.ts';
 
 describe('checkTargetUrl', () => {
   it('refuses IP literals in every spelling the URL parser accepts', () => {
@@ -46,6 +52,41 @@ describe('guardedFetch connections', () => {
         guardedFetch(url, { method: 'POST', body: '{}' }, { allowPrivate: false }),
       ).rejects.toThrow(TargetNotAllowedError);
       expect(connections).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  it('guardedStatus answers the status and headers, reads the body to the end and keeps the connection', async () => {
+    let connections = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(req.url === '/busy' ? 503 : 200, { 'retry-after': '7' });
+        res.end('x'.repeat(req.url === '/big' ? 5_000 : 10));
+      });
+    });
+    server.on('connection', () => connections++);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://localhost:${(server.address() as AddressInfo).port}`;
+    const opts = { allowPrivate: true, maxBytes: 1_000 };
+    try {
+      const ok = await guardedStatus(`${base}/hook`, { method: 'POST', body: '{}' }, opts);
+      expect(ok.status).toBe(200);
+      const busy = await guardedStatus(`${base}/busy`, { method: 'POST', body: '{}' }, opts);
+      expect([busy.status, busy.headers['retry-after']]).toEqual([503, '7']);
+      expect(connections).toBe(1);
+      // A body over the limit is cut off: the status still counts, the connection does not survive.
+      expect((await guardedStatus(`${base}/big`, { method: 'POST', body: '{}' }, opts)).status).toBe(200);
+      await guardedStatus(`${base}/hook`, { method: 'POST', body: '{}' }, opts);
+      expect(connections).toBe(2);
+      await expect(guardedFetch(`${base}/big`, {}, opts).then((r) => r.text())).rejects.toThrow(
+        TargetTooLargeError,
+      );
+      await expect(guardedStatus(`${base}/hook`, {}, { allowPrivate: false })).rejects.toThrow(
+        TargetNotAllowedError,
+      );
     } finally {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
