@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
@@ -5,10 +7,37 @@ import type { AppEnv } from '#shared/http/context';
 import { errorBody } from '#shared/http/errors';
 import { phoneNumberInput } from '#shared/phone/schema';
 import { sessionOfMobid } from '#shared/sessions/repository';
+import { nodeResponse } from '#shared/stream/sink';
 import { type Link, simNetwork } from './network.ts';
 import { DEVICE_TOKEN_HEADER, DeviceGroupAction, DeviceSend, type Frame } from './protocol.ts';
 
 const digits = phoneNumberInput();
+/** A linked device's stream says it is alive this often when there is nothing else to send. */
+const PING_MS = 10_000;
+
+/** A device's link on the raw Node response: each frame written as it is pushed, in order. */
+function serveLinkOnNode(
+  res: ServerResponse,
+  sessionId: string,
+  opts: Parameters<typeof simNetwork.attach>[2],
+): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.flushHeaders();
+  const write = (chunk: string) => {
+    if (!res.writableEnded && !res.destroyed) res.write(chunk);
+  };
+  const link: Link = {
+    id: simNetwork.newLinkId(),
+    push: (frame) => write(`data: ${JSON.stringify(frame)}\n\n`),
+    end: () => res.end(),
+  };
+  const ping = setInterval(() => write(': ping\n\n'), PING_MS);
+  res.once('close', () => {
+    clearInterval(ping);
+    simNetwork.detach(sessionId, link);
+  });
+  simNetwork.attach(sessionId, link, opts);
+}
 
 const InboundBody = z.object({
   sessionId: z.string().min(1),
@@ -117,6 +146,14 @@ export function simulatorRoutes() {
     const method = c.req.query('method') === 'phone' ? 'phone' : 'qr';
     const token = c.req.header(DEVICE_TOKEN_HEADER) || undefined;
     const phoneNumber = c.req.query('phoneNumber') || undefined;
+    const opts = { token, method, phoneNumber } as const;
+    // Under @hono/node-server, frames go straight to the Node response (as the tenant stream's do):
+    // the simulated network is the load in front of every inbound benchmark, so it stays light.
+    const outgoing = nodeResponse(c);
+    if (outgoing) {
+      serveLinkOnNode(outgoing, sessionId, opts);
+      return RESPONSE_ALREADY_SENT;
+    }
     return streamSSE(c, async (stream) => {
       const queue: Frame[] = [];
       let wake: (() => void) | undefined;
@@ -137,7 +174,7 @@ export function simulatorRoutes() {
         simNetwork.detach(sessionId, link);
         wake?.();
       });
-      simNetwork.attach(sessionId, link, { token, method, phoneNumber });
+      simNetwork.attach(sessionId, link, opts);
       while (!ended || queue.length) {
         const frame = queue.shift();
         if (frame) {
@@ -146,7 +183,7 @@ export function simulatorRoutes() {
         }
         await new Promise<void>((res) => {
           wake = res;
-          setTimeout(res, 10_000);
+          setTimeout(res, PING_MS);
         });
         wake = undefined;
         if (!ended && !queue.length) await stream.write(': ping\n\n');

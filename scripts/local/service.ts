@@ -72,10 +72,13 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   const app = await createApp();
   // The simulated network shares the port but not the app: the API knows nothing of it.
   const sim = cfg.MESSAGING_DRIVER === 'simulator' ? simulatorRoutes() : undefined;
-  // The server's bindings go along: with the raw Node response in them, an SSE client is written
-  // to directly (shared/stream/sink.ts), as the connection host does, not through web streams.
+  // The server's bindings go along: with the raw Node response in them, an SSE client (and the
+  // simulated network's device stream) is written to directly (shared/stream/sink.ts), as the
+  // connection host does, not through web streams.
   const fetch = (req: Request, bindings: unknown) =>
-    sim && new URL(req.url).pathname.startsWith('/_sim/') ? sim.fetch(req) : app.fetch(req, bindings);
+    sim && new URL(req.url).pathname.startsWith('/_sim/')
+      ? sim.fetch(req, bindings)
+      : app.fetch(req, bindings);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch, port: opts.port ?? cfg.PORT, hostname: '127.0.0.1' }, () => resolve(s));
   });

@@ -1,8 +1,8 @@
 /** Reads `data:` payloads from an SSE response body (the simulator's device stream). */
-export async function* readSseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+export async function* readSseData(body: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let buffer = '';
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of body) {
     buffer += decoder.decode(chunk, { stream: true });
     let idx = buffer.indexOf('\n\n');
     while (idx >= 0) {
