@@ -1,38 +1,33 @@
 import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import type { AppEnv } from '#shared/http/context';
 import { errorBody } from '#shared/http/errors';
 import { phoneNumberInput } from '#shared/phone/schema';
 import { sessionOfMobid } from '#shared/sessions/repository';
-import { nodeResponse } from '#shared/stream/sink';
+import { nodeResponse, nodeSink } from '#shared/stream/sink';
 import { type Link, simNetwork } from './network.ts';
-import { DEVICE_TOKEN_HEADER, DeviceGroupAction, DeviceSend, type Frame } from './protocol.ts';
+import { DEVICE_TOKEN_HEADER, DeviceGroupAction, DeviceSend } from './protocol.ts';
 
 const digits = phoneNumberInput();
 /** A linked device's stream says it is alive this often when there is nothing else to send. */
 const PING_MS = 10_000;
 
-/** A device's link on the raw Node response: each frame written as it is pushed, in order. */
-function serveLinkOnNode(
-  res: ServerResponse,
-  sessionId: string,
-  opts: Parameters<typeof simNetwork.attach>[2],
-): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  res.flushHeaders();
-  const write = (chunk: string) => {
-    if (!res.writableEnded && !res.destroyed) res.write(chunk);
-  };
+/**
+ * A device's link on the raw Node response (the simulator is served by `npm start`'s Node server
+ * only): each frame written as it is pushed, in order, with a ping when there is nothing else.
+ */
+function serveLink(res: ServerResponse, sessionId: string, opts: Parameters<typeof simNetwork.attach>[2]) {
+  const sink = nodeSink(res, {});
   const link: Link = {
     id: simNetwork.newLinkId(),
-    push: (frame) => write(`data: ${JSON.stringify(frame)}\n\n`),
+    push: (frame) => sink.write(`data: ${JSON.stringify(frame)}\n\n`),
+    // The network ends the link: the stream ends cleanly, as a closed socket would.
     end: () => res.end(),
   };
-  const ping = setInterval(() => write(': ping\n\n'), PING_MS);
-  res.once('close', () => {
+  const ping = setInterval(() => sink.write(': ping\n\n'), PING_MS);
+  void sink.gone.then(() => {
     clearInterval(ping);
     simNetwork.detach(sessionId, link);
   });
@@ -146,50 +141,12 @@ export function simulatorRoutes() {
     const method = c.req.query('method') === 'phone' ? 'phone' : 'qr';
     const token = c.req.header(DEVICE_TOKEN_HEADER) || undefined;
     const phoneNumber = c.req.query('phoneNumber') || undefined;
-    const opts = { token, method, phoneNumber } as const;
-    // Under @hono/node-server, frames go straight to the Node response (as the tenant stream's do):
-    // the simulated network is the load in front of every inbound benchmark, so it stays light.
+    // Written straight to the Node response, as the tenant stream is: the simulated network is the
+    // load in front of every inbound benchmark, so it stays light.
     const outgoing = nodeResponse(c);
-    if (outgoing) {
-      serveLinkOnNode(outgoing, sessionId, opts);
-      return RESPONSE_ALREADY_SENT;
-    }
-    return streamSSE(c, async (stream) => {
-      const queue: Frame[] = [];
-      let wake: (() => void) | undefined;
-      let ended = false;
-      const link: Link = {
-        id: simNetwork.newLinkId(),
-        push(frame) {
-          queue.push(frame);
-          wake?.();
-        },
-        end() {
-          ended = true;
-          wake?.();
-        },
-      };
-      stream.onAbort(() => {
-        ended = true;
-        simNetwork.detach(sessionId, link);
-        wake?.();
-      });
-      simNetwork.attach(sessionId, link, opts);
-      while (!ended || queue.length) {
-        const frame = queue.shift();
-        if (frame) {
-          await stream.writeSSE({ data: JSON.stringify(frame) });
-          continue;
-        }
-        await new Promise<void>((res) => {
-          wake = res;
-          setTimeout(res, PING_MS);
-        });
-        wake = undefined;
-        if (!ended && !queue.length) await stream.write(': ping\n\n');
-      }
-      simNetwork.detach(sessionId, link);
-    });
+    if (!outgoing) return c.json(errorBody('INTERNAL', 'device links need the Node server'), 500);
+    serveLink(outgoing, sessionId, { token, method, phoneNumber });
+    return RESPONSE_ALREADY_SENT;
   });
 
   r.post('/_sim/device/:sessionId/send', async (c) => {
