@@ -55,6 +55,7 @@ async function main() {
   const service = await startService({
     driver: 'simulator',
     port: 0,
+    beforeFirstRequest: countRequests,
     env: { LOG_LEVEL: 'warn', SEND_INTERVAL_MS: '60000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
   });
   try {
@@ -127,7 +128,6 @@ async function main() {
     const perSecond = accepted / ((performance.now() - start) / 1000);
     underLoad.sort((a, b) => a - b);
 
-    countRequests();
     const app = await createApp();
     const counted = 50;
     const counts: Counts = {};

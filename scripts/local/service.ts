@@ -26,6 +26,11 @@ export interface ServiceOptions {
   withHost?: boolean;
   /** `external`: use the AWS endpoints already in the environment instead of starting servers. */
   aws?: 'start' | 'external';
+  /**
+   * Runs once the AWS endpoints are set, before any AWS request: where a benchmark adds its SDK
+   * middleware (a client resolves its middleware at its first request, shared/aws/clients.ts).
+   */
+  beforeFirstRequest?: () => void;
 }
 
 function externalAws() {
@@ -65,6 +70,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   process.env.JWT_SECRET = secrets.JWT_SECRET;
   const aws = opts.aws === 'external' ? externalAws() : await startLocalAws({ dataDir: opts.dataDir });
   resetEnvCache();
+  opts.beforeFirstRequest?.();
   const cfg = env();
   await bootstrapResources(cfg.RESOURCE_PREFIX, cfg.SHARD_COUNT);
 
