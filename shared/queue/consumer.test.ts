@@ -187,4 +187,22 @@ describe('Lanes', () => {
     await lanes.idle();
     expect(calls).toEqual([['a1'], ['b1', 'c1', 'd1']]);
   });
+
+  it('combined: free() waits while every call is under way and answers once one ends', async () => {
+    let release: () => void = () => {};
+    const lanes = new Lanes(100, 10, () => new Promise((r) => (release = () => r([]))), 1);
+    await lanes.free(); // nothing under way
+    lanes.add('a', { MessageId: 'a1' });
+    await new Promise((r) => setTimeout(r, 5)); // the call starts
+    let freed = false;
+    const waiting = lanes.free().then(() => {
+      freed = true;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(freed).toBe(false);
+    release();
+    await waiting;
+    expect(freed).toBe(true);
+    await lanes.idle();
+  });
 });
