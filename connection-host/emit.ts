@@ -1,5 +1,5 @@
 import { names } from '#shared/aws/names';
-import { packInOrder, sameTurn } from '#shared/batching';
+import { packInOrder, withinWindow } from '#shared/batching';
 import type { HostEvent } from '#shared/events/types';
 import { BATCH_MAX_BYTES, BATCH_MAX_ENTRIES, jsonSize, sendJsonBatch } from '#shared/queue/send';
 
@@ -17,8 +17,8 @@ const lanes = new Map<string, { pending: Pending[]; sending: boolean }>();
  * Every network event leaves the host through the events queue; consumers store and fan out.
  * A session's events reach the queue in the order they were emitted: one send per session at a
  * time, and what piles up meanwhile goes in the next SendMessageBatch (up to ten events), so a
- * burst costs one SQS request per ten events instead of one each. The batches of sessions ready at
- * the same moment share requests (many sessions with one event each: one request, not one each).
+ * burst costs one SQS request per ten events instead of one each. The batches of sessions ready
+ * within EMIT_WINDOW_MS share requests (many sessions with one event each: one request, not one each).
  * Resolves once the event is queued.
  */
 export function emitEvent(event: HostEvent): Promise<void> {
@@ -59,17 +59,31 @@ interface Ready {
   sent: () => void;
 }
 
-/** Batches of sessions ready in the same turn: sent together, in as few requests as they fit. */
-const sendWithOthers = (batch: Pending[]) => new Promise<void>((sent) => readyThisTurn({ batch, sent }));
+/** Batches of sessions ready within EMIT_WINDOW_MS: sent together, in as few requests as they fit. */
+const sendWithOthers = (batch: Pending[]) => new Promise<void>((sent) => readyToSend({ batch, sent }));
 
-/** Packs the turn's batches into SendMessageBatch requests, never splitting one session's batch. */
-const readyThisTurn = sameTurn<Ready>((waiting) => {
+/** Packs the batches into SendMessageBatch requests, never splitting one session's batch. */
+const sendPacked = (waiting: Ready[]) => {
   const requests = packInOrder(waiting, (w) => [w.batch.length, w.batch.reduce((n, p) => n + p.size, 0)], [
     BATCH_MAX_ENTRIES,
     BATCH_MAX_BYTES,
   ]);
   for (const request of requests) void sendRequest(request);
-});
+};
+
+/**
+ * How long the first of the batches waits for others before they are sent. A steady stream of
+ * inbound messages over many sessions arrives one by one: waiting this long sends about half as many
+ * requests at 150 messages a second (fewer receives and deletes follow), for at most this much
+ * latency (docs/benchmarks.md, "ninth pass"). Ten events go at once.
+ */
+export const EMIT_WINDOW_MS = 10;
+
+const readyToSend = withinWindow<Ready>(
+  EMIT_WINDOW_MS,
+  sendPacked,
+  (w) => w.reduce((n, x) => n + x.batch.length, 0) >= BATCH_MAX_ENTRIES,
+);
 
 async function sendRequest(request: Ready[]): Promise<void> {
   const entries = request.flatMap((w) => w.batch);

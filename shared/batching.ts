@@ -35,15 +35,34 @@ export function packInOrder<T>(units: readonly T[], sizes: (unit: T) => number[]
 }
 
 /**
- * Collects what is added during one turn of the event loop and hands it to `flush` in one call
- * (the work of several lanes that became ready together goes out as one request).
+ * Collects what is added within `ms` of the first item and hands it to `flush` in one call, at once
+ * when `full` says the lot is as large as one call takes (a linger: a few milliseconds more for the
+ * first item, fewer and fuller requests when items arrive one by one, as a steady stream does).
  */
-export function sameTurn<T>(flush: (items: T[]) => void): (item: T) => void {
-  return groupCommit(Number.POSITIVE_INFINITY, flush);
+export function withinWindow<T>(
+  ms: number,
+  flush: (items: T[]) => void,
+  full: (items: T[]) => boolean = () => false,
+): (item: T) => void {
+  let waiting: T[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const go = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const all = waiting;
+    waiting = [];
+    if (all.length) flush(all);
+  };
+  return (item) => {
+    waiting.push(item);
+    if (full(waiting)) go();
+    else timer ??= setTimeout(go, ms);
+  };
 }
 
 /**
- * Like `sameTurn`, with at most `limit` flushes running at once: what is added while that many run
+ * Collects what is added during one turn of the event loop and hands it to `flush` in one call,
+ * with at most `limit` flushes running at once: what is added while that many run
  * waits and goes out together in the next one (a group commit). Under load the batches grow by
  * themselves instead of each turn's handful paying a request of its own; when idle, nothing waits.
  */
