@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,7 @@ import { pct } from './support/stats.ts';
  * Run: npx tsx bench/inbound-throughput.ts [sessions=1] [senders=4] [rates=10,20,50,100,150,200] [seconds=10]
  * It first runs BENCH_WARMUP_SECONDS (default 20) at the first rate, printed but not counted.
  * With CPU_PROF=<dir> the service runs under `--cpu-prof` and writes its profile there.
+ * With BENCH_TRACE=<file> it appends one JSON line per message (its step, send time, webhook latency).
  * With BENCH_WITHOUT_CHATBOT=true the service process does not queue chatbot jobs (a diagnostic, to
  * measure the inbound pipeline without the chatbot consumer's load).
  */
@@ -127,6 +128,29 @@ async function sseClient(url: string, arrivals: Arrivals) {
   return { close: () => ac.abort() };
 }
 
+/**
+ * BENCH_TRACE=<file>: one line per message of the step (ms from the step's start, its webhook
+ * latency), to tell a stall (slow messages together in time) from queueing spread over the step.
+ */
+function traceStep(
+  rate: number,
+  warmUp: boolean,
+  start: number,
+  sent: Map<string, number>,
+  webhook: Arrivals,
+): void {
+  const lines = [...sent].map(([t, t0]) =>
+    JSON.stringify({
+      rate,
+      warmUp,
+      atMs: Math.round(t0 - start),
+      epochMs: Math.round(performance.timeOrigin + t0),
+      webhookMs: webhook.at.has(t) ? Math.round(webhook.at.get(t)! - t0) : null,
+    }),
+  );
+  appendFileSync(process.env.BENCH_TRACE!, `${lines.join('\n')}\n`);
+}
+
 const summary = (latencies: number[]) => {
   const s = [...latencies].sort((a, b) => a - b);
   return { p50: Math.round(pct(s, 50)), p99: Math.round(pct(s, 99)) };
@@ -221,6 +245,7 @@ async function main() {
       const machine = cpuShares(machineBefore, machineCpu());
       const { counts: after, cpu: cpuAfter } = await awsCounts(child);
       const lat = (a: Arrivals) => [...sent].flatMap(([t, t0]) => (a.at.has(t) ? [a.at.get(t)! - t0] : []));
+      if (process.env.BENCH_TRACE) traceStep(rate, warmUp, start, sent, webhook);
       const w = summary(lat(webhook));
       const s = summary(lat(stream));
       const dupes = (a: Arrivals) => [...sent.keys()].filter((t) => (a.seen.get(t) ?? 0) > 1).length;

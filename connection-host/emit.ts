@@ -75,7 +75,7 @@ const sendPacked = (waiting: Ready[]) => {
  * How long the first of the batches waits for others before they are sent. A steady stream of
  * inbound messages over many sessions arrives one by one: waiting this long sends about half as many
  * requests at 150 messages a second (fewer receives and deletes follow), for at most this much
- * latency (docs/benchmarks.md, "ninth pass"). Ten events go at once.
+ * latency (docs/benchmarks.md, "tenth pass"). Ten events go at once.
  */
 export const EMIT_WINDOW_MS = 10;
 
