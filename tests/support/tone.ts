@@ -16,6 +16,8 @@ export function oggTone(codec: 'libvorbis' | 'libopus' = 'libopus'): Buffer {
     'ogg',
     'pipe:1',
   ]);
+  // Not installed: spawnSync reports ENOENT in `error`, with no status or output.
+  if (r.error) throw new Error(`ffmpeg could not run (.ci/run installs it from Debian): ${r.error.message}`);
   if (r.status !== 0) throw new Error(`ffmpeg: ${r.stderr.toString()}`);
   return r.stdout;
 }
