@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { names } from '../aws/names.ts';
 import { queues } from '../aws/resources.ts';
-import { BATCH_MAX_ENTRIES, sendJson, sendJsonBatch } from '../queue/send.ts';
+import { packInOrder } from '../batching.ts';
+import { BATCH_MAX_BYTES, BATCH_MAX_ENTRIES, jsonSize, sendJson, sendJsonBatch } from '../queue/send.ts';
 import { delaySeconds } from './backoff.ts';
 
 /** One attempt to make, on the webhooks queue. The payload stays in the delivery record. */
@@ -79,14 +80,22 @@ export function sendJob(job: WebhookJob, delayMs = 0): Promise<void> {
 }
 
 /**
- * Queues first attempts in the given order, ten to a request, due after `delayMs`; throws if any
- * was not queued.
+ * Jobs in their order, in the batches one SendMessageBatch each takes: at most ten, and together
+ * under `BATCH_MAX_BYTES` as sent (a payload in non-Latin script grows up to sixfold once escaped,
+ * so ten jobs near `PAYLOAD_IN_JOB_MAX` would exceed what SQS takes in one request).
+ */
+export const jobBatches = (jobs: WebhookJob[]): WebhookJob[][] =>
+  packInOrder(jobs, (j) => [1, jsonSize(j)], [BATCH_MAX_ENTRIES, BATCH_MAX_BYTES]);
+
+/**
+ * Queues first attempts in the given order, up to ten to a request (`jobBatches`), due after
+ * `delayMs`; throws if any was not queued.
  */
 export async function sendJobs(jobs: WebhookJob[], delayMs = 0): Promise<void> {
-  for (let i = 0; i < jobs.length; i += BATCH_MAX_ENTRIES) {
+  for (const batch of jobBatches(jobs)) {
     const errors = await sendJsonBatch(
       names.webhooksQueue(),
-      jobs.slice(i, i + BATCH_MAX_ENTRIES),
+      batch,
       delayMs ? delaySeconds(delayMs) : undefined,
     );
     const failed = errors.find((e) => e !== undefined);
