@@ -1,6 +1,7 @@
 import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { sqsClient } from '../aws/clients.ts';
 import { queueUrl } from '../aws/queue-url.ts';
+import { packInOrder } from '../batching.ts';
 
 /** Sends one JSON message. FIFO queues need `groupId` and `dedupId`. */
 export async function sendJson(
@@ -50,6 +51,14 @@ export async function sendJsonBatch(
     return f ? new Error(`SQS refused the message: ${f.Code} ${f.Message ?? ''}`.trim()) : undefined;
   });
 }
+
+/**
+ * Bodies in their order, in the batches one `sendJsonBatch` each takes: at most ten, and together
+ * under `BATCH_MAX_BYTES` as sent (text in a non-Latin script grows up to sixfold once escaped). A
+ * body larger than that goes alone.
+ */
+export const batchesOf = <T>(bodies: T[]): T[][] =>
+  packInOrder(bodies, (b) => [1, jsonSize(b)], [BATCH_MAX_ENTRIES, BATCH_MAX_BYTES]);
 
 /** The size of a body as `sendJson` writes it. */
 export function jsonSize(body: unknown): number {

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { names } from '../aws/names.ts';
 import { queues } from '../aws/resources.ts';
-import { packInOrder } from '../batching.ts';
-import { BATCH_MAX_BYTES, BATCH_MAX_ENTRIES, jsonSize, sendJson, sendJsonBatch } from '../queue/send.ts';
+import { batchesOf, sendJson, sendJsonBatch } from '../queue/send.ts';
 import { delaySeconds } from './backoff.ts';
 
 /** One attempt to make, on the webhooks queue. The payload stays in the delivery record. */
@@ -80,19 +79,11 @@ export function sendJob(job: WebhookJob, delayMs = 0): Promise<void> {
 }
 
 /**
- * Jobs in their order, in the batches one SendMessageBatch each takes: at most ten, and together
- * under `BATCH_MAX_BYTES` as sent (a payload in non-Latin script grows up to sixfold once escaped,
- * so ten jobs near `PAYLOAD_IN_JOB_MAX` would exceed what SQS takes in one request).
- */
-export const jobBatches = (jobs: WebhookJob[]): WebhookJob[][] =>
-  packInOrder(jobs, (j) => [1, jsonSize(j)], [BATCH_MAX_ENTRIES, BATCH_MAX_BYTES]);
-
-/**
- * Queues first attempts in the given order, up to ten to a request (`jobBatches`), due after
- * `delayMs`; throws if any was not queued.
+ * Queues first attempts in the given order, up to ten to a request (fewer when their payloads are
+ * large: `batchesOf`), due after `delayMs`; throws if any was not queued.
  */
 export async function sendJobs(jobs: WebhookJob[], delayMs = 0): Promise<void> {
-  for (const batch of jobBatches(jobs)) {
+  for (const batch of batchesOf(jobs)) {
     const errors = await sendJsonBatch(
       names.webhooksQueue(),
       batch,

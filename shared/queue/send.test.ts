@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BATCH_MAX_BYTES, BATCH_MAX_ENTRIES, jsonSize } from '../queue/send.ts';
-import { jobBatches, PAYLOAD_IN_JOB_MAX, type WebhookJob } from './job.ts';
+import { PAYLOAD_IN_JOB_MAX, type WebhookJob } from '../webhooks/job.ts';
+import { BATCH_MAX_BYTES, BATCH_MAX_ENTRIES, batchesOf, jsonSize } from './send.ts';
 
 const job = (n: number, body: string): WebhookJob => ({
   tenantId: 't1',
@@ -13,10 +13,10 @@ const job = (n: number, body: string): WebhookJob => ({
   createdAt: 1,
 });
 
-describe('jobBatches', () => {
+describe('batchesOf (webhook jobs)', () => {
   it('sends small jobs ten to a request, in their order', () => {
     const jobs = Array.from({ length: 23 }, (_, n) => job(n, '{"text":"hi"}'));
-    const batches = jobBatches(jobs);
+    const batches = batchesOf(jobs);
     expect(batches.map((b) => b.length)).toEqual([10, 10, 3]);
     expect(batches.flat()).toEqual(jobs);
   });
@@ -26,7 +26,7 @@ describe('jobBatches', () => {
     const text = 'മലയാളം'.repeat(Math.floor(PAYLOAD_IN_JOB_MAX / 6 / 4));
     const jobs = Array.from({ length: 10 }, (_, n) => job(n, JSON.stringify({ text })));
     expect(jobs.every((j) => j.body!.length <= PAYLOAD_IN_JOB_MAX)).toBe(true);
-    const batches = jobBatches(jobs);
+    const batches = batchesOf(jobs);
     expect(batches.length).toBeGreaterThan(1);
     for (const b of batches) {
       expect(b.length).toBeLessThanOrEqual(BATCH_MAX_ENTRIES);
