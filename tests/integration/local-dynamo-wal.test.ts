@@ -108,7 +108,7 @@ async function readBodies(db: DynamoDBClient, count: number): Promise<string[]> 
 const expected = (count: number) => Array.from({ length: count }, (_, n) => `item ${n}`);
 
 describe("npm start's DynamoDB Local on disk", () => {
-  it('keeps its tables in WAL mode from the first start, and every acknowledged write survives a crash', async () => {
+  it('keeps its tables in WAL mode from the first start, and every write read back survives a crash', async () => {
     const dir = newDir();
     let { db, dynamo } = await start(dir);
     expect(headerModes(dir)).toEqual([2, 2]);
@@ -116,6 +116,9 @@ describe("npm start's DynamoDB Local on disk", () => {
     await write(db, 0, 120);
     // The log is in use: commits go to it.
     expect(existsSync(`${sharedDbFile(dir)}-wal`)).toBe(true);
+    // DynamoDB Local answers a transaction a moment before it has committed it: killed at once, it
+    // loses its last transaction in either journal mode (docs/benchmarks.md). Read back first.
+    expect(await readBodies(db, 120)).toEqual(expected(120));
     // Killed, not stopped: nothing is checkpointed or closed cleanly.
     process.kill(dynamo.pid!, 'SIGKILL');
     await stop(dynamo, db);
