@@ -7,7 +7,7 @@ import { s3Client } from '../aws/clients.ts';
 import { names } from '../aws/names.ts';
 import { router } from '../http/context.ts';
 import { bearer, errorResponses, json } from '../http/schemas.ts';
-import { synthesise, TTS_MAX_CHARS } from './synthesise.ts';
+import { SPEAKER_PATTERN, synthesise, TTS_MAX_CHARS } from './synthesise.ts';
 
 /** How long the JSON answer's URL serves the audio. */
 export const TTS_URL_SECONDS = 3600;
@@ -26,7 +26,7 @@ const Body = z.object({
     .openapi({ description: 'accepted for other providers; `local` has one' }),
   speaker: z
     .string()
-    .regex(/^[a-z0-9]{1,20}$/, 'a voice variant name such as m3 or f2')
+    .regex(SPEAKER_PATTERN, 'a voice variant name such as m3 or f2')
     .optional()
     .openapi({ description: 'an espeak-ng voice variant (`m1`…`m7`, `f1`…`f5`)' }),
   lang: z

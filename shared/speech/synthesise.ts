@@ -69,9 +69,26 @@ export function localVoice(lang = 'en'): string {
   return voice;
 }
 
+/**
+ * An espeak-ng voice variant (`f3`, `m1`): a bare name it looks up in its own folder. Anything
+ * else (a path, an option) is refused, so a variant can never name a file.
+ */
+export function localVariant(speaker: string): string {
+  if (!SPEAKER_PATTERN.test(speaker))
+    throw new ValidationError('speaker: a voice variant name such as m3 or f2', 'speaker');
+  return speaker;
+}
+
+/** A speaker's name, for every provider: letters and digits only. */
+export const SPEAKER_PATTERN = /^[a-z0-9]{1,20}$/;
+
 export async function synthesise(req: SpeechRequest): Promise<Speech> {
   const text = req.text.trim();
   if (!text) throw new ValidationError('text: nothing to say', 'text');
+  // A NUL (or another C0 control but tab and line breaks) is nothing a voice can say, and would cut the
+  // text short in a C program.
+  if (hasControlCharacter(text))
+    throw new ValidationError('text: control characters are not allowed', 'text');
   if (text.length > TTS_MAX_CHARS)
     throw new ValidationError(`text: at most ${TTS_MAX_CHARS} characters`, 'text');
   const provider = req.provider ?? env().TTS_PROVIDER;
@@ -79,12 +96,13 @@ export async function synthesise(req: SpeechRequest): Promise<Speech> {
   if (provider !== 'local')
     throw new ValidationError(`provider: "${provider}" is not offered; use "local" or "openai"`, 'provider');
   const voice = localVoice(req.lang);
-  const wav = await run('espeak-ng', [
-    '-v',
-    req.speaker ? `${voice}+${req.speaker}` : voice,
-    '--stdout',
-    text,
-  ]);
+  // The text goes in on stdin, never as an argument: an argument that starts with `-` is an option
+  // to espeak-ng (`-f<path>` would read a file aloud).
+  const wav = await run(
+    'espeak-ng',
+    ['-v', req.speaker ? `${voice}+${localVariant(req.speaker)}` : voice, '--stdout', '--stdin'],
+    new TextEncoder().encode(text),
+  );
   let bytes: Uint8Array;
   try {
     bytes = await toVoiceNote(wav, env().VOICE_FFMPEG_PATH);
@@ -92,6 +110,14 @@ export async function synthesise(req: SpeechRequest): Promise<Speech> {
     throw new SpeechUnavailableError((err as Error).message);
   }
   return { bytes, mimetype: 'audio/ogg; codecs=opus', durationMs: wavDurationMs(wav), provider: 'local' };
+}
+
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return true;
+  }
+  return false;
 }
 
 /** `POST {STT_BASE_URL}/audio/speech` `{model, input, voice, response_format: "opus"}` → OGG/Opus. */

@@ -119,3 +119,45 @@ describe('speech synthesis', () => {
     expect(seen.some((r) => r.input === text)).toBe(true);
   });
 });
+
+describe('speech synthesis never reads its text as options', () => {
+  // A marker file the service could read: a long text, so that speaking it would last minutes.
+  const marker = join(dir, 'marker.txt');
+  writeFileSync(marker, 'secret marker words '.repeat(400));
+  const written = join(dir, 'written.wav');
+
+  it('speaks option-shaped text as words: no file read or written, no oracle for which paths exist', async () => {
+    const t = await newTenant();
+    for (const text of [
+      `-f${marker}`,
+      `-f ${marker}`,
+      `--path=${dir}`,
+      `-w${written}`,
+      `-f${join(dir, 'missing.txt')}`,
+      '--version',
+      '-v',
+      '-',
+    ]) {
+      const res = await tts(t.token, { text });
+      expect(res.status, text).toBe(200);
+      const p = probe(Buffer.from(await res.arrayBuffer()));
+      // The words themselves take seconds; the marker file read aloud would take minutes.
+      expect(p.durationS, text).toBeLessThan(15);
+    }
+    expect(() => execFileSync('test', ['-e', written])).toThrow();
+  });
+
+  it('refuses control characters in text and a speaker that is not a variant name', async () => {
+    const t = await newTenant();
+    for (const [body, field] of [
+      [{ text: 'hello\u0000world' }, 'text'],
+      [{ text: 'bell\u0007' }, 'text'],
+      [{ text: 'hi', speaker: '../../etc/passwd' }, 'speaker'],
+      [{ text: 'hi', speaker: '-f' }, 'speaker'],
+    ] as const) {
+      const res = await tts(t.token, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(JSON.stringify(await res.json())).toContain(field);
+    }
+  });
+});
