@@ -17,6 +17,7 @@ ${line}
    Health     ${service.baseUrl}/health
    Admin key  ${service.adminApiKey}${service.generatedAdminKey ? `  (generated, stored in ${dataDir}/secrets.json)` : ''}
    Data       ${dataDir}/
+   Network    every server listens on 127.0.0.1 only (API, DynamoDB Local, S3/SQS, secrets)
  Ctrl-C stops everything; the next npm start keeps the data.
 ${line}
 `);

