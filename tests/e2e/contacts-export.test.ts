@@ -9,6 +9,7 @@ import { listChats } from '#shared/contacts/repository';
 import { exportSettingsKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { startFakePostgres } from '../support/fake-postgres.ts';
 import type { RecordedSheetsCall } from '../support/fake-sheets.ts';
 import { startPostgres, type TestPostgres } from '../support/postgres.ts';
 
@@ -204,6 +205,93 @@ describe('POST /api/sessions/contacts/export', () => {
     await expect(secrets.send(new GetSecretValueCommand({ SecretId: secretId }))).rejects.toMatchObject({
       name: 'ResourceNotFoundException',
     });
+  });
+
+  it('a masked secret is kept only for the place it belongs to: never sent to a new host', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api, 'masked');
+    await seed(t.id, s.sessionId, { '919811500077': 'Asha' });
+    const trap = await startFakePostgres();
+    try {
+      const stored = 'postgres://bob:hunter2-secret@db.example.com:5432/crm?sslmode=require';
+      expect(
+        (
+          await t.api.request('PUT', `${EXPORT}/settings`, {
+            sqltable: { connectionString: stored, table: 'leads' },
+          })
+        ).status,
+      ).toBe(200);
+      const shown = (await t.api.get(`${EXPORT}/settings`)).body.settings.sqltable.connectionString as string;
+      expect(shown).toBe('postgres://bob:********@db.example.com:5432/crm?sslmode=require');
+      // The masked form with anything else changed: the trap's host, another port, user, database or parameter.
+      for (const changed of [
+        `postgres://bob:********@127.0.0.1:${trap.port}/crm?sslmode=require`,
+        'postgres://bob:********@db.example.com:5433/crm?sslmode=require',
+        'postgres://eve:********@db.example.com:5432/crm?sslmode=require',
+        'postgres://bob:********@db.example.com:5432/other?sslmode=require',
+        `postgres://bob:********@db.example.com:5432/crm?sslmode=require&host=127.0.0.1&port=${trap.port}`,
+        `postgres://bob:%2A%2A%2A%2A%2A%2A%2A%2A@127.0.0.1:${trap.port}/crm`,
+      ]) {
+        const r = await t.api.request('PUT', `${EXPORT}/settings`, {
+          sqltable: { connectionString: changed, table: 'leads' },
+        });
+        expect(r.status, changed).toBe(400);
+        expect(r.body.error.message).toContain('send the password again');
+      }
+      // Nothing moved: an export still aims at the stored host, and the trap never heard from us.
+      await t.api.post(EXPORT, { exportType: 'sqltable' });
+      expect(trap.connections()).toBe(0);
+      expect(trap.logins).toEqual([]);
+      // Sent back exactly as shown, it keeps the stored password.
+      const same = await t.api.request('PUT', `${EXPORT}/settings`, {
+        sqltable: { connectionString: shown, table: 'leads3' },
+      });
+      expect(same.status).toBe(200);
+      // A password in the query is masked on read too.
+      const q = await t.api.request('PUT', `${EXPORT}/settings`, {
+        sqltable: {
+          connectionString: 'postgres://bob@db.example.com/crm?password=pw-in-query',
+          table: 'leads',
+        },
+      });
+      expect(q.status).toBe(200);
+      expect(JSON.stringify(q.body)).not.toContain('pw-in-query');
+      expect(JSON.stringify((await t.api.get(`${EXPORT}/settings`)).body)).not.toContain('pw-in-query');
+      // The service-account key: masked with another client_email or token_uri is refused.
+      const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+      const sheet = { spreadsheetId: '1AbCdEfGhIjKlMnOp', sheetName: 'Leads' };
+      const key = { client_email: 'x@p.iam.gserviceaccount.com', private_key: pem };
+      expect(
+        (
+          await t.api.request('PUT', `${EXPORT}/settings`, {
+            onlinesheet: { ...sheet, serviceAccountKey: key },
+          })
+        ).status,
+      ).toBe(200);
+      for (const masked of [
+        { client_email: 'eve@p.iam.gserviceaccount.com', private_key: '********' },
+        {
+          client_email: 'x@p.iam.gserviceaccount.com',
+          private_key: '********',
+          token_uri: `http://127.0.0.1:${trap.port}/token`,
+        },
+      ]) {
+        const r = await t.api.request('PUT', `${EXPORT}/settings`, {
+          onlinesheet: { ...sheet, serviceAccountKey: masked },
+        });
+        expect(r.status, JSON.stringify(masked)).toBe(400);
+      }
+      const kept = await t.api.request('PUT', `${EXPORT}/settings`, {
+        onlinesheet: {
+          ...sheet,
+          serviceAccountKey: { client_email: key.client_email, private_key: '********' },
+        },
+      });
+      expect(kept.status).toBe(200);
+    } finally {
+      await trap.close();
+    }
   });
 
   it('sqltable: upserts the rows into a real PostgreSQL table; a second export updates instead of duplicating', async () => {

@@ -21,7 +21,7 @@ export const ServiceAccountKey = z
   .object({
     type: z.string().optional(),
     client_email: z.string().min(3).max(320),
-    private_key: z.string().min(40).max(10_000),
+    private_key: z.string().min(1).max(10_000),
     private_key_id: z.string().max(200).optional(),
     token_uri: z.string().max(500).optional(),
   })
@@ -136,8 +136,9 @@ function checkConnectionString(raw: string): void {
 }
 
 /**
- * Replaces the sections given (`null` removes one; a section not sent stays as it was). A
- * `connectionString` sent back masked (as GET shows it) keeps the stored password.
+ * Replaces the sections given (`null` removes one; a section not sent stays as it was). A secret sent
+ * back masked (as GET shows it) keeps the stored one only where it goes to the same place: see
+ * keptConnectionString and keptServiceAccountKey.
  */
 export async function saveExportSettings(
   tenantId: string,
@@ -147,22 +148,13 @@ export async function saveExportSettings(
   const next: ExportSettings = { ...current, updatedAt: new Date().toISOString() };
   if (input.sqltable === null) delete next.sqltable;
   else if (input.sqltable) {
-    let connectionString = input.sqltable.connectionString;
-    checkConnectionString(connectionString);
-    const sent = new URL(connectionString);
-    if (decodeURIComponent(sent.password) === MASK && current.sqltable) {
-      sent.password = new URL(current.sqltable.connectionString).password;
-      connectionString = sent.toString();
-    }
+    const connectionString = keptConnectionString(input.sqltable.connectionString, current.sqltable);
     next.sqltable = { connectionString, table: input.sqltable.table };
   }
   if (input.onlinesheet === null) delete next.onlinesheet;
   else if (input.onlinesheet) {
     const k = input.onlinesheet.serviceAccountKey;
-    const keepKey =
-      typeof k === 'object' && k.private_key === MASK && current.onlinesheet
-        ? current.onlinesheet.serviceAccountKey
-        : undefined;
+    const keepKey = keptServiceAccountKey(k, current.onlinesheet);
     next.onlinesheet = {
       spreadsheetId: input.onlinesheet.spreadsheetId,
       sheetName: input.onlinesheet.sheetName,
@@ -174,13 +166,81 @@ export async function saveExportSettings(
   return next;
 }
 
-/** The settings as answered: the connection string's password and the private key masked. */
+/**
+ * The connection string to store. One sent with a masked password keeps the stored password only when
+ * everything else is exactly as stored (host, port, user, database, parameters): otherwise a caller
+ * could point the stored password at a host of their choosing (docs/security.md).
+ */
+function keptConnectionString(sent: string, current: StoredSqlTable | undefined): string {
+  checkConnectionString(sent);
+  if (!hasMask(sent)) return sent;
+  if (current && new URL(sent).toString() === maskConnectionString(current.connectionString))
+    return current.connectionString;
+  throw new ValidationError(
+    'sqltable.connectionString: the password is masked but the connection string differs from the stored one; send the password again',
+    'sqltable.connectionString',
+  );
+}
+
+/**
+ * The stored key, when the one sent is the masked form GET shows for it (same client_email, and no
+ * other token_uri); undefined when a whole new key was sent.
+ */
+function keptServiceAccountKey(
+  sent: string | z.infer<typeof ServiceAccountKey>,
+  current: StoredOnlineSheet | undefined,
+): z.infer<typeof ServiceAccountKey> | undefined {
+  if (typeof sent !== 'object' || sent.private_key !== MASK) return undefined;
+  const stored = current?.serviceAccountKey;
+  if (
+    stored &&
+    sent.client_email === stored.client_email &&
+    (sent.token_uri === undefined || sent.token_uri === stored.token_uri)
+  )
+    return stored;
+  throw new ValidationError(
+    'onlinesheet.serviceAccountKey: the private key is masked but the key differs from the stored one; send the whole key again',
+    'onlinesheet.serviceAccountKey',
+  );
+}
+
+/** Whether a connection string carries the mask anywhere, in plain or percent-encoded form. */
+function hasMask(raw: string): boolean {
+  const u = new URL(raw);
+  return (
+    raw.includes(MASK) ||
+    safeDecode(u.password).includes(MASK) ||
+    [...u.searchParams.values()].some((v) => v.includes(MASK))
+  );
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** Query parameters that carry a secret in a connection string (libpq's and common drivers'). */
+const SECRET_PARAMS = /^(password|passwd|pwd|pass|sslpassword|sslkey|secret|token|api[_-]?key)$/i;
+
+/** A connection string as answered: its password, and any secret-bearing query parameter, masked. */
+export function maskConnectionString(raw: string): string {
+  const u = new URL(raw);
+  if (u.password) u.password = MASK;
+  for (const key of [...u.searchParams.keys()]) if (SECRET_PARAMS.test(key)) u.searchParams.set(key, MASK);
+  return u.toString();
+}
+
+/** The settings as answered: the connection string's secrets and the private key masked. */
 export function maskedSettings(s: ExportSettings) {
   let sqltable: { connectionString: string; table: string } | null = null;
   if (s.sqltable) {
-    const u = new URL(s.sqltable.connectionString);
-    if (u.password) u.password = MASK;
-    sqltable = { connectionString: u.toString(), table: s.sqltable.table };
+    sqltable = {
+      connectionString: maskConnectionString(s.sqltable.connectionString),
+      table: s.sqltable.table,
+    };
   }
   let onlinesheet: {
     spreadsheetId: string;
