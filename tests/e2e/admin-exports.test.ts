@@ -153,6 +153,53 @@ describe('administrative exports', () => {
     ]);
   });
 
+  it('no CSV export lets a line break in a name start a formula row (tenant, admin contacts, groups)', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api, 'hostile');
+    const hostile = {
+      '919811400071': 'Asha\r=1+2',
+      '919811400072': "Ravi\n@SUM(1+1)*cmd|' /C calc'!A0",
+      '919811400073': 'Meera\r\n+HYPERLINK("http://x")',
+    };
+    const group = await sim.post('/_sim/groups', {
+      sessionId: s.sessionId,
+      subject: 'Staff\n=cmd|calc',
+      participants: [{ phone: '919811400071', name: hostile['919811400071'] }],
+    });
+    for (const [from, name] of Object.entries(hostile))
+      await sim.post('/_sim/inbound', { sessionId: s.sessionId, from, name, text: 'hi' });
+    await sim.post('/_sim/inbound', {
+      sessionId: s.sessionId,
+      from: '919811400071',
+      name: hostile['919811400071'],
+      text: 'x',
+      groupId: group.body.groupId,
+    });
+    await waitFor(async () => (await listChats(t.id, s.sessionId)).length >= 3, 15_000, 'chats');
+    await waitFor(async () => (await listGroups(t.id, s.sessionId)).length >= 1, 15_000, 'group');
+    const admin = await adminToken();
+    const exports = [
+      await csvOf(t.token, '/api/sessions/contacts/export', { exportType: 'csv' }),
+      await csvOf(admin, '/api/admin/export/contacts', { tenantId: t.id, format: 'csv' }),
+      await csvOf(admin, '/api/admin/export/groups', { tenantId: t.id, format: 'csv' }),
+    ];
+    for (const e of exports) {
+      expect(e.status).toBe(200);
+      const out = new TextDecoder().decode(e.bytes).replace(/^\uFEFF/, '');
+      // Read as a spreadsheet app may: a row at every CR or LF, quotes honoured.
+      const rows = parse(out, {
+        record_delimiter: ['\r\n', '\n', '\r'],
+        relax_column_count: true,
+      }) as string[][];
+      for (const row of rows)
+        for (const cell of row)
+          for (const line of cell.split(/\r\n|\r|\n/))
+            expect(line, JSON.stringify(row)).not.toMatch(/^[=+@\t]|^-[^\d\s]/);
+      // And the guarded text is all there, one cell each.
+      expect(out).toContain("'=");
+    }
+  });
+
   it('is admin only, checks the tenant and the format, and by default exports the admin tenant only', async () => {
     const t = await newTenant();
     const s = await readySession(t.api);

@@ -40,6 +40,35 @@ describe('CSV writer', () => {
     ]);
   });
 
+  it('quotes a lone CR or LF and guards every line, so no reader finds a formula row', async () => {
+    const hostile = [
+      'Asha\r=1+2',
+      "Ravi\n@SUM(1+1)*cmd|' /C calc'!A0",
+      'x\r\n+HYPERLINK("http://x")',
+      'y\n\n-2+3',
+      '\r\n=start',
+    ];
+    expect(csvCell('Asha\r=1+2')).toBe("Asha\r'=1+2");
+    expect(csvCell('a\nb')).toBe('a\nb');
+    const out = await text(
+      await csvStream(
+        columns,
+        hostile.map((name, n) => ({ name, n })),
+      ),
+    );
+    // Every cell holding a line break is quoted.
+    for (const h of hostile) expect(out).toContain(`"${String(csvCell(h)).replaceAll(`"`, `""`)}"`);
+    // A reader that breaks rows at every CR or LF, as a spreadsheet app may on unquoted text, and
+    // one that honours quotes: neither finds a cell starting with a formula character.
+    const strict = parse(out, { record_delimiter: ['\r\n', '\n', '\r'], relax_column_count: true });
+    const naive = out.split(/\r\n|\r|\n/).map((line) => line.split(','));
+    for (const rows of [strict, naive])
+      for (const row of rows as string[][])
+        for (const cell of row)
+          expect(cell.replace(/^"/, ''), JSON.stringify(row)).not.toMatch(/^[=+@\t]|^-[^\d]/);
+    expect(strict.length).toBe(hostile.length + 1);
+  });
+
   it('writes a BOM only when asked, and the header with no rows', async () => {
     const withBom = await bytes(await csvStream(columns, [], { bom: true }));
     expect([...withBom.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);

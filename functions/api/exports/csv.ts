@@ -6,19 +6,21 @@ import { Readable } from 'node:stream';
  * UTF-8, optionally with a byte-order mark so Excel reads non-Latin text (Malayalam, …) right.
  */
 
-/** Leading characters a spreadsheet app reads as a formula (OWASP "CSV injection"), plus tab and CR. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** A formula-start character at the start of the text or right after any line break. */
+const FORMULA_AT_LINE_START = /(^|\r\n|\r|\n)(?=[=+\-@\t\r])/g;
 
 /**
  * A cell as text, with the formula-injection guard: text starting with `=`, `+`, `-`, `@`, tab or CR
- * gets a leading `'`, so spreadsheet apps show it as text instead of evaluating it. Numbers are
- * written as they are (a negative number is data, not a formula); null and undefined are empty.
+ * gets a leading `'`, so spreadsheet apps show it as text instead of evaluating it, and so does every
+ * line inside it (a reader that splits rows at a lone CR or LF must not find a formula there either).
+ * Numbers are written as they are (a negative number is data, not a formula); null and undefined are
+ * empty.
  */
 export function csvCell(v: unknown): string | number {
   if (v === null || v === undefined) return '';
   if (typeof v === 'number') return Number.isFinite(v) ? v : '';
   const s = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
-  return FORMULA_START.test(s) ? `'${s}` : s;
+  return s.replace(FORMULA_AT_LINE_START, "$1'");
 }
 
 export interface CsvColumn<T> {
@@ -47,6 +49,9 @@ export async function csvStream<T>(
     header: true,
     columns: columns.map((c, i) => ({ key: String(i), header: c.header })),
     record_delimiter: 'windows',
+    // csv-stringify quotes a cell holding the record delimiter (CRLF), not a lone CR or LF, which
+    // spreadsheet apps read as a row break: such a cell is quoted too.
+    quoted_match: /[\r\n]/,
     cast: { number: (n) => String(n) },
   });
   async function* records() {
