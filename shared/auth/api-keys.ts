@@ -68,10 +68,23 @@ export async function createApiKey(
   return { apiKey, record };
 }
 
-/** The key's record, revoked or not (callers refuse a revoked one). */
+/**
+ * The key's record, revoked or not (callers refuse a revoked one). A key made before keys were
+ * listed gets its index entry and prefix on its first use here: only here is the plain key at hand.
+ */
 export async function findApiKey(apiKey: string): Promise<ApiKeyRecord | undefined> {
-  const item = await dataTable.get<ApiKeyRecord>(apiKeyKey(hashApiKey(apiKey)));
-  return item ? recordOf(item) : undefined;
+  const key = apiKeyKey(hashApiKey(apiKey));
+  const item = await dataTable.get<ApiKeyRecord>(key);
+  if (!item) return undefined;
+  if (!item.prefix) {
+    item.prefix = apiKey.slice(0, KEY_PREFIX_LENGTH);
+    await dataTable.update(
+      key,
+      { ...apiKeyIndex(item.tenantId, item.keyId), prefix: item.prefix },
+      { condition: 'attribute_exists(pk)' },
+    );
+  }
+  return recordOf(item);
 }
 
 function recordOf(item: ApiKeyRecord): ApiKeyRecord {

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { hashApiKey } from '../../shared/auth/api-keys.ts';
+import { apiKeyKey } from '../../shared/store/keys.ts';
+import { dataTable } from '../../shared/store/tables.ts';
 import { adminToken, api, baseUrl, newTenant, waitFor } from '../support/client.ts';
 import { jsonClient } from '../support/http.ts';
 import { spawnApi, stopProcess } from '../support/processes.ts';
@@ -46,6 +49,32 @@ describe('API keys', () => {
     expect(listed.body.keys.map((k: { status: string }) => k.status)).toEqual(['active', 'revoked']);
     expect(JSON.stringify(listed.body)).not.toContain(t.apiKey);
     expect((await t.api.delete('/api/keys/not-a-key-id')).status).toBe(400);
+  });
+
+  it('lists a key made before listings existed from its first use on', async () => {
+    const t = await newTenant();
+    const apiKey = `wsm_${randomBytes(32).toString('hex')}`;
+    const keyId = `key_${randomBytes(8).toString('hex')}`;
+    // The item as createApiKey wrote it before keys were listed: no index entry, no prefix.
+    const { tenantId, scope, createdAt } = {
+      tenantId: t.id,
+      scope: 'tenant',
+      createdAt: new Date().toISOString(),
+    };
+    await dataTable.put({
+      ...apiKeyKey(hashApiKey(apiKey)),
+      type: 'apikey',
+      keyId,
+      tenantId,
+      scope,
+      createdAt,
+    });
+    expect((await keysOf(t.id)).map((k) => k.keyId)).not.toContain(keyId);
+    expect((await mint(apiKey)).status).toBe(200);
+    const listed = await waitFor(async () => (await keysOf(t.id)).find((k) => k.keyId === keyId));
+    expect(listed).toMatchObject({ status: 'active', prefix: apiKey.slice(0, 12) });
+    expect((await t.api.delete(`/api/keys/${keyId}`)).status).toBe(200);
+    expect((await mint(apiKey)).status).toBe(401);
   });
 
   it('rotating a key: the old key and its tokens are refused, the new one works at once', async () => {
