@@ -8,8 +8,62 @@ import { adminToken, api, baseUrl, newTenant, waitFor } from '../support/client.
 import { jsonClient } from '../support/http.ts';
 import { spawnApi, stopProcess } from '../support/processes.ts';
 
+const randomLoopback = () => `127.${[1, 2, 3].map(() => 1 + Math.floor(Math.random() * 250)).join('.')}`;
+const wrongKey = (prefix = `wsm_${randomBytes(4).toString('hex')}`) =>
+  `${prefix}${randomBytes(30).toString('hex')}`;
+
+/**
+ * A request from a chosen loopback address (Linux routes all of 127/8 to lo): failed key attempts
+ * count per client address, so this file's own failures never come from the 127.0.0.1 every other
+ * test shares.
+ */
+function requestFrom(
+  localAddress: string,
+  method: string,
+  url: string,
+  opts: { json?: unknown; headers?: Record<string, string> } = {},
+) {
+  const target = new URL(url);
+  const body = opts.json === undefined ? undefined : JSON.stringify(opts.json);
+  const headers: Record<string, string | number> = { ...opts.headers };
+  if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = Buffer.byteLength(body);
+  }
+  return new Promise<{ status: number; retryAfter?: string; body: any }>((resolve, reject) => {
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method,
+        localAddress,
+        headers,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {}
+          resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], body: parsed });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 const portalFeed = (portalId: string) => `/api/public/portal/${portalId}/live-messages`;
-const mint = (apiKey: string, base = api()) => base.post('/api/auth/token', { apiKey });
+/** Mints from an address of its own. */
+const mint = (apiKey: string, base = baseUrl()) =>
+  requestFrom(randomLoopback(), 'POST', `${base}/api/auth/token`, { json: { apiKey } });
+const mintFrom = (address: string, apiKey: string) =>
+  requestFrom(address, 'POST', `${baseUrl()}/api/auth/token`, { json: { apiKey } });
 
 async function keysOf(tenantId: string) {
   const r = await api(await adminToken()).get(`/api/admin/tenants/${tenantId}/keys`);
@@ -23,7 +77,7 @@ describe('API keys', () => {
     const [first] = await keysOf(t.id);
     expect(first).toMatchObject({ status: 'active', prefix: t.apiKey.slice(0, 12), label: 'default' });
 
-    const second = await t.api.post('/api/keys', { label: 'ci' });
+    const second = await api(await adminToken()).post(`/api/admin/tenants/${t.id}/keys`, { label: 'ci' });
     expect(second.status).toBe(201);
     const secondToken = (await mint(second.body.apiKey)).body.token as string;
     expect((await api(secondToken).get('/api/portal')).status).toBe(200);
@@ -40,7 +94,12 @@ describe('API keys', () => {
     expect(refused.status).toBe(401);
     expect(refused.body.error.message).toMatch(/revoked/);
     expect((await mint(second.body.apiKey)).status).toBe(401);
-    expect((await api().get(`/view/messages/v1?key=${second.body.apiKey}`)).status).toBe(401);
+    const byKey = await requestFrom(
+      randomLoopback(),
+      'GET',
+      `${baseUrl()}/view/messages/v1?key=${second.body.apiKey}`,
+    );
+    expect(byKey.status).toBe(401);
     // Revoking again changes nothing; the tenant's other key and token are untouched.
     expect((await t.api.delete(`/api/keys/${second.body.keyId}`)).status).toBe(200);
     expect((await t.api.get('/api/portal')).status).toBe(200);
@@ -49,6 +108,26 @@ describe('API keys', () => {
     expect(listed.body.keys.map((k: { status: string }) => k.status)).toEqual(['active', 'revoked']);
     expect(JSON.stringify(listed.body)).not.toContain(t.apiKey);
     expect((await t.api.delete('/api/keys/not-a-key-id')).status).toBe(400);
+  });
+
+  it('a tenant rotates its own key by presenting it; a token alone cannot make a key', async () => {
+    const t = await newTenant();
+    expect((await t.api.post('/api/keys/rotate')).status).toBe(401);
+    expect((await t.api.post('/api/keys', { label: 'mine' })).status).toBe(404);
+    const rotated = await api().post('/api/keys/rotate', undefined, { 'x-api-key': t.apiKey });
+    expect(rotated.status).toBe(201);
+    expect(rotated.body).toMatchObject({ apiKey: expect.stringMatching(/^wsm_/), keyId: expect.any(String) });
+    expect((await t.api.get('/api/portal')).status).toBe(401);
+    expect((await mint(t.apiKey)).status).toBe(401);
+    const again = await requestFrom(randomLoopback(), 'POST', `${baseUrl()}/api/keys/rotate`, {
+      json: { apiKey: t.apiKey },
+    });
+    expect(again.status).toBe(401);
+    const fresh = await mint(rotated.body.apiKey);
+    expect((await api(fresh.body.token).get('/api/keys')).body.keys).toEqual([
+      expect.objectContaining({ keyId: rotated.body.replaced, status: 'revoked', label: 'default' }),
+      expect.objectContaining({ keyId: rotated.body.keyId, status: 'active', label: 'default' }),
+    ]);
   });
 
   it('lists a key made before listings existed from its first use on', async () => {
@@ -156,14 +235,13 @@ describe('another process: a rotated admin key, and the revocation bound', () =>
   });
 
   it('refuses the old admin key and the tokens it minted; the new key works', async () => {
-    const rotated = jsonClient(other.baseUrl);
     const oldToken = await adminToken();
     const refused = await jsonClient(other.baseUrl, oldToken).post('/api/admin/tenants', { name: 'after' });
     expect(refused.status).toBe(401);
     expect(refused.body.error.message).toMatch(/admin key/);
-    expect((await mint(inject('adminApiKey'), rotated)).status).toBe(401);
+    expect((await mint(inject('adminApiKey'), other.baseUrl)).status).toBe(401);
 
-    const fresh = await mint(newAdminKey, rotated);
+    const fresh = await mint(newAdminKey, other.baseUrl);
     expect(fresh.status).toBe(200);
     expect(
       (await jsonClient(other.baseUrl, fresh.body.token).post('/api/admin/tenants', { name: 'after' }))
@@ -184,34 +262,6 @@ describe('another process: a rotated admin key, and the revocation bound', () =>
     expect(Date.now() - revokedAt).toBeLessThan(11_000);
   });
 });
-
-/** POST /api/auth/token from a chosen loopback address (Linux routes all of 127/8 to lo). */
-function mintFrom(localAddress: string, apiKey: string) {
-  const url = new URL('/api/auth/token', baseUrl());
-  const body = JSON.stringify({ apiKey });
-  return new Promise<{ status: number; retryAfter?: string }>((resolve, reject) => {
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: 'POST',
-        localAddress,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'] }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-const randomLoopback = () => `127.${[1, 2, 3].map(() => 1 + Math.floor(Math.random() * 250)).join('.')}`;
-const wrongKey = (prefix = `wsm_${randomBytes(4).toString('hex')}`) =>
-  `${prefix}${randomBytes(30).toString('hex')}`;
 
 describe('throttling /api/auth/token', () => {
   // The counters are fixed 60 s windows: start with enough of the current one left.

@@ -1,9 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '#shared/auth/api-keys';
+import { listApiKeys, revokeApiKey, rotateApiKey } from '#shared/auth/api-keys';
+import { authenticateApiKey } from '#shared/auth/credentials';
+import { clientAddress } from '#shared/http/client-address';
 import { router } from '#shared/http/context';
-import { bearer, errorResponses, json } from '#shared/http/schemas';
+import { UnauthorizedError } from '#shared/http/errors';
+import { bearer, ErrorSchema, errorResponses, json } from '#shared/http/schemas';
 import { requireAuth } from '../auth/middleware.ts';
-import { ApiKeySchema, KeyIdParam, KeyLabelBody, keyView, NewKeySchema } from './schemas.ts';
+import { ApiKeySchema, KeyIdParam, keyView, NewKeySchema } from './schemas.ts';
 
 const listRoute = createRoute({
   method: 'get',
@@ -15,16 +18,6 @@ const listRoute = createRoute({
     200: json(z.object({ success: z.literal(true), keys: z.array(ApiKeySchema) })),
     ...errorResponses,
   },
-});
-
-const createKeyRoute = createRoute({
-  method: 'post',
-  path: '/',
-  summary: "Create another API key for the caller's tenant (the key is shown once)",
-  tags: ['keys'],
-  security: bearer,
-  request: { body: { required: false, content: { 'application/json': { schema: KeyLabelBody } } } },
-  responses: { 201: json(NewKeySchema), ...errorResponses },
 });
 
 const revokeRoute = createRoute({
@@ -39,34 +32,49 @@ const revokeRoute = createRoute({
 
 const rotateRoute = createRoute({
   method: 'post',
-  path: '/{keyId}/rotate',
-  summary: 'Replace an API key by a new one with the same label; the old key is revoked',
+  path: '/rotate',
+  summary:
+    'Swap the API key presented (body `apiKey` or header `X-Api-Key`) for a new one with the same label',
+  description:
+    'Needs the key itself, not a token: a token (which lasts an hour) cannot be turned into a lasting key. The old key and its tokens are refused from then on. Failed attempts count as at `/api/auth/token`.',
   tags: ['keys'],
-  security: bearer,
-  request: { params: z.object({ keyId: KeyIdParam }) },
-  responses: { 201: json(NewKeySchema), ...errorResponses },
+  request: {
+    body: {
+      required: false,
+      content: {
+        'application/json': { schema: z.object({ apiKey: z.string().min(1).max(200).optional() }) },
+      },
+    },
+  },
+  responses: {
+    201: json(NewKeySchema),
+    ...errorResponses,
+    429: json(ErrorSchema, 'Too many failed attempts (see Retry-After)'),
+  },
 });
 
-/** Mounted at `/api/keys`: the caller's own tenant's API keys. */
+/**
+ * Mounted at `/api/keys`: the caller's own tenant's API keys. Listing and revoking take a token;
+ * rotating takes the key being rotated. Creating keys is the admin's (`/api/admin/tenants/{id}/keys`).
+ */
 export function keyRoutes() {
   const r = router();
+  r.openapi(rotateRoute, async (c) => {
+    const fromBody = c.req.header('content-type')?.includes('json') ? c.req.valid('json')?.apiKey : undefined;
+    const presented = fromBody ?? c.req.header('x-api-key');
+    if (!presented) throw new UnauthorizedError('apiKey (body) or X-Api-Key (header) is required');
+    const claims = await authenticateApiKey(presented, clientAddress(c));
+    const { apiKey, record, replaced } = await rotateApiKey(claims.tenant, claims.sub);
+    return c.json({ success: true as const, apiKey, keyId: record.keyId, replaced }, 201);
+  });
   r.use('*', requireAuth);
   r.openapi(listRoute, async (c) => {
     const keys = await listApiKeys(c.get('auth').tenant);
     return c.json({ success: true as const, keys: keys.map(keyView) }, 200);
   });
-  r.openapi(createKeyRoute, async (c) => {
-    const body = c.req.header('content-type')?.includes('json') ? c.req.valid('json') : undefined;
-    const { apiKey, record } = await createApiKey(c.get('auth').tenant, body?.label || undefined);
-    return c.json({ success: true as const, apiKey, keyId: record.keyId }, 201);
-  });
   r.openapi(revokeRoute, async (c) => {
     const key = await revokeApiKey(c.get('auth').tenant, c.req.valid('param').keyId);
     return c.json({ success: true as const, key: keyView(key) }, 200);
-  });
-  r.openapi(rotateRoute, async (c) => {
-    const { apiKey, record, replaced } = await rotateApiKey(c.get('auth').tenant, c.req.valid('param').keyId);
-    return c.json({ success: true as const, apiKey, keyId: record.keyId, replaced }, 201);
   });
   return r;
 }

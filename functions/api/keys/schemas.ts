@@ -15,8 +15,6 @@ export const ApiKeySchema = z
 
 export const KeyIdParam = z.string().regex(KEY_ID, 'a key id: key_ and 16 hex digits');
 
-export const KeyLabelBody = z.object({ label: z.string().trim().max(100).optional() });
-
 /** A key created or rotated: the plain key, shown this once. */
 export const NewKeySchema = z.object({
   success: z.literal(true),
