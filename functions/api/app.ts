@@ -29,6 +29,7 @@ const MOUNTS: Mount[] = [
   { prefix: '/api/auth', routes: async () => (await import('./auth/routes.ts')).authRoutes() },
   { prefix: '/api/portal', routes: async () => (await import('./auth/routes.ts')).portalRoutes() },
   { prefix: '/api/admin', routes: async () => (await import('./admin/routes.ts')).adminRoutes() },
+  { prefix: '/api/keys', routes: async () => (await import('./keys/routes.ts')).keyRoutes() },
   { prefix: '/api/sessions', routes: async () => (await import('./sessions/index.ts')).sessionsApi() },
   { prefix: '/api/messages', routes: async () => (await import('./messages/index.ts')).messagesApi() },
   { prefix: '/api/media', routes: async () => (await import('./media/routes.ts')).mediaRoutes() },

@@ -15,6 +15,8 @@ export type ErrorCode =
   | 'SESSION_NOT_READY'
   | 'PAYMENT_NOT_CONFIGURED'
   | 'QUOTA_EXCEEDED'
+  | 'RATE_LIMITED'
+  | 'TENANT_DISABLED'
   | 'UPSTREAM_UNAVAILABLE'
   | 'INTERNAL';
 
@@ -33,6 +35,8 @@ const STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 
   SESSION_NOT_READY: 422,
   PAYMENT_NOT_CONFIGURED: 422,
   QUOTA_EXCEEDED: 429,
+  RATE_LIMITED: 429,
+  TENANT_DISABLED: 403,
   UPSTREAM_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
@@ -91,6 +95,20 @@ export class SessionNotReadyError extends ServiceError {
 export class QuotaExceededError extends ServiceError {
   constructor(message: string, retryAfterSeconds: number) {
     super('QUOTA_EXCEEDED', message, { retryAfterSeconds });
+  }
+}
+
+/** Too many failed credential attempts from one address or for one key prefix (shared/auth/throttle.ts). */
+export class RateLimitedError extends ServiceError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super('RATE_LIMITED', message, { retryAfterSeconds });
+  }
+}
+
+/** The tenant's credentials are valid but the tenant is disabled (admin `POST /tenants/{id}/disable`). */
+export class TenantDisabledError extends ServiceError {
+  constructor(tenantId: string) {
+    super('TENANT_DISABLED', `tenant ${tenantId} is disabled`);
   }
 }
 
