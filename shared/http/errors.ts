@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'SESSION_NOT_READY'
   | 'PAYMENT_NOT_CONFIGURED'
   | 'QUOTA_EXCEEDED'
+  | 'RATE_LIMITED'
   | 'UPSTREAM_UNAVAILABLE'
   | 'INTERNAL';
 
@@ -33,6 +34,7 @@ const STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 
   SESSION_NOT_READY: 422,
   PAYMENT_NOT_CONFIGURED: 422,
   QUOTA_EXCEEDED: 429,
+  RATE_LIMITED: 429,
   UPSTREAM_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
@@ -91,6 +93,13 @@ export class SessionNotReadyError extends ServiceError {
 export class QuotaExceededError extends ServiceError {
   constructor(message: string, retryAfterSeconds: number) {
     super('QUOTA_EXCEEDED', message, { retryAfterSeconds });
+  }
+}
+
+/** Too many requests or open connections for now; `Retry-After` says when to try again. */
+export class RateLimitedError extends ServiceError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super('RATE_LIMITED', message, { retryAfterSeconds });
   }
 }
 

@@ -13,6 +13,9 @@ import {
 
 type Row = StoredMessage & { gsi1sk: string };
 
+/** Replay cap of these tests' clients unless a test says otherwise. */
+const REPLAY_MAX = 5_000;
+
 /** The tenant feed index, in memory: what `tenantFeed` reads from DynamoDB. */
 const feed = vi.hoisted(() => ({
   rows: [] as Array<{ tenantId: string; gsi1sk: string }>,
@@ -84,7 +87,7 @@ const closers: Array<() => void> = [];
 
 async function client(tenantId: string, lastEventId?: string) {
   const got: FeedEvent[] = [];
-  const close = await openFeed(tenantId, lastEventId, (e) => got.push(e));
+  const { close } = await openFeed(tenantId, lastEventId, (e) => got.push(e), REPLAY_MAX);
   closers.push(close);
   return { got, close, texts: () => got.map((e) => JSON.parse(e.data).message as string) };
 }
@@ -248,6 +251,46 @@ describe('replay (Last-Event-ID)', () => {
     expect([...ids].sort()).toEqual(ids);
   });
 
+  it('a replay sends at most its cap, oldest first, and does not go live; a resume sends the rest', async () => {
+    const start = Date.now() - 3_600_000;
+    const first = commit('t1', 'seen', { at: start });
+    for (let i = 0; i < 1_200; i++) {
+      commit('t1', `m${i}`, { at: start + 1 + 2 * i });
+      // Outbound messages share the feed index; they neither count nor are sent.
+      commit('t1', `out${i}`, { at: start + 2 + 2 * i, outbound: true });
+    }
+    const got: FeedEvent[] = [];
+    const opened = await openFeed('t1', first.gsi1sk, (e) => got.push(e), 700);
+    expect(opened.truncated).toBe(true);
+    expect(got.map((e) => JSON.parse(e.data).message)).toEqual(
+      Array.from({ length: 700 }, (_, i) => `m${i}`),
+    );
+    // Not listening live: its poller stopped with it.
+    expect(feedStats()).toEqual({ tenants: 0, listeners: 0 });
+    commit('t1', 'live while away');
+    await elapse(POLL_INTERVAL_MS * 2);
+    expect(got).toHaveLength(700);
+    // The client resumes after the last id it got: the rest, then live.
+    const rest = await client('t1', got.at(-1)!.id);
+    expect(rest.texts()).toEqual([
+      ...Array.from({ length: 500 }, (_, i) => `m${700 + i}`),
+      'live while away',
+    ]);
+    commit('t1', 'live');
+    await elapse(POLL_INTERVAL_MS);
+    expect(rest.texts().at(-1)).toBe('live');
+  });
+
+  it('a replay of exactly its cap with nothing after it goes live', async () => {
+    const first = commit('t1', 'seen', { at: Date.now() - 60_000 });
+    for (let i = 0; i < 3; i++) commit('t1', `m${i}`, { at: Date.now() - 30_000 + i });
+    const got: FeedEvent[] = [];
+    const opened = await openFeed('t1', first.gsi1sk, (e) => got.push(e), 3);
+    expect(opened.truncated).toBe(false);
+    expect(got).toHaveLength(3);
+    closers.push(opened.close);
+  });
+
   it('a message arriving live during the replay is sent once, after the replay', async () => {
     const seen = commit('t1', 'seen', { at: Date.now() - 60_000 });
     commit('t1', 'missed', { at: Date.now() - 30_000 });
@@ -264,7 +307,7 @@ describe('replay (Last-Event-ID)', () => {
     await elapse(POLL_INTERVAL_MS);
     expect(got).toHaveLength(0);
     release();
-    closers.push(await opening);
+    closers.push((await opening).close);
     await elapse(POLL_INTERVAL_MS);
     expect(got.map((e) => JSON.parse(e.data).message)).toEqual(['missed', 'during the replay']);
   });
