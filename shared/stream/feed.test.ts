@@ -9,6 +9,7 @@ import {
   nudgeTenantFeed,
   openFeed,
   POLL_INTERVAL_MS,
+  REPLAYS_PER_TENANT,
 } from './feed.ts';
 
 type Row = StoredMessage & { gsi1sk: string };
@@ -25,6 +26,8 @@ const feed = vi.hoisted(() => ({
   replayFails: false,
   /** When set, replay reads wait for it, then read. */
   gate: undefined as Promise<void> | undefined,
+  /** Replay reads waiting at the gate now, per tenant. */
+  atGate: new Map<string, number>(),
 }));
 
 /** The live poll: keys and direction of the window, then the messages of the new entries. */
@@ -47,7 +50,11 @@ vi.mock('../messages/repository.ts', async (importOriginal) => ({
     keys.flatMap((k) => feed.rows.filter((r) => r.gsi1sk === k.gsi1sk)),
   tenantFeed: async (tenantId: string, opt: { after?: string; limit?: number } = {}) => {
     feed.queries++;
-    if (opt.limit !== undefined && feed.gate) await feed.gate;
+    if (opt.limit !== undefined && feed.gate) {
+      feed.atGate.set(tenantId, (feed.atGate.get(tenantId) ?? 0) + 1);
+      await feed.gate;
+      feed.atGate.set(tenantId, (feed.atGate.get(tenantId) ?? 0) - 1);
+    }
     if (opt.limit !== undefined && feed.replayFails) throw new Error('DynamoDB unavailable');
     if (feed.failures > 0) {
       feed.failures--;
@@ -102,6 +109,7 @@ beforeEach(() => {
   feed.failures = 0;
   feed.replayFails = false;
   feed.gate = undefined;
+  feed.atGate.clear();
 });
 
 afterEach(() => {
@@ -289,6 +297,31 @@ describe('replay (Last-Event-ID)', () => {
     expect(opened.truncated).toBe(false);
     expect(got).toHaveLength(3);
     closers.push(opened.close);
+  });
+
+  it("a tenant's replays run a few at a time; the others wait their turn, other tenants do not", async () => {
+    const seenA = commit('t1', 'seen', { at: Date.now() - 60_000 });
+    const seenB = commit('t2', 'seen', { at: Date.now() - 60_000 });
+    commit('t1', 'missed a', { at: Date.now() - 30_000 });
+    commit('t2', 'missed b', { at: Date.now() - 30_000 });
+    let release: () => void = () => {};
+    feed.gate = new Promise((r) => {
+      release = r;
+    });
+    const gotA: FeedEvent[][] = [];
+    const openingA = Array.from({ length: REPLAYS_PER_TENANT + 2 }, () => {
+      const got: FeedEvent[] = [];
+      gotA.push(got);
+      return openFeed('t1', seenA.gsi1sk, (e) => got.push(e), REPLAY_MAX);
+    });
+    const openingB = openFeed('t2', seenB.gsi1sk, () => {}, REPLAY_MAX);
+    await elapse(1);
+    expect(feed.atGate.get('t1')).toBe(REPLAYS_PER_TENANT);
+    expect(feed.atGate.get('t2')).toBe(1);
+    release();
+    for (const o of [...openingA, openingB]) closers.push((await o).close);
+    // Every client got its replay in the end.
+    expect(gotA.map((g) => g.map((e) => JSON.parse(e.data).message))).toEqual(gotA.map(() => ['missed a']));
   });
 
   it('a message arriving live during the replay is sent once, after the replay', async () => {

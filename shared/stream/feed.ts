@@ -197,6 +197,33 @@ async function replay(tenantId: string, after: string, forward: FeedListener, ma
   }
 }
 
+/**
+ * Replays of one tenant that run at once in this process; its other clients wait their turn (their
+ * live events held meanwhile). Many clients resuming from far back at once (anyone holding the
+ * portal id) then cost this tenant's streams time, not the process's other work.
+ */
+export const REPLAYS_PER_TENANT = 2;
+const replays = new Map<string, { running: number; waiting: Array<() => void> }>();
+
+/** Waits for a replay turn of the tenant; answers the function that ends it. */
+async function replayTurn(tenantId: string): Promise<() => void> {
+  let r = replays.get(tenantId);
+  if (!r) {
+    r = { running: 0, waiting: [] };
+    replays.set(tenantId, r);
+  }
+  const turns = r;
+  if (turns.running >= REPLAYS_PER_TENANT) await new Promise<void>((go) => turns.waiting.push(go));
+  else turns.running++;
+  return () => {
+    const next = turns.waiting.shift();
+    // The turn passes straight to the next waiter: `running` stays as it is.
+    if (next) return next();
+    turns.running--;
+    if (!turns.running && replays.get(tenantId) === turns) replays.delete(tenantId);
+  };
+}
+
 /** An open feed: the function that closes it, and whether its replay stopped at the cap. */
 export interface OpenedFeed {
   close: () => void;
@@ -233,11 +260,16 @@ export async function openFeed(
   let held: FeedEvent[] | undefined = [];
   const close = await listen(tenantId, (events) => (held ? held.push(...events) : forward(events)));
   let truncated = false;
-  try {
-    if (lastEventId) truncated = await replay(tenantId, lastEventId, forward, replayMax);
-  } catch (err) {
-    close();
-    throw err;
+  if (lastEventId) {
+    const done = await replayTurn(tenantId);
+    try {
+      truncated = await replay(tenantId, lastEventId, forward, replayMax);
+    } catch (err) {
+      close();
+      throw err;
+    } finally {
+      done();
+    }
   }
   if (truncated) {
     close();
