@@ -10,7 +10,8 @@ import { startReceiver } from '../support/webhook-receiver.ts';
  * events consumer's batches waited up to the first-attempt budget (2 s) for the noisy receiver,
  * and the quiet tenant's messages waited behind them (p50 above 1 s). The bound stated here: the
  * quiet tenant's message → stream and message → webhook latencies stay at p50 ≤ 400 ms and
- * p90 ≤ 1,500 ms (the tail has room for a machine shared with other tests), once the noisy tenant's first slow answer has been seen.
+ * p90 ≤ 1,500 ms (room in the tail for a machine shared with other tests), once the noisy
+ * tenant's first slow answer has been seen.
  */
 const closers: Array<() => Promise<void>> = [];
 afterAll(async () => {
