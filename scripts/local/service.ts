@@ -9,7 +9,11 @@ import { handler as chatbotHandler } from '../../functions/chatbot/handler.ts';
 import { eventLane, handler as eventsHandler } from '../../functions/events/handler.ts';
 import { handler as mediaHandler } from '../../functions/media/handler.ts';
 import { shutdownOcr } from '../../functions/media/ocr/index.ts';
-import { webhookLane, handler as webhooksHandler } from '../../functions/webhooks/handler.ts';
+import {
+  isolatedWebhookLane,
+  webhookLane,
+  handler as webhooksHandler,
+} from '../../functions/webhooks/handler.ts';
 import { simulatorRoutes } from '../../simulator/routes.ts';
 import { bootstrapResources } from './bootstrap.ts';
 import { startLocalAws } from './local-aws.ts';
@@ -104,8 +108,10 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   stops.push(() => events.stop());
   // A session's first attempts in order, one lane each, up to 50 at once; the lanes ready at the
   // same moment reach the handler together, which claims and records them in one transaction each.
+  // A slow tenant's jobs each in a lane of its own, run apart from the combined calls, so a slow
+  // receiver holds up no other tenant's deliveries (docs/events.md, "Fair sharing").
   const webhooks = pollQueue(names.webhooksQueue(), webhooksHandler, {
-    lanes: { keyOf: webhookLane, handOver: 50, combine: 2 },
+    lanes: { keyOf: webhookLane, handOver: 50, combine: 2, isolate: isolatedWebhookLane },
   });
   stops.push(() => webhooks.stop());
   // Each chatbot job in a lane of its own: a slow model call never holds up the next receive.

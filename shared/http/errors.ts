@@ -98,7 +98,7 @@ export class QuotaExceededError extends ServiceError {
   }
 }
 
-/** Too many failed credential attempts from one address or for one key prefix (shared/auth/throttle.ts). */
+/** Too many requests, failed credential attempts or open connections for now; `Retry-After` says when to try again. */
 export class RateLimitedError extends ServiceError {
   constructor(message: string, retryAfterSeconds: number) {
     super('RATE_LIMITED', message, { retryAfterSeconds });

@@ -18,6 +18,13 @@ export const errorResponses = {
   404: { description: 'Unknown resource', content: { 'application/json': { schema: ErrorSchema } } },
 } as const;
 
+/** 429 with `Retry-After`: a cap or throttle (not in `errorResponses`: only some routes have one). */
+export const rateLimitedResponse = {
+  description: 'Too many at once (RATE_LIMITED); try again after `Retry-After` seconds',
+  headers: { 'Retry-After': { schema: { type: 'integer' as const }, description: 'seconds' } },
+  content: { 'application/json': { schema: ErrorSchema } },
+} as const;
+
 export const bearer = [{ bearerAuth: [] }];
 
 /** An array of strings, or one comma-separated string (both are accepted by the spec). */

@@ -5,9 +5,10 @@ import { streamSSE } from 'hono/streaming';
 import { tenantOfPortal } from '../auth/tenants.ts';
 import { router } from '../http/context.ts';
 import { NotFoundError, ValidationError } from '../http/errors.ts';
-import { errorResponses } from '../http/schemas.ts';
+import { errorResponses, rateLimitedResponse } from '../http/schemas.ts';
 import { logger } from '../log/logger.ts';
-import { openFeed } from './feed.ts';
+import { admitStream } from './admission.ts';
+import { type OpenedFeed, openFeed } from './feed.ts';
 import { nodeResponse, nodeSink, type SseSink, webSink } from './sink.ts';
 
 export const HEARTBEAT_MS = 15_000;
@@ -50,6 +51,7 @@ const route = createRoute({
     },
     400: errorResponses[400],
     404: errorResponses[404],
+    429: rateLimitedResponse,
   },
 });
 
@@ -65,8 +67,8 @@ export function streamRoutes() {
   return r;
 }
 
-/** Opens a client's events (replay then live), each handed to `send`; answers the function that closes them. */
-export type OpenEvents = (send: (event: { frame: Uint8Array }) => void) => Promise<() => void>;
+/** Opens a client's events (replay then live), each handed to `send`; answers how to close them. */
+export type OpenEvents = (send: (event: { frame: Uint8Array }) => void) => Promise<OpenedFeed>;
 
 /** The `Last-Event-ID` a client resumes after: the header, else the `lastEventId` query; checked. */
 export function resumeId(header: string | undefined, query: string | undefined): string | undefined {
@@ -79,22 +81,29 @@ export function resumeId(header: string | undefined, query: string | undefined):
 /**
  * Serves one SSE client of a tenant's stream (the tenant stream, the extraction stream): the raw Node
  * response under @hono/node-server, else Hono's web stream; events from `open`, heartbeats, and a
- * cut-off for clients that stop reading.
+ * cut-off for clients that stop reading. A client over the caps on open streams is refused with
+ * 429 before anything is read for it (`admission.ts`).
  */
 // biome-ignore lint/suspicious/noExplicitAny: any route's context
 export function serveSse(c: Context<any>, tenantId: string, open: OpenEvents): Response | Promise<Response> {
+  const release = admitStream(tenantId);
   const headers = {
     'access-control-allow-origin': '*',
     'x-accel-buffering': 'no',
     'x-request-id': c.get('requestId'),
   };
-  const outgoing = nodeResponse(c);
-  if (outgoing) {
-    void serveClient(nodeSink(outgoing, headers), tenantId, open);
-    return RESPONSE_ALREADY_SENT;
+  try {
+    const outgoing = nodeResponse(c);
+    if (outgoing) {
+      void serveClient(nodeSink(outgoing, headers), tenantId, open).finally(release);
+      return RESPONSE_ALREADY_SENT;
+    }
+    for (const [k, v] of Object.entries(headers)) c.header(k, v);
+    return streamSSE(c, (stream) => serveClient(webSink(stream), tenantId, open).finally(release));
+  } catch (err) {
+    release();
+    throw err;
   }
-  for (const [k, v] of Object.entries(headers)) c.header(k, v);
-  return streamSSE(c, (stream) => serveClient(webSink(stream), tenantId, open));
 }
 
 /** One client: replay and live events, heartbeats, and a cut-off for clients that stop reading. */
@@ -107,12 +116,20 @@ async function serveClient(sink: SseSink, tenantId: string, open: OpenEvents): P
     }
     sink.write(chunk);
   };
-  let close: (() => void) | undefined;
+  let opened: OpenedFeed;
   try {
-    close = await open((e) => write(e.frame));
+    opened = await open((e) => write(e.frame));
   } catch (err) {
     logger.error({ err, tenantId }, 'SSE feed could not open');
     sink.end();
+    return;
+  }
+  if (opened.truncated) {
+    // The replay sent what one request may: the client reconnects after `retry` with the last id
+    // it got (EventSource does so by itself) and the next request sends the rest.
+    write(`retry: ${RECONNECT_MS}\n: replay limit reached; reconnect with Last-Event-ID\n\n`);
+    sink.finish();
+    await sink.gone;
     return;
   }
   // Tells the client it is subscribed: everything committed from here on will reach it.
@@ -120,5 +137,5 @@ async function serveClient(sink: SseSink, tenantId: string, open: OpenEvents): P
   const heartbeat = setInterval(() => write(': ping\n\n'), HEARTBEAT_MS);
   await sink.gone;
   clearInterval(heartbeat);
-  close();
+  opened.close();
 }

@@ -23,6 +23,7 @@ import {
   markDeadLettered,
 } from './repository.ts';
 import { deliveryHeaders } from './sign.ts';
+import { noteAnswer } from './slow-tenants.ts';
 
 /** A claim older than this belongs to a consumer that died mid-POST. */
 const STALE_CLAIM_MS = 3 * POST_TIMEOUT_MS;
@@ -351,7 +352,10 @@ async function deadLetter(job: WebhookJob, event: string, reason: string): Promi
 /** One POST with the configuration as it is now (a fixed URL or rotated secret applies to retries). */
 export async function attempt(d: Delivery, n: number): Promise<AttemptResult> {
   const result = await post(d, n);
-  if (result.record.url !== null) count('webhookAttempts');
+  if (result.record.url !== null) {
+    count('webhookAttempts');
+    noteAnswer(d.tenantId, result.record.durationMs);
+  }
   count(result.record.outcome === 'delivered' ? 'webhookDelivered' : 'webhookFailures');
   return result;
 }
