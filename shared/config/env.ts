@@ -102,6 +102,8 @@ const EnvSchema = z.object({
   SSE_MAX_CONNECTIONS_PER_TENANT: z.coerce.number().int().min(1).default(100),
   /** Events one stream request replays after `Last-Event-ID` at most; the client resumes for the rest. */
   SSE_REPLAY_MAX: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** How often an open SSE stream checks that its credential still holds (revoked, disabled, rotated). */
+  SSE_ACCESS_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** SQS caps DelaySeconds at 15 minutes. */
   WEBHOOK_RETRY_MAX_DELAY_MS: z.coerce.number().int().min(0).max(900_000).default(900_000),
   /** Inbound messages from one chat within this window are answered as one turn (SQS DelaySeconds, whole seconds). */

@@ -1,9 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { assertActive } from '../auth/credentials.ts';
 import { bearerOrApiKey } from '../auth/host-auth.ts';
 import { extractionFeed } from '../chatbot/extraction.ts';
 import { GLOBAL_KEY } from '../chatbot/session-keys.ts';
 import { env } from '../config/env.ts';
 import { router } from '../http/context.ts';
+import { TenantDisabledError, UnauthorizedError } from '../http/errors.ts';
 import { bearer, errorResponses, rateLimitedResponse } from '../http/schemas.ts';
 import { logger } from '../log/logger.ts';
 import { orderKeyAt } from '../store/keys.ts';
@@ -127,8 +129,17 @@ export function extractionStreamRoutes() {
   r.openapi(route, (c) => {
     const { sessionKey, lastEventId: q } = c.req.valid('query');
     const lastEventId = resumeId(c.req.valid('header')['last-event-id'], q);
-    const tenantId = c.get('auth').tenant;
-    return serveSse(c, tenantId, (send) => openExtractionFeed(tenantId, sessionKey, lastEventId, send));
+    const auth = c.get('auth');
+    return serveSse(
+      c,
+      auth.tenant,
+      (send) => openExtractionFeed(auth.tenant, sessionKey, lastEventId, send),
+      () =>
+        assertActive(auth).then(
+          () => true,
+          (err) => !(err instanceof UnauthorizedError || err instanceof TenantDisabledError),
+        ),
+    );
   });
   return r;
 }

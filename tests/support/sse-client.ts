@@ -80,6 +80,8 @@ export async function openStream(
     events,
     comments,
     connected,
+    /** Resolves when the server ends the stream (or close() aborts it). */
+    ended: reading,
     async close() {
       ac.abort();
       await reading;
