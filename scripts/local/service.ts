@@ -13,6 +13,7 @@ import { webhookLane, handler as webhooksHandler } from '../../functions/webhook
 import { simulatorRoutes } from '../../simulator/routes.ts';
 import { bootstrapResources } from './bootstrap.ts';
 import { startLocalAws } from './local-aws.ts';
+import { localDriver } from './local-driver.ts';
 import { localSecrets } from './secrets.ts';
 
 export interface ServiceOptions {
@@ -122,7 +123,9 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   });
 
   if (opts.withHost ?? true) {
-    const host = await startConnectionHost();
+    // The simulated network's driver comes from here: the host itself never imports simulator/.
+    const driver = localDriver();
+    const host = await startConnectionHost(driver ? { driver: driver() } : {});
     stops.push(() => host.stop());
   }
 

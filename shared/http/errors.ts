@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'PAYMENT_NOT_CONFIGURED'
   | 'QUOTA_EXCEEDED'
   | 'UPSTREAM_UNAVAILABLE'
+  | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL';
 
 const STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503> = {
@@ -34,6 +35,7 @@ const STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 
   PAYMENT_NOT_CONFIGURED: 422,
   QUOTA_EXCEEDED: 429,
   UPSTREAM_UNAVAILABLE: 503,
+  SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 
@@ -91,6 +93,13 @@ export class SessionNotReadyError extends ServiceError {
 export class QuotaExceededError extends ServiceError {
   constructor(message: string, retryAfterSeconds: number) {
     super('QUOTA_EXCEEDED', message, { retryAfterSeconds });
+  }
+}
+
+/** The service itself cannot answer yet (its secrets could not be loaded); nothing the caller did. */
+export class ServiceUnavailableError extends ServiceError {
+  constructor(message: string, retryAfterSeconds = 5) {
+    super('SERVICE_UNAVAILABLE', message, { retryAfterSeconds });
   }
 }
 

@@ -26,6 +26,7 @@ const EXPECTED = {
   PAYMENT_NOT_CONFIGURED: { status: 422, code: 100 },
   QUOTA_EXCEEDED: { status: 429, code: 131056 },
   UPSTREAM_UNAVAILABLE: { status: 503, code: 131016 },
+  SERVICE_UNAVAILABLE: { status: 503, code: 131016 },
   INTERNAL: { status: 500, code: 131000 },
 } satisfies Record<ErrorCode, { status: number; code: number; subcode?: number }>;
 

@@ -166,6 +166,7 @@ const CLOUD_CODES: Record<ErrorCode, { code: number; title: string; subcode?: nu
   PAYMENT_NOT_CONFIGURED: { code: 100, title: 'Invalid parameter' },
   QUOTA_EXCEEDED: { code: 131056, title: 'Message quota for this phone number reached' },
   UPSTREAM_UNAVAILABLE: { code: 131016, title: 'Service unavailable' },
+  SERVICE_UNAVAILABLE: { code: 131016, title: 'Service unavailable' },
   INTERNAL: { code: 131000, title: 'Something went wrong' },
 };
 
