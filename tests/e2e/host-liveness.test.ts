@@ -19,8 +19,7 @@ describe('connection host liveness and readiness', () => {
     const port = await freePort();
     const deadDynamo = await freePort();
     host = spawnScript('scripts/local/host-process.ts', {
-      RESOURCE_PREFIX: `lv${Date.now() % 1_000_000}`,
-      SHARD_COUNT: '1',
+      // The running service's bucket and queues (reachable); its leases stay out of reach.
       HOST_ID: 'liveness',
       HOST_HTTP_PORT: String(port),
       // Nothing listens here: every DynamoDB call (lease ticks included) fails.
