@@ -85,7 +85,9 @@ describe('API Lambda handler with API Gateway v2 events', () => {
 
     const stream = await call('/api/public/portal/prt_1/stream', 'key=abc');
     expect(stream.statusCode).toBe(307);
-    expect(stream.headers.location).toBe('https://streams.example.test/api/public/portal/prt_1/stream?key=abc');
+    expect(stream.headers.location).toBe(
+      'https://streams.example.test/api/public/portal/prt_1/stream?key=abc',
+    );
   });
 
   it('Secrets Manager unreachable: JSON 503 SERVICE_UNAVAILABLE on every route, /health names it, and it recovers', async () => {
