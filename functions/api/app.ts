@@ -1,9 +1,11 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { env } from '#shared/config/env';
+import { loadSecrets } from '#shared/config/load-secrets';
 import type { Router } from '#shared/http/context';
-import { errorBody } from '#shared/http/errors';
+import { errorBody, ServiceUnavailableError } from '#shared/http/errors';
 import { serviceApp } from '#shared/http/service-app';
+import { logger } from '#shared/log/logger';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 export const UPLOAD_BODY_LIMIT = 64 * 1024 * 1024;
@@ -158,6 +160,20 @@ export type App = Awaited<ReturnType<typeof createApp>>;
  */
 export function createLazyApp() {
   const app = serviceApp();
+  // The secrets (Secrets Manager in the cloud; nothing to fetch locally) before any route: one that
+  // cannot be loaded is a 503 on every route, retried on the next request. `/health` goes on without
+  // them and names the failed dependency.
+  app.use('*', async (c, next) => {
+    if (c.req.path === '/health' || c.req.path.startsWith('/health/')) return next();
+    try {
+      await loadSecrets();
+    } catch (err) {
+      // The error says which secret and why (its ARN, the SDK's reason), never a secret's value.
+      logger.error({ err, requestId: c.get('requestId'), path: c.req.path }, 'secrets could not be loaded');
+      throw new ServiceUnavailableError('the service cannot load its configuration; retry shortly');
+    }
+    return next();
+  });
   /** Answers with the application `build` makes, built on the first request and kept (rebuilt after a failure). */
   const lazily = (build: () => Promise<{ fetch: App['fetch'] }>) => {
     let built: Promise<{ fetch: App['fetch'] }> | undefined;

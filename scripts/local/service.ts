@@ -17,6 +17,7 @@ import {
 import { simulatorRoutes } from '../../simulator/routes.ts';
 import { bootstrapResources } from './bootstrap.ts';
 import { startLocalAws } from './local-aws.ts';
+import { localDriver } from './local-driver.ts';
 import { localSecrets } from './secrets.ts';
 
 export interface ServiceOptions {
@@ -128,7 +129,9 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   });
 
   if (opts.withHost ?? true) {
-    const host = await startConnectionHost();
+    // The simulated network's driver comes from here: the host itself never imports simulator/.
+    const driver = localDriver();
+    const host = await startConnectionHost(driver ? { driver: driver() } : {});
     stops.push(() => host.stop());
   }
 

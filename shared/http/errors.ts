@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'TENANT_DISABLED'
   | 'UPSTREAM_UNAVAILABLE'
+  | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL';
 
 const STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503> = {
@@ -38,6 +39,7 @@ const STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 
   RATE_LIMITED: 429,
   TENANT_DISABLED: 403,
   UPSTREAM_UNAVAILABLE: 503,
+  SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 
@@ -109,6 +111,13 @@ export class RateLimitedError extends ServiceError {
 export class TenantDisabledError extends ServiceError {
   constructor(tenantId: string) {
     super('TENANT_DISABLED', `tenant ${tenantId} is disabled`);
+  }
+}
+
+/** The service itself cannot answer yet (its secrets could not be loaded); nothing the caller did. */
+export class ServiceUnavailableError extends ServiceError {
+  constructor(message: string, retryAfterSeconds = 5) {
+    super('SERVICE_UNAVAILABLE', message, { retryAfterSeconds });
   }
 }
 

@@ -136,7 +136,7 @@ describe('meta', () => {
     const r = await api().get('/health');
     expect(r.status).toBe(200);
     expect(r.body.success).toBe(true);
-    expect(Object.keys(r.body.checks).sort()).toEqual(['dynamodb', 's3', 'sqs']);
+    expect(Object.keys(r.body.checks).sort()).toEqual(['dynamodb', 's3', 'secrets', 'sqs']);
     for (const c of Object.values(r.body.checks) as Array<{ ok: boolean }>) expect(c.ok).toBe(true);
   });
 

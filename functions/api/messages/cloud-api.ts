@@ -168,6 +168,7 @@ const CLOUD_CODES: Record<ErrorCode, { code: number; title: string; subcode?: nu
   RATE_LIMITED: { code: 130429, title: 'Rate limit hit' },
   TENANT_DISABLED: { code: 131031, title: 'Account has been locked' },
   UPSTREAM_UNAVAILABLE: { code: 131016, title: 'Service unavailable' },
+  SERVICE_UNAVAILABLE: { code: 131016, title: 'Service unavailable' },
   INTERNAL: { code: 131000, title: 'Something went wrong' },
 };
 
