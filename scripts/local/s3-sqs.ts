@@ -1,0 +1,54 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildApp } from 'fauxqs';
+import { type FauxS3Store, keepObjectsIn } from './object-files.ts';
+import { type FauxSqsStore, QueueJournal } from './queue-journal.ts';
+
+export interface LocalS3Sqs {
+  /** The endpoint of both services. */
+  address: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * fauxqs (S3 and SQS on one port) in this process, on a free loopback port. With `dir`, its queues
+ * and objects survive a crash: messages in an append-only journal (`<dir>/sqs/journal.jsonl`,
+ * queue-journal.ts), objects in files (`<dir>/s3/`, object-files.ts), each written before fauxqs
+ * answers the request that made it. Without one, everything lives in memory.
+ */
+export async function startS3Sqs(dir?: string): Promise<LocalS3Sqs> {
+  // fauxqs builds its stores itself unless given them, and exports only its app: the store classes
+  // are taken from the files beside it, so the journal can wrap the very stores the app uses.
+  const root = import.meta.resolve('fauxqs');
+  const { SqsStore } = await import(new URL('./sqs/sqsStore.js', root).href);
+  const { SnsStore } = await import(new URL('./sns/snsStore.js', root).href);
+  const { S3Store } = await import(new URL('./s3/s3Store.js', root).href);
+  const stores = { sqsStore: new SqsStore(), snsStore: new SnsStore(), s3Store: new S3Store() };
+
+  let journal: QueueJournal | undefined;
+  if (dir) {
+    mkdirSync(join(dir, 'sqs'), { recursive: true });
+    journal = new QueueJournal(join(dir, 'sqs', 'journal.jsonl'));
+    journal.attach(stores.sqsStore as FauxSqsStore);
+    keepObjectsIn(join(dir, 's3'), stores.s3Store as FauxS3Store);
+  }
+  const app = buildApp({ logger: false, host: 'localhost', stores });
+  // Before any answer leaves: what the request changed is on disk when its sender hears of it.
+  // A write that fails answers an error instead: the sender tries again.
+  app.addHook('onSend', (_req: unknown, _reply: unknown, _payload: unknown, done: (err?: Error) => void) => {
+    try {
+      journal?.flush();
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
+  });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    address,
+    async stop() {
+      await app.close();
+      journal?.close();
+    },
+  };
+}
