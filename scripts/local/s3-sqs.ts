@@ -1,5 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { buildApp } from 'fauxqs';
 import { type FauxS3Store, keepObjectsIn } from './object-files.ts';
 import { type FauxSqsStore, QueueJournal } from './queue-journal.ts';
@@ -19,10 +21,11 @@ export interface LocalS3Sqs {
 export async function startS3Sqs(dir?: string): Promise<LocalS3Sqs> {
   // fauxqs builds its stores itself unless given them, and exports only its app: the store classes
   // are taken from the files beside it, so the journal can wrap the very stores the app uses.
-  const root = import.meta.resolve('fauxqs');
-  const { SqsStore } = await import(new URL('./sqs/sqsStore.js', root).href);
-  const { SnsStore } = await import(new URL('./sns/snsStore.js', root).href);
-  const { S3Store } = await import(new URL('./s3/s3Store.js', root).href);
+  const dist = fauxqsDist();
+  const load = (file: string) => import(pathToFileURL(join(dist, file)).href);
+  const { SqsStore } = await load('sqs/sqsStore.js');
+  const { SnsStore } = await load('sns/snsStore.js');
+  const { S3Store } = await load('s3/s3Store.js');
   const stores = { sqsStore: new SqsStore(), snsStore: new SnsStore(), s3Store: new S3Store() };
 
   let journal: QueueJournal | undefined;
@@ -51,4 +54,16 @@ export async function startS3Sqs(dir?: string): Promise<LocalS3Sqs> {
       journal?.close();
     },
   };
+}
+
+/**
+ * fauxqs's `dist` folder, found where Node would look for the package (its `exports` name no
+ * file for `require`, and Vitest's module runner has no `import.meta.resolve`).
+ */
+function fauxqsDist(): string {
+  for (const dir of createRequire(import.meta.url).resolve.paths('fauxqs') ?? []) {
+    const dist = join(dir, 'fauxqs', 'dist');
+    if (existsSync(join(dist, 'app.js'))) return dist;
+  }
+  throw new Error('fauxqs is not installed (npm install)');
 }
