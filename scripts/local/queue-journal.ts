@@ -1,4 +1,14 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fdatasync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  write,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 
 /** A message as fauxqs holds it (the fields the journal needs; the rest travel along as data). */
@@ -30,7 +40,8 @@ type Line = { put: string; m: FauxMessage } | { del: string } | { purge: string 
  * fauxqs keeps its queues in memory; this makes them survive a crash of `npm start`. Every message
  * a queue takes (sent, moved to a dead-letter queue) is appended to one file as a line, every
  * message deleted or purged as another, and the lines of a request are written before fauxqs
- * answers it (`flush`, from the server's onSend hook): what SendMessage acknowledged is on disk.
+ * answers it (`flush`, from the server's onSend hook): what SendMessage acknowledged is on disk,
+ * synced (concurrent requests share one sync).
  * A restart reads the file back and puts each message still held into its queue when the queue is
  * created again (the bootstrap creates every queue at each start).
  *
@@ -46,6 +57,11 @@ export class QueueJournal {
   private readonly restored = new Map<string, FauxMessage[]>();
   private pending: string[] = [];
   private mustSync = false;
+  private writing = false;
+  /** Lines appended, and how many of them are on disk. */
+  private appended = 0;
+  private written = 0;
+  private waiters: Array<{ upTo: number; resolve: () => void; reject: (err: Error) => void }> = [];
   private lines = 0;
   private fd: number;
 
@@ -84,25 +100,57 @@ export class QueueJournal {
     };
   }
 
-  /** Writes the lines of the requests answered since the last flush; synced when a message was taken. */
-  flush(): void {
-    if (!this.pending.length) return;
-    const text = this.pending.join('');
-    this.pending = [];
-    writeSync(this.fd, text);
-    // A lost delete only delivers a message again (every consumer is idempotent); a lost message
-    // would break an acknowledgement: only what takes a message waits for the disk.
-    if (this.mustSync) fsyncSync(this.fd);
-    this.mustSync = false;
-    if (this.lines > 10_000 && this.lines > 4 * this.live.size) {
-      closeSync(this.fd);
-      this.fd = this.compact();
-    }
+  /**
+   * Resolves once every line appended so far is written (and synced, when one took a message).
+   * Requests that flush while a write is under way share the next one: one sync for all of them
+   * (a group commit), off the event loop.
+   */
+  flush(): Promise<void> {
+    const upTo = this.appended;
+    if (this.written >= upTo) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ upTo, resolve, reject });
+      this.writeNext();
+    });
   }
 
-  close(): void {
-    this.flush();
+  /** Writes what is left and closes the file. */
+  async close(): Promise<void> {
+    await this.flush();
     closeSync(this.fd);
+  }
+
+  private writeNext(): void {
+    if (this.writing || !this.pending.length) return;
+    this.writing = true;
+    const text = this.pending.join('');
+    const upTo = this.appended;
+    const sync = this.mustSync;
+    this.pending = [];
+    this.mustSync = false;
+    const done = (err: Error | null) => {
+      this.writing = false;
+      const settled = this.waiters.filter((w) => w.upTo <= upTo);
+      this.waiters = this.waiters.filter((w) => w.upTo > upTo);
+      if (err) {
+        // Those requests answer an error and are sent again (a duplicate at worst: consumers are idempotent).
+        for (const w of settled) w.reject(err);
+      } else {
+        this.written = upTo;
+        for (const w of settled) w.resolve();
+        if (this.lines > 10_000 && this.lines > 4 * this.live.size) {
+          closeSync(this.fd);
+          this.fd = this.compact();
+        }
+      }
+      this.writeNext();
+    };
+    write(this.fd, text, (err) => {
+      if (err || !sync) return done(err);
+      // A lost delete only delivers a message again (every consumer is idempotent); a lost message
+      // would break an acknowledgement: only what takes a message waits for the disk.
+      fdatasync(this.fd, done);
+    });
   }
 
   private wrap(queue: FauxQueue): void {
@@ -136,6 +184,7 @@ export class QueueJournal {
     const line = `${JSON.stringify(entry)}\n`;
     this.apply(entry, line);
     this.pending.push(line);
+    this.appended++;
     this.lines++;
     if ('put' in entry) this.mustSync = true;
   }
