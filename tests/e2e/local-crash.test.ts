@@ -9,12 +9,13 @@ import { names } from '#shared/aws/names';
 import type { HostEvent } from '#shared/events/types';
 import { jsonClient } from '../support/http.ts';
 import { spawnScript, stopProcess } from '../support/processes.ts';
+import { openStream } from '../support/sse-client.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 /**
  * `npm start` killed with SIGKILL in the middle of an inbound burst, then started again on the same
- * data directory: every inbound message it acknowledged is stored and reaches the webhook, with a
- * delivered record, none left retrying. The burst is put on the events queue as the connection host
+ * data directory: every inbound message it acknowledged is stored, on the stream, and reaches the
+ * webhook, with a delivered record, none left retrying. The burst is put on the events queue as the connection host
  * does it (SendMessageBatch; an answered batch is what the host acknowledges to the network): the
  * simulated network lives in the killed process, so its own acknowledgement promises nothing.
  */
@@ -76,7 +77,7 @@ async function until<T>(fn: () => Promise<T | undefined | false>, ms: number, wh
 const BURST = 180;
 
 describe('npm start killed mid-burst', () => {
-  it('loses nothing it acknowledged: every message stored and delivered to the webhook after a restart', async () => {
+  it('loses nothing it acknowledged: every message stored, on the stream and delivered to the webhook after a restart', async () => {
     // Every third message's first attempt is refused: its retry waits on the queue.
     const refusedOnce = new Set<string>();
     const hook = await startReceiver(
@@ -201,6 +202,20 @@ describe('npm start killed mid-burst', () => {
         'every acknowledged message stored',
       );
       expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+
+      // The stream, resumed from before the burst, replays every one of them, each once.
+      const stream = await openStream(created.body.tenant.portal_id, {
+        base: svc.baseUrl,
+        lastEventId: `${String(t0 - 60_000).padStart(13, '0')}#before`,
+      });
+      try {
+        await stream.connected;
+        const streamed = stream.events.map((e) => e.id!.slice(14));
+        expect(acknowledged.filter((id) => !streamed.includes(id))).toEqual([]);
+        expect(new Set(streamed).size).toBe(streamed.length);
+      } finally {
+        await stream.close();
+      }
 
       // Each has its delivery record, delivered; none is left pending, sending or retrying.
       const records = await until(
