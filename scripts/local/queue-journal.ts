@@ -100,6 +100,11 @@ export class QueueJournal {
     };
   }
 
+  /** Nothing appended is waiting to be written. */
+  get idle(): boolean {
+    return this.written >= this.appended;
+  }
+
   /**
    * Resolves once every line appended so far is written (and synced, when one took a message).
    * Requests that flush while a write is under way share the next one: one sync for all of them

@@ -36,12 +36,23 @@ export async function startS3Sqs(dir?: string): Promise<LocalS3Sqs> {
     keepObjectsIn(join(dir, 's3'), stores.s3Store as FauxS3Store);
   }
   const app = buildApp({ logger: false, host: 'localhost', stores });
-  // Before any answer leaves: what the request changed is on disk when its sender hears of it.
-  // A write that fails answers an error instead: the sender tries again.
-  app.addHook('onSend', (_req: unknown, _reply: unknown, _payload: unknown, done: (err?: Error) => void) => {
-    if (!journal) return done();
-    journal.flush().then(() => done(), done);
-  });
+  // Before an SQS answer leaves, what the request changed is on disk (S3 objects are written as
+  // they are stored, object-files.ts). A write that fails answers an error: the sender tries again.
+  // Only SQS answers are held: fauxqs's S3 handlers send without returning their reply, which a
+  // hook that answers later would make Fastify send twice.
+  app.addHook(
+    'onSend',
+    (
+      req: { headers: Record<string, string | string[] | undefined> },
+      _reply: unknown,
+      _payload: unknown,
+      done: (err?: Error) => void,
+    ) => {
+      const sqs = String(req.headers['content-type'] ?? '').includes('application/x-amz-json-1.0');
+      if (!journal || !sqs || journal.idle) return done();
+      journal.flush().then(() => done(), done);
+    },
+  );
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     address,
