@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { names } from '#shared/aws/names';
 import { env, resetEnvCache } from '#shared/config/env';
+import { logger } from '#shared/log/logger';
 import { pollQueue } from '#shared/queue/consumer';
 import { startConnectionHost } from '../../connection-host/host.ts';
 import { createApp } from '../../functions/api/app.ts';
@@ -14,6 +15,7 @@ import {
   webhookLane,
   handler as webhooksHandler,
 } from '../../functions/webhooks/handler.ts';
+import { sweepDeliveries } from '../../functions/webhooks/sweep.ts';
 import { simulatorRoutes } from '../../simulator/routes.ts';
 import { bootstrapResources } from './bootstrap.ts';
 import { startLocalAws } from './local-aws.ts';
@@ -127,6 +129,14 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     await media.stop();
     await shutdownOcr();
   });
+
+  // After a crash, the deliveries whose job was in flight (a job comes back from the journal at
+  // once, and one whose claim still looks fresh is dropped) or never queued get it again
+  // (functions/webhooks/sweep.ts). Only where this process owns the data: a process on someone
+  // else's endpoints (aws: 'external') leaves it to that one.
+  if (opts.dataDir && opts.aws !== 'external') {
+    void sweepDeliveries().catch((err: unknown) => logger.error({ err }, 'webhook delivery sweep failed'));
+  }
 
   if (opts.withHost ?? true) {
     // The simulated network's driver comes from here: the host itself never imports simulator/.

@@ -7,7 +7,14 @@ import { backoffConfig, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs } from './ba
 import { hostOf, isApprovedHost } from './config.ts';
 import { resolveConfig } from './config-store.ts';
 import { guardedStatus, TargetNotAllowedError, TargetTimeoutError } from './guard.ts';
-import { nextAttempt, POST_TIMEOUT_MS, sendJob, sendToDeadLetter, type WebhookJob } from './job.ts';
+import {
+  nextAttempt,
+  POST_TIMEOUT_MS,
+  STALE_CLAIM_MS,
+  sendJob,
+  sendToDeadLetter,
+  type WebhookJob,
+} from './job.ts';
 import {
   type AttemptNext,
   type AttemptRecord,
@@ -25,8 +32,6 @@ import {
 import { deliveryHeaders } from './sign.ts';
 import { noteAnswer } from './slow-tenants.ts';
 
-/** A claim older than this belongs to a consumer that died mid-POST. */
-const STALE_CLAIM_MS = 3 * POST_TIMEOUT_MS;
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 type Outcome = AttemptRecord['outcome'];
