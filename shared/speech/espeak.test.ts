@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { espeakWav } from './espeak.ts';
 
@@ -23,6 +24,14 @@ describe('eSpeak NG as WebAssembly', () => {
     const said = await espeakWav('-f/etc/passwd', 'en', 30_000);
     expect(seconds(said)).toBeGreaterThan(0.5);
     expect(seconds(said)).toBeLessThan(5);
+  });
+
+  it('answers every request when more arrive than run at once (one per core; the rest wait their turn)', async () => {
+    const n = availableParallelism() * 2 + 1;
+    const wavs = await Promise.all(
+      Array.from({ length: n }, (_, i) => espeakWav(`request ${i}`, 'en', 60_000)),
+    );
+    for (const w of wavs) expect(seconds(w)).toBeGreaterThan(0.3);
   });
 
   it('answers a voice it lacks with its own complaint, and gives up after the time bound', async () => {

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -82,19 +83,56 @@ function loadProgram(): Promise<Program> {
 }
 
 /**
+ * Programs running at once, one per core: each holds tens of MB (its wasm memory with the voice
+ * data) and a core while it computes; more requests wait their turn.
+ */
+const MAX_RUNNING = Math.max(1, availableParallelism());
+let running = 0;
+const waiting: Array<() => void> = [];
+
+/** Waits for a free slot; the function it answers frees it (handing it to the next in line). */
+async function slot(): Promise<() => void> {
+  if (running < MAX_RUNNING) running++;
+  else await new Promise<void>((r) => waiting.push(r));
+  return () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+}
+
+/**
  * `text` spoken by eSpeak NG as a 16-bit mono PCM WAV. `voice` is the value of `-v` (a voice from the
  * fixed table, optionally `+variant`), checked by the caller. Rejects with the program's own
- * complaint, or after `timeoutMs`.
+ * complaint, or when `timeoutMs` (its wait for a turn included) runs out.
  */
 export async function espeakWav(text: string, voice: string, timeoutMs: number): Promise<Uint8Array> {
+  const deadline = Date.now() + timeoutMs;
   const { url, wasm } = await loadProgram();
-  const args = ['-v', voice, '-w', '/output.wav', '-f', '/input.txt'];
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { url, wasm, args, text } });
+  const release = await slot();
+  try {
+    return await run(
+      { url, wasm, args: ['-v', voice, '-w', '/output.wav', '-f', '/input.txt'], text },
+      deadline - Date.now(),
+      timeoutMs,
+    );
+  } finally {
+    release();
+  }
+}
+
+function run(
+  data: Program & { args: string[]; text: string },
+  leftMs: number,
+  timeoutMs: number,
+): Promise<Uint8Array> {
+  if (leftMs <= 0) return Promise.reject(new Error(`espeak-ng took longer than ${timeoutMs} ms`));
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: data });
   return new Promise<Uint8Array>((resolve, reject) => {
     const timer = setTimeout(() => {
       reject(new Error(`espeak-ng took longer than ${timeoutMs} ms`));
       void worker.terminate();
-    }, timeoutMs);
+    }, leftMs);
     const settle = () => {
       clearTimeout(timer);
       void worker.terminate();
