@@ -2,6 +2,7 @@ import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { TokenClaims } from '../auth/claims.ts';
 import { ServiceError, ValidationError } from './errors.ts';
+import { jsonTextProblem } from './json-text.ts';
 
 export interface AppEnv {
   Variables: {
@@ -17,7 +18,9 @@ const accepts = (declared: string, given: string) =>
 /**
  * Bodies are parsed in one place: the route's declared media types. A body of another type, or none
  * where one is required (the default unless the route says `required: false`), is a 415 that names
- * what the route takes, before any validator or handler sees it.
+ * what the route takes, before any validator or handler sees it. A JSON body is read here and
+ * checked (nesting depth, valid Unicode, no NUL: json-text.ts) before it is parsed; the validator
+ * then parses the text Hono keeps.
  */
 function bodyGate(route: RouteConfig): MiddlewareHandler<AppEnv>[] {
   const body = route.request?.body;
@@ -32,8 +35,13 @@ function bodyGate(route: RouteConfig): MiddlewareHandler<AppEnv>[] {
         if (body.required === false && empty) return next();
         throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `${takes}; the request has no Content-Type`);
       }
-      if (!types.some((t) => accepts(t, essence(given))))
-        throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `${takes}, not ${essence(given)}`);
+      const type = essence(given);
+      if (!types.some((t) => accepts(t, type)))
+        throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `${takes}, not ${type}`);
+      if (accepts('application/json', type)) {
+        const problem = jsonTextProblem(await c.req.text());
+        if (problem) throw new ValidationError(`body: ${problem}`, 'body');
+      }
       return next();
     },
   ];
