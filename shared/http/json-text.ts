@@ -23,7 +23,8 @@ export function jsonTextProblem(text: string): string | undefined {
     if (!inString) {
       if (ch === 0x22) inString = true;
       else if (ch === 0x5b || ch === 0x7b) {
-        if (++depth > JSON_MAX_DEPTH) return `arrays and objects may be nested at most ${JSON_MAX_DEPTH} deep`;
+        if (++depth > JSON_MAX_DEPTH)
+          return `arrays and objects may be nested at most ${JSON_MAX_DEPTH} deep`;
       } else if (ch === 0x5d || ch === 0x7d) depth--;
       continue;
     }
