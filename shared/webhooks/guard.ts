@@ -38,7 +38,7 @@ export class TargetTimeoutError extends ServiceError {
 export class TargetUnreachableError extends ServiceError {
   constructor(
     url: string,
-    readonly cause: NodeJS.ErrnoException,
+    override readonly cause: NodeJS.ErrnoException,
   ) {
     super('UPSTREAM_UNAVAILABLE', `${url} could not be reached (${cause.code ?? cause.message})`);
   }
