@@ -14,9 +14,12 @@ async function read(chunks: Iterable<Uint8Array>, boundary: string) {
   const fields: Record<string, string> = {};
   const files: Array<{ name: string; filename: string; type?: string; bytes: Buffer }> = [];
   await readMultipart(
-    (async function* () {
-      yield* chunks;
-    })(),
+    new ReadableStream({
+      start(controller) {
+        for (const c of chunks) controller.enqueue(c);
+        controller.close();
+      },
+    }),
     boundary,
     {
       field: (name, value) => {

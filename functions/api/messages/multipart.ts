@@ -72,11 +72,23 @@ function parseHeaders(block: string): { name: string; filename?: string; content
 type Sink = Awaited<ReturnType<MultipartHandlers['file']>>;
 
 /**
+ * The rest of a body read and dropped, in the background. A refusal is answered at once, but the
+ * stream is not cancelled: that would close the socket while the client is still sending, and the
+ * client would see a reset instead of the answer. Bounded by the API's body limit (app.ts).
+ */
+function drain(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  void (async () => {
+    for (;;) if ((await reader.read()).done) return;
+  })().catch(() => undefined);
+}
+
+/**
  * Reads the whole body, part by part, calling the handlers in order. Throws a 400 for a body that
- * is not well-formed multipart or ends early.
+ * is not well-formed multipart or ends early; when a handler throws, that error, with the rest of
+ * the body left to drain.
  */
 export async function readMultipart(
-  body: AsyncIterable<Uint8Array> | null,
+  body: ReadableStream<Uint8Array> | null,
   boundary: string,
   on: MultipartHandlers,
 ): Promise<void> {
@@ -159,10 +171,18 @@ export async function readMultipart(
     }
   };
 
-  for await (const chunk of body ?? []) {
-    buf = buf.length ? Buffer.concat([buf, chunk]) : Buffer.from(chunk);
-    await step();
-    if (state === 'done') break;
+  if (!body) throw malformed('there is no body');
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buf = buf.length ? Buffer.concat([buf, value]) : Buffer.from(value);
+      await step();
+      if (state === 'done') break;
+    }
+  } finally {
+    drain(reader);
   }
   if (state !== 'done') throw malformed('it ends before its closing boundary');
 }
