@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ValidationError } from '#shared/http/errors';
+import { maskUrl, URL_MASK, unmaskUrl } from '#shared/http/mask-url';
 import { exportSettingsKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { deleteTenantSecret, readTenantSecret, writeTenantSecret } from './secret.ts';
@@ -12,7 +13,7 @@ import { deleteTenantSecret, readTenantSecret, writeTenantSecret } from './secre
 
 const SECRET = 'export-settings';
 
-export const MASK = '********';
+export const MASK = URL_MASK;
 
 /** `schema.table` or `table`: letters, digits and underscores, starting with a letter or underscore. */
 const TABLE_NAME = /^([A-Za-z_][A-Za-z0-9_]{0,62}\.)?[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -137,7 +138,8 @@ function checkConnectionString(raw: string): void {
 
 /**
  * Replaces the sections given (`null` removes one; a section not sent stays as it was). A
- * `connectionString` sent back masked (as GET shows it) keeps the stored password.
+ * `connectionString` sent back masked (as GET shows it) keeps the stored secrets only while it
+ * points at the same database (mask-url.ts).
  */
 export async function saveExportSettings(
   tenantId: string,
@@ -147,13 +149,12 @@ export async function saveExportSettings(
   const next: ExportSettings = { ...current, updatedAt: new Date().toISOString() };
   if (input.sqltable === null) delete next.sqltable;
   else if (input.sqltable) {
-    let connectionString = input.sqltable.connectionString;
-    checkConnectionString(connectionString);
-    const sent = new URL(connectionString);
-    if (decodeURIComponent(sent.password) === MASK && current.sqltable) {
-      sent.password = new URL(current.sqltable.connectionString).password;
-      connectionString = sent.toString();
-    }
+    checkConnectionString(input.sqltable.connectionString);
+    const connectionString = unmaskUrl(
+      input.sqltable.connectionString,
+      current.sqltable?.connectionString,
+      'sqltable.connectionString',
+    );
     next.sqltable = { connectionString, table: input.sqltable.table };
   }
   if (input.onlinesheet === null) delete next.onlinesheet;
@@ -174,13 +175,11 @@ export async function saveExportSettings(
   return next;
 }
 
-/** The settings as answered: the connection string's password and the private key masked. */
+/** The settings as answered: the connection string's password (user info or query) and the private key masked. */
 export function maskedSettings(s: ExportSettings) {
   let sqltable: { connectionString: string; table: string } | null = null;
   if (s.sqltable) {
-    const u = new URL(s.sqltable.connectionString);
-    if (u.password) u.password = MASK;
-    sqltable = { connectionString: u.toString(), table: s.sqltable.table };
+    sqltable = { connectionString: maskUrl(s.sqltable.connectionString), table: s.sqltable.table };
   }
   let onlinesheet: {
     spreadsheetId: string;
