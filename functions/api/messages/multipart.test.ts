@@ -47,7 +47,7 @@ async function read(chunks: Iterable<Uint8Array>, boundary: string) {
 }
 
 describe('readMultipart', () => {
-  const file = Buffer.alloc(200_000);
+  const file = Buffer.alloc(30_000);
   for (let i = 0; i < file.length; i++) file[i] = (i * 7919) % 256;
   // Bytes that look like a delimiter's start inside the file.
   file.write('\r\n--', 1000, 'latin1');
@@ -58,7 +58,7 @@ describe('readMultipart', () => {
     form.append('caption', 'नमस्ते 😀');
     form.append('file', new Blob([file], { type: 'application/octet-stream' }), 'a.bin');
     form.append('to', '919800000001');
-    for (const size of [1, 7, 70, 4096, 1 << 20]) {
+    for (const size of [3, 70, 4096, 1 << 20]) {
       const { chunks, boundary } = await serialised(form, size);
       const r = await read(chunks, boundary);
       expect(r.fields, `chunks of ${size}`).toEqual({
