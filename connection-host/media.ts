@@ -39,7 +39,8 @@ export async function speak(
 
 /** The media's bytes and declared content type: an upload from our own bucket, else the URL. */
 async function mediaBytes(content: OutboundContent): Promise<{ bytes: Uint8Array; declared: string }> {
-  if (content.uploadKey) return readUpload(content.uploadKey);
+  const key = content.uploadKey ?? content.storedKey;
+  if (key) return readUpload(key);
   const url = content.mediaUrl!;
   let res: Response;
   try {
@@ -58,8 +59,9 @@ async function mediaBytes(content: OutboundContent): Promise<{ bytes: Uint8Array
 }
 
 /**
- * A file of upload-send, read from the media bucket by its key: the key was written by the API
- * (never by a caller), so this is no request on a user's behalf and needs no address guard; the
+ * A file of the media bucket, read by its key: the key was set by the API (an upload-send file, or
+ * the sender's own `POST /api/media/uploads` file, checked to be under its tenant's prefix), never
+ * taken from a caller, so this is no request on a user's behalf and needs no address guard; the
  * presigned URL would point at local mode's loopback S3, which the guard rightly refuses.
  */
 async function readUpload(key: string): Promise<{ bytes: Uint8Array; declared: string }> {

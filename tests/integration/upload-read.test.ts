@@ -6,6 +6,7 @@ import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import { resetEnvCache } from '#shared/config/env';
 import { fetchMedia } from '../../connection-host/media.ts';
+import { withOwnMedia } from '../../functions/api/messages/own-media.ts';
 
 /**
  * Default local mode: private targets refused. The upload's presigned URL points at the local S3 on
@@ -37,5 +38,21 @@ describe('the host reads an upload-send file in default local mode', () => {
 
     // A URL a caller gives is still fetched through the guard, which refuses the loopback address.
     await expect(fetchMedia({ kind: 'pdf', mediaUrl: url })).rejects.toThrow(/loopback|not allowed|refused/i);
+  });
+
+  it('a file of POST /api/media/uploads sent by its media URL: the API names its key, the host reads it by key', async () => {
+    const Bucket = names.mediaBucket();
+    const Key = `uploads/tnt_own/large-${randomBytes(8).toString('hex')}`;
+    const bytes = randomBytes(100_000);
+    await s3Client().send(new PutObjectCommand({ Bucket, Key, Body: bytes, ContentType: 'video/mp4' }));
+    const url = await getSignedUrl(s3Client(), new GetObjectCommand({ Bucket, Key }), { expiresIn: 600 });
+
+    const content = await withOwnMedia({ kind: 'document', mediaUrl: url }, 'tnt_own');
+    expect(content.storedKey).toBe(Key);
+    // Another tenant's file by the same URL is fetched as any URL (and refused here: loopback).
+    expect((await withOwnMedia({ kind: 'document', mediaUrl: url }, 'tnt_other')).storedKey).toBeUndefined();
+
+    const media = await fetchMedia(content);
+    expect(Buffer.from(media.bytes).equals(bytes)).toBe(true);
   });
 });
