@@ -114,16 +114,21 @@ function bad(message: string) {
   return errorBody('VALIDATION_FAILED', message);
 }
 
+/** Throws under NODE_ENV=production: the simulated network asks for no credentials. */
+export function assertSimulatorAllowed(): void {
+  if (process.env.NODE_ENV === 'production')
+    throw new Error(
+      'the simulated network (/_sim/*, MESSAGING_DRIVER=simulator) needs no credentials and is for tests and demos only; it does not start with NODE_ENV=production',
+    );
+}
+
 /**
  * The simulator's HTTP face: test controls (routes.md) and the device protocol the driver speaks.
  * It asks for no credentials (it is a stand-in network for tests and demos), so it refuses to exist
  * in production.
  */
 export function simulatorRoutes() {
-  if (process.env.NODE_ENV === 'production')
-    throw new Error(
-      'the simulated network (/_sim/*, MESSAGING_DRIVER=simulator) needs no credentials and is for tests and demos only; it does not start with NODE_ENV=production',
-    );
+  assertSimulatorAllowed();
   const r = new Hono<AppEnv>();
   const tooLarge = (c: Context<AppEnv>) => {
     c.header('connection', 'close');
