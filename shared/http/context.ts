@@ -18,9 +18,7 @@ const accepts = (declared: string, given: string) =>
 /**
  * Bodies are parsed in one place: the route's declared media types. A body of another type, or none
  * where one is required (the default unless the route says `required: false`), is a 415 that names
- * what the route takes, before any validator or handler sees it. A JSON body is read here and
- * checked (nesting depth, valid Unicode, no NUL: json-text.ts) before it is parsed; the validator
- * then parses the text Hono keeps.
+ * what the route takes, before any validator or handler sees it.
  */
 function bodyGate(route: RouteConfig): MiddlewareHandler<AppEnv>[] {
   const body = route.request?.body;
@@ -38,7 +36,21 @@ function bodyGate(route: RouteConfig): MiddlewareHandler<AppEnv>[] {
       const type = essence(given);
       if (!types.some((t) => accepts(t, type)))
         throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `${takes}, not ${type}`);
-      if (accepts('application/json', type)) {
+      return next();
+    },
+  ];
+}
+
+/**
+ * A JSON body is read here and checked (nesting depth, valid Unicode, no NUL: json-text.ts) before
+ * it is parsed; the validator then parses the text Hono keeps. After the route's own middleware, so
+ * a caller without credentials gets its 401 before its body is read.
+ */
+function jsonGuard(route: RouteConfig): MiddlewareHandler<AppEnv>[] {
+  if (!route.request?.body?.content?.['application/json']) return [];
+  return [
+    async (c, next) => {
+      if (accepts('application/json', essence(c.req.header('content-type') ?? ''))) {
         const problem = jsonTextProblem(await c.req.text());
         if (problem) throw new ValidationError(`body: ${problem}`, 'body');
       }
@@ -65,7 +77,7 @@ export function router() {
   r.openapi = ((route: RouteConfig, ...rest: unknown[]) => {
     const own = route.middleware ? [route.middleware].flat() : [];
     return (register as (...a: unknown[]) => unknown)(
-      { ...route, middleware: [...bodyGate(route), ...own] },
+      { ...route, middleware: [...bodyGate(route), ...own, ...jsonGuard(route)] },
       ...rest,
     );
   }) as typeof r.openapi;
