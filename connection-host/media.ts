@@ -1,3 +1,7 @@
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { s3Client } from '#shared/aws/clients';
+import { names } from '#shared/aws/names';
+import { env } from '#shared/config/env';
 import type { OutboundContent } from '#shared/messages/content';
 import { synthesise } from '#shared/speech/synthesise';
 import { toVoiceNote } from '#shared/speech/voice-note';
@@ -33,8 +37,10 @@ export async function speak(
   }
 }
 
-/** Fetches the content's media with the private-address guard, a size cap, a timeout and a type check. */
-export async function fetchMedia(content: OutboundContent): Promise<OutboundMedia> {
+/** The media's bytes and declared content type: an upload from our own bucket, else the URL. */
+async function mediaBytes(content: OutboundContent): Promise<{ bytes: Uint8Array; declared: string }> {
+  const key = content.uploadKey ?? content.storedKey;
+  if (key) return readUpload(key);
   const url = content.mediaUrl!;
   let res: Response;
   try {
@@ -49,8 +55,30 @@ export async function fetchMedia(content: OutboundContent): Promise<OutboundMedi
   }
   if (!res.ok) throw new MediaError(`media URL answered ${res.status}`);
   const bytes = new Uint8Array(await res.arrayBuffer());
+  return { bytes, declared: res.headers.get('content-type') ?? '' };
+}
+
+/**
+ * A file of the media bucket, read by its key: the key was set by the API (an upload-send file, or
+ * the sender's own `POST /api/media/uploads` file, checked to be under its tenant's prefix), never
+ * taken from a caller, so this is no request on a user's behalf and needs no address guard; the
+ * presigned URL would point at local mode's loopback S3, which the guard rightly refuses.
+ */
+async function readUpload(key: string): Promise<{ bytes: Uint8Array; declared: string }> {
+  try {
+    const res = await s3Client().send(new GetObjectCommand({ Bucket: names.mediaBucket(), Key: key }));
+    if ((res.ContentLength ?? 0) > MEDIA_MAX_BYTES) throw new Error(`larger than ${MEDIA_MAX_BYTES} bytes`);
+    return { bytes: await res.Body!.transformToByteArray(), declared: res.ContentType ?? '' };
+  } catch (err) {
+    throw new MediaError(`the uploaded file could not be read: ${(err as Error).message}`);
+  }
+}
+
+/** Fetches the content's media with the private-address guard, a size cap, a timeout and a type check. */
+export async function fetchMedia(content: OutboundContent): Promise<OutboundMedia> {
+  const { bytes, declared: header } = await mediaBytes(content);
   if (bytes.byteLength > MEDIA_MAX_BYTES) throw new MediaError(`media larger than ${MEDIA_MAX_BYTES} bytes`);
-  const declared = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const declared = header.split(';')[0]!.trim().toLowerCase();
   const expected = EXPECTED[content.kind];
   if (expected && declared && !expected.test(declared) && declared !== 'application/octet-stream') {
     throw new MediaError(`media is ${declared}, not what a ${content.kind} message needs`);

@@ -4,6 +4,7 @@ import { env } from '#shared/config/env';
 // anything loads the logger, which reads it once: hence the dynamic import.
 process.env.LOG_FORMAT ??= process.stdout.isTTY ? 'pretty' : 'json';
 const { startService } = await import('./local/service.ts');
+const { banner } = await import('./local/banner.ts');
 
 /** `npm start`: the whole service on this machine, data under DATA_DIR (default .data/). */
 const dataDir = process.env.DATA_DIR ?? '.data';
@@ -12,19 +13,15 @@ const service = await startService({ dataDir }).catch((err: Error) => {
   console.error(`npm start: ${err.message}`);
   process.exit(1);
 });
-const line = '─'.repeat(60);
-console.log(`
-${line}
- Messaging session manager is running (driver: ${env().MESSAGING_DRIVER})
-   API        ${service.baseUrl}
-   Docs       ${service.baseUrl}/docs      OpenAPI ${service.baseUrl}/openapi.json
-   Health     ${service.baseUrl}/health
-   Admin key  ${service.adminApiKey}${service.generatedAdminKey ? `  (generated, stored in ${dataDir}/secrets.json)` : ''}
-   Data       ${dataDir}/
-   Network    every server listens on 127.0.0.1 only (API, DynamoDB Local, S3/SQS, secrets)
- Ctrl-C stops everything; the next npm start keeps the data.
-${line}
-`);
+console.log(
+  banner({
+    baseUrl: service.baseUrl,
+    driver: env().MESSAGING_DRIVER,
+    adminApiKey: service.adminApiKey,
+    generatedAdminKey: service.generatedAdminKey,
+    dataDir,
+  }),
+);
 
 let stopping = false;
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {

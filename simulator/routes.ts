@@ -4,6 +4,7 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '#shared/http/context';
 import { errorBody } from '#shared/http/errors';
+import { jsonTextProblem } from '#shared/http/json-text';
 import { phoneNumberInput } from '#shared/phone/schema';
 import { sessionOfMobid } from '#shared/sessions/repository';
 import { nodeResponse, nodeSink } from '#shared/stream/sink';
@@ -56,18 +57,48 @@ async function resolve(identifier: string): Promise<string> {
   return identifier;
 }
 
+/** Bodies of the test controls (`/_sim/inbound` …): small JSON. */
+export const SIM_CONTROL_BODY_LIMIT = 1024 * 1024;
+/** Bodies of the device protocol: a send carries its media in base64 (64 MiB of media is ~86 MiB). */
+export const SIM_DEVICE_BODY_LIMIT = 96 * 1024 * 1024;
+
+const limitOf = (path: string) =>
+  path.startsWith('/_sim/device/') ? SIM_DEVICE_BODY_LIMIT : SIM_CONTROL_BODY_LIMIT;
+
+class SimBodyTooLargeError extends Error {}
+
 /**
- * The JSON body, or undefined when there is none that parses. Under `npm start`'s Node server it is
- * read from the Node request itself: building a web Request around it cost the service about as much
- * CPU as the rest of the route, and `/_sim/inbound` carries every message of the inbound benchmarks.
+ * The JSON body, or undefined when there is none that parses or it fails the checks every JSON
+ * body gets (nesting, Unicode, NUL: json-text.ts). Read up to the route's limit, then refused. Under
+ * `npm start`'s Node server it is read from the Node request itself: building a web Request around
+ * it cost the service about as much CPU as the rest of the route, and `/_sim/inbound` carries every
+ * message of the inbound benchmarks.
  */
 async function jsonBody(c: Context<AppEnv>): Promise<unknown> {
+  const limit = limitOf(c.req.path);
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (!incoming?.readable) return c.req.json().catch(() => undefined);
-  try {
+  let text: string;
+  if (!incoming?.readable) {
+    text = await c.req.text().catch(() => '');
+    if (Buffer.byteLength(text) > limit) throw new SimBodyTooLargeError();
+  } else {
     const chunks: Buffer[] = [];
-    for await (const chunk of incoming) chunks.push(chunk as Buffer);
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    let size = 0;
+    try {
+      for await (const chunk of incoming) {
+        size += (chunk as Buffer).length;
+        if (size > limit) throw new SimBodyTooLargeError();
+        chunks.push(chunk as Buffer);
+      }
+    } catch (err) {
+      if (err instanceof SimBodyTooLargeError) throw err;
+      return undefined;
+    }
+    text = Buffer.concat(chunks).toString('utf8');
+  }
+  if (jsonTextProblem(text)) return undefined;
+  try {
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
@@ -83,9 +114,34 @@ function bad(message: string) {
   return errorBody('VALIDATION_FAILED', message);
 }
 
-/** The simulator's HTTP face: test controls (routes.md) and the device protocol the driver speaks. */
+/** Throws under NODE_ENV=production: the simulated network asks for no credentials. */
+export function assertSimulatorAllowed(): void {
+  if (process.env.NODE_ENV === 'production')
+    throw new Error(
+      'the simulated network (/_sim/*, MESSAGING_DRIVER=simulator) needs no credentials and is for tests and demos only; it does not start with NODE_ENV=production',
+    );
+}
+
+/**
+ * The simulator's HTTP face: test controls (routes.md) and the device protocol the driver speaks.
+ * It asks for no credentials (it is a stand-in network for tests and demos), so it refuses to exist
+ * in production.
+ */
 export function simulatorRoutes() {
+  assertSimulatorAllowed();
   const r = new Hono<AppEnv>();
+  const tooLarge = (c: Context<AppEnv>) => {
+    c.header('connection', 'close');
+    return c.json(errorBody('PAYLOAD_TOO_LARGE', `request body exceeds ${limitOf(c.req.path)} bytes`), 413);
+  };
+  // A declared length over the limit is refused before any of the body is read.
+  r.use('*', async (c, next) => {
+    if (Number(c.req.header('content-length') ?? 0) > limitOf(c.req.path)) return tooLarge(c);
+    return next();
+  });
+  r.onError((err, c) =>
+    err instanceof SimBodyTooLargeError ? tooLarge(c) : c.json(errorBody('INTERNAL', 'simulator error'), 500),
+  );
 
   r.post('/_sim/inbound', async (c) => {
     const parsed = InboundBody.safeParse(await jsonBody(c));

@@ -3,9 +3,17 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildApp } from 'fauxqs';
+import { NETWORK_LIMITS } from '../../functions/api/messages/upload.ts';
 import { LOOPBACK } from './free-port.ts';
 import { type FauxS3Store, keepObjectsIn } from './object-files.ts';
 import { type FauxSqsStore, QueueJournal } from './queue-journal.ts';
+
+/**
+ * The largest object one S3 PUT carries here: the largest file the API documents (a presigned PUT
+ * of `POST /api/media/uploads`, up to the biggest kind's network limit). fauxqs caps every body at
+ * 11 MiB, so a 20 MiB presigned upload failed in local mode although S3 takes it in the cloud.
+ */
+export const LOCAL_S3_BODY_LIMIT = Math.max(...Object.values(NETWORK_LIMITS));
 
 export interface LocalS3Sqs {
   /** The endpoint of both services. */
@@ -37,6 +45,15 @@ export async function startS3Sqs(dir?: string): Promise<LocalS3Sqs> {
     keepObjectsIn(join(dir, 's3'), stores.s3Store as FauxS3Store);
   }
   const app = buildApp({ logger: false, host: 'localhost', stores });
+  // fauxqs reads S3 bodies with a catch-all parser under its 11 MiB server limit: the same parser
+  // with the documented limit instead.
+  app.removeContentTypeParser('*');
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: LOCAL_S3_BODY_LIMIT },
+    (_req: unknown, body: Buffer | string, done: (err: null, body: Buffer | string) => void) =>
+      done(null, body),
+  );
   // Before an SQS answer leaves, what the request changed is on disk (S3 objects are written as
   // they are stored, object-files.ts). A write that fails answers an error: the sender tries again.
   // Only SQS answers are held: fauxqs's S3 handlers send without returning their reply, which a

@@ -16,7 +16,7 @@ import {
   handler as webhooksHandler,
 } from '../../functions/webhooks/handler.ts';
 import { sweepDeliveries } from '../../functions/webhooks/sweep.ts';
-import { simulatorRoutes } from '../../simulator/routes.ts';
+import { assertSimulatorAllowed, simulatorRoutes } from '../../simulator/routes.ts';
 import { bootstrapResources } from './bootstrap.ts';
 import { startLocalAws } from './local-aws.ts';
 import { localDriver } from './local-driver.ts';
@@ -72,6 +72,8 @@ export interface RunningService {
 export async function startService(opts: ServiceOptions = {}): Promise<RunningService> {
   Object.assign(process.env, opts.env ?? {});
   if (opts.driver) process.env.MESSAGING_DRIVER = opts.driver;
+  // Before anything starts: a refusal must not leave a local DynamoDB behind.
+  if (process.env.MESSAGING_DRIVER === 'simulator') assertSimulatorAllowed();
   const secrets = localSecrets(opts.dataDir);
   process.env.ADMIN_API_KEY = secrets.ADMIN_API_KEY;
   process.env.JWT_SECRET = secrets.JWT_SECRET;

@@ -2,6 +2,7 @@ import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { TokenClaims } from '../auth/claims.ts';
 import { ServiceError, ValidationError } from './errors.ts';
+import { jsonTextProblem } from './json-text.ts';
 
 export interface AppEnv {
   Variables: {
@@ -32,8 +33,27 @@ function bodyGate(route: RouteConfig): MiddlewareHandler<AppEnv>[] {
         if (body.required === false && empty) return next();
         throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `${takes}; the request has no Content-Type`);
       }
-      if (!types.some((t) => accepts(t, essence(given))))
-        throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `${takes}, not ${essence(given)}`);
+      const type = essence(given);
+      if (!types.some((t) => accepts(t, type)))
+        throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `${takes}, not ${type}`);
+      return next();
+    },
+  ];
+}
+
+/**
+ * A JSON body is read here and checked (nesting depth, valid Unicode, no NUL: json-text.ts) before
+ * it is parsed; the validator then parses the text Hono keeps. After the route's own middleware, so
+ * a caller without credentials gets its 401 before its body is read.
+ */
+function jsonGuard(route: RouteConfig): MiddlewareHandler<AppEnv>[] {
+  if (!route.request?.body?.content?.['application/json']) return [];
+  return [
+    async (c, next) => {
+      if (accepts('application/json', essence(c.req.header('content-type') ?? ''))) {
+        const problem = jsonTextProblem(await c.req.text());
+        if (problem) throw new ValidationError(`body: ${problem}`, 'body');
+      }
       return next();
     },
   ];
@@ -57,7 +77,7 @@ export function router() {
   r.openapi = ((route: RouteConfig, ...rest: unknown[]) => {
     const own = route.middleware ? [route.middleware].flat() : [];
     return (register as (...a: unknown[]) => unknown)(
-      { ...route, middleware: [...bodyGate(route), ...own] },
+      { ...route, middleware: [...bodyGate(route), ...own, ...jsonGuard(route)] },
       ...rest,
     );
   }) as typeof r.openapi;

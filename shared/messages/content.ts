@@ -28,9 +28,11 @@ export const OutboundContent = z.object({
   quotedId: z.string().optional(),
   /** A voice note to speak rather than fetch (the chatbot's voice replies): the host synthesises it. */
   speech: z.object({ text: z.string().min(1).max(2000), lang: z.string().max(20).optional() }).optional(),
-  /** S3 key of an upload-send file: the host deletes it 5 s after dispatch. */
+  /** S3 key of an upload-send file: the host reads it by key and deletes it 5 s after dispatch. */
 
   uploadKey: z.string().optional(),
+  /** S3 key of the sender's own file in the media bucket (`mediaUrl` presigned for it): read by key, kept. */
+  storedKey: z.string().optional(),
 });
 export type OutboundContent = z.infer<typeof OutboundContent>;
 

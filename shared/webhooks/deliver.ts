@@ -6,7 +6,7 @@ import { dataTable } from '../store/tables.ts';
 import { backoffConfig, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs } from './backoff.ts';
 import { hostOf, isApprovedHost } from './config.ts';
 import { resolveConfig } from './config-store.ts';
-import { guardedStatus, TargetNotAllowedError, TargetTimeoutError } from './guard.ts';
+import { guardedStatus, TargetNotAllowedError, TargetTimeoutError, TargetUnreachableError } from './guard.ts';
 import {
   nextAttempt,
   POST_TIMEOUT_MS,
@@ -411,7 +411,7 @@ async function post(d: Delivery, n: number): Promise<AttemptResult> {
     };
   } catch (err) {
     if (err instanceof TargetNotAllowedError) return { record: done('failed', url, null, err.message) };
-    const e = err as NodeJS.ErrnoException;
+    const e = (err instanceof TargetUnreachableError ? err.cause : err) as NodeJS.ErrnoException;
     const error =
       err instanceof TargetTimeoutError ? `timeout after ${POST_TIMEOUT_MS} ms` : (e.code ?? e.message);
     return { record: done('retry', url, null, String(error).slice(0, 200)) };

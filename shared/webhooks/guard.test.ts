@@ -7,6 +7,7 @@ import {
   guardedStatus,
   TargetNotAllowedError,
   TargetTooLargeError,
+  TargetUnreachableError,
 } from './guard.ts';
 
 describe('checkTargetUrl', () => {
@@ -91,5 +92,23 @@ describe('guardedFetch connections', () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     }
+  });
+
+  it('answers an unreachable target as UPSTREAM_UNAVAILABLE (503), keeping the socket error', async () => {
+    // A port that was just free: nothing listens there.
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise((r) => server.close(r));
+    const err = await guardedFetch(
+      `http://127.0.0.1:${port}/token`,
+      { method: 'POST' },
+      { allowPrivate: true },
+    ).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(TargetUnreachableError);
+    expect(err).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', cause: { code: 'ECONNREFUSED' } });
   });
 });

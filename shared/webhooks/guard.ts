@@ -31,6 +31,19 @@ export class TargetTimeoutError extends ServiceError {
   }
 }
 
+/**
+ * The target could not be reached at all (refused, reset, no such name): an upstream that is down,
+ * answered as 503 wherever it reaches a caller. `cause` keeps the socket's error (its errno code).
+ */
+export class TargetUnreachableError extends ServiceError {
+  constructor(
+    url: string,
+    override readonly cause: NodeJS.ErrnoException,
+  ) {
+    super('UPSTREAM_UNAVAILABLE', `${url} could not be reached (${cause.code ?? cause.message})`);
+  }
+}
+
 export class TargetTooLargeError extends ServiceError {
   constructor(url: string, maxBytes: number) {
     super('PAYLOAD_TOO_LARGE', `${url} answered more than ${maxBytes} bytes`);
@@ -164,7 +177,14 @@ function guardedAnswer<T>(
       headers: { ...init.headers, ...(body ? { 'content-length': String(body.byteLength) } : {}) },
       agent: agentFor(url.protocol, allowPrivate),
     });
-    req.on('error', (err) => fail(err));
+    // Our own errors (the guard, the timeout, an abort) pass as they are; the socket's become 503s.
+    req.on('error', (err) =>
+      fail(
+        settled || err instanceof ServiceError || init.signal?.aborted
+          ? err
+          : new TargetUnreachableError(display, err),
+      ),
+    );
     req.on('response', (res: IncomingMessage) => {
       const declared = Number(res.headers['content-length'] ?? '0');
       if (declared > maxBytes) return fail(new TargetTooLargeError(display, maxBytes));

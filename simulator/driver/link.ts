@@ -1,12 +1,16 @@
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
+import { maskUrl } from '#shared/http/mask-url';
+import { logger } from '#shared/log/logger';
 import { STATUS_JID } from '#shared/phone/jid';
+import { guardedFetch } from '#shared/webhooks/guard';
 import type {
   DriverLink,
   LinkEnd,
   LinkRequest,
   OutboundMedia,
 } from '../../connection-host/drivers/driver.ts';
+import { MEDIA_MAX_BYTES } from '../../connection-host/media.ts';
 import { DEVICE_TOKEN_HEADER, type DeviceGroupReply, type DeviceRequests, type Frame } from '../protocol.ts';
 import { readSseData } from './sse-reader.ts';
 
@@ -115,14 +119,22 @@ async function* framesOf(body: AsyncIterable<Uint8Array>): AsyncGenerator<Frame>
   for await (const data of readSseData(body)) yield JSON.parse(data) as Frame;
 }
 
-/** Media a message frame points at; undefined when the network no longer serves it. */
+/**
+ * Media a message frame points at, fetched as every URL from outside is (the private-address guard,
+ * the media size cap, a timeout); undefined when it cannot be had: the message still arrives.
+ */
 export async function fetchFrameMedia(url: string, mimetype?: string): Promise<OutboundMedia | undefined> {
-  const r = await fetch(url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-  if (!r.ok) return undefined;
-  return {
-    bytes: new Uint8Array(await r.arrayBuffer()),
-    mimetype: mimetype ?? r.headers.get('content-type') ?? 'application/octet-stream',
-  };
+  try {
+    const r = await guardedFetch(url, {}, { maxBytes: MEDIA_MAX_BYTES, timeoutMs: REQUEST_TIMEOUT_MS });
+    if (!r.ok) return undefined;
+    return {
+      bytes: new Uint8Array(await r.arrayBuffer()),
+      mimetype: mimetype ?? r.headers.get('content-type') ?? 'application/octet-stream',
+    };
+  } catch (err) {
+    logger.warn({ err, url: maskUrl(url) }, 'inbound media not fetched');
+    return undefined;
+  }
 }
 
 const base64 = (media?: OutboundMedia) => (media ? Buffer.from(media.bytes).toString('base64') : undefined);

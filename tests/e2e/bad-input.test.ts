@@ -100,3 +100,55 @@ describe('refusals before the body is read', () => {
     }
   });
 });
+
+describe('hostile JSON (each of these answered 500 before)', () => {
+  const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+
+  it('refuses nesting 10,000 deep, a lone surrogate and NUL with 400 on every JSON route', async () => {
+    const t = await newTenant('hostile json');
+    const s = await readySession(t.api);
+    const cases: Array<[string, string, string]> = [
+      ['/api/v1/chatbot/brain', `{"sessionId":"${s.sessionId}","brainData":${deep(10_000)}}`, 'nested'],
+      ['/api/chatbot/brain', `{"brainData":${deep(10_000)}}`, 'nested'],
+      ['/api/v1/chatbot/intents', `{"intents":${deep(10_000)}}`, 'nested'],
+      ['/api/chatbot/intents', `{"intents":${deep(10_000)}}`, 'nested'],
+      ['/api/v1/payments/link', '{"amount":10,"customerName":"Ra\\ud800vi"}', 'valid Unicode'],
+      ['/api/v1/tts', '{"text":"hello\\u0000-f/etc/passwd"}', 'NUL'],
+      [
+        '/api/messages/send',
+        `{"sessionId":"${s.sessionId}","to":"919800000001","text":"a\\udc00"}`,
+        'valid Unicode',
+      ],
+    ];
+    for (const [path, body, why] of cases) {
+      const r = await raw(path, t.token, body, 'application/json');
+      expect.soft(r.status, path).toBe(400);
+      expect
+        .soft(r.body.error, path)
+        .toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining(why) });
+    }
+    // The export settings take PUT.
+    const res = await fetch(`${baseUrl()}/api/sessions/contacts/export/settings`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
+      body: `{"sqltable":${deep(10_000)}}`,
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('VALIDATION_FAILED');
+    // Nothing of it was sent or counted.
+    expect((await t.api.get(`/api/sessions/usage/${s.mobid}`)).body.usage).toBe(0);
+  });
+
+  it('still takes text in any script, emoji pairs included', async () => {
+    const t = await newTenant('good unicode');
+    const r = await raw(
+      '/api/v1/payments/link',
+      t.token,
+      '{"amount":10,"customerName":"रवि \\ud83d\\ude00"}',
+      'application/json',
+    );
+    // No payee configured: the body passed the checks and reached the route.
+    expect(r.status).toBe(422);
+    expect(r.body.error.code).toBe('PAYMENT_NOT_CONFIGURED');
+  });
+});

@@ -6,10 +6,10 @@ import { outboxWith } from '../support/outbox.ts';
 const MiB = 1024 * 1024;
 
 describe('POST /api/media/uploads (large files by presigned S3 PUT)', () => {
-  it('a 7 MiB document: presigned PUT, then sent by its media URL with the same bytes', async () => {
+  it('a 40 MiB document (over the 11 MiB fauxqs takes by default): presigned PUT, then sent by its media URL with the same bytes', async () => {
     const t = await newTenant();
     const s = await readySession(t.api);
-    const bytes = randomBytes(7 * MiB);
+    const bytes = randomBytes(40 * MiB);
     const r = await t.api.post('/api/media/uploads', { contentType: 'application/zip', size: bytes.length });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body).toMatchObject({ success: true, expiresIn: 600 });

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ValidationError } from '#shared/http/errors';
+import { maskUrl, URL_MASK, unmaskUrl } from '#shared/http/mask-url';
 import { exportSettingsKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { deleteTenantSecret, readTenantSecret, writeTenantSecret } from './secret.ts';
@@ -12,7 +13,7 @@ import { deleteTenantSecret, readTenantSecret, writeTenantSecret } from './secre
 
 const SECRET = 'export-settings';
 
-export const MASK = '********';
+export const MASK = URL_MASK;
 
 /** `schema.table` or `table`: letters, digits and underscores, starting with a letter or underscore. */
 const TABLE_NAME = /^([A-Za-z_][A-Za-z0-9_]{0,62}\.)?[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -136,9 +137,9 @@ function checkConnectionString(raw: string): void {
 }
 
 /**
- * Replaces the sections given (`null` removes one; a section not sent stays as it was). A secret sent
- * back masked (as GET shows it) keeps the stored one only where it goes to the same place: see
- * keptConnectionString and keptServiceAccountKey.
+ * Replaces the sections given (`null` removes one; a section not sent stays as it was). A
+ * `connectionString` sent back masked (as GET shows it) keeps the stored secrets only while it
+ * points at the same database (mask-url.ts).
  */
 export async function saveExportSettings(
   tenantId: string,
@@ -148,7 +149,12 @@ export async function saveExportSettings(
   const next: ExportSettings = { ...current, updatedAt: new Date().toISOString() };
   if (input.sqltable === null) delete next.sqltable;
   else if (input.sqltable) {
-    const connectionString = keptConnectionString(input.sqltable.connectionString, current.sqltable);
+    checkConnectionString(input.sqltable.connectionString);
+    const connectionString = unmaskUrl(
+      input.sqltable.connectionString,
+      current.sqltable?.connectionString,
+      'sqltable.connectionString',
+    );
     next.sqltable = { connectionString, table: input.sqltable.table };
   }
   if (input.onlinesheet === null) delete next.onlinesheet;
@@ -164,22 +170,6 @@ export async function saveExportSettings(
   if (!next.sqltable && !next.onlinesheet) await deleteTenantSecret(tenantId, SECRET);
   else await writeTenantSecret(tenantId, SECRET, next);
   return next;
-}
-
-/**
- * The connection string to store. One sent with a masked password keeps the stored password only when
- * everything else is exactly as stored (host, port, user, database, parameters): otherwise a caller
- * could point the stored password at a host of their choosing (docs/security.md).
- */
-function keptConnectionString(sent: string, current: StoredSqlTable | undefined): string {
-  checkConnectionString(sent);
-  if (!hasMask(sent)) return sent;
-  if (current && new URL(sent).toString() === maskConnectionString(current.connectionString))
-    return current.connectionString;
-  throw new ValidationError(
-    'sqltable.connectionString: the password is masked but the connection string differs from the stored one; send the password again',
-    'sqltable.connectionString',
-  );
 }
 
 /**
@@ -204,43 +194,11 @@ function keptServiceAccountKey(
   );
 }
 
-/** Whether a connection string carries the mask anywhere, in plain or percent-encoded form. */
-function hasMask(raw: string): boolean {
-  const u = new URL(raw);
-  return (
-    raw.includes(MASK) ||
-    safeDecode(u.password).includes(MASK) ||
-    [...u.searchParams.values()].some((v) => v.includes(MASK))
-  );
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
-/** Query parameters that carry a secret in a connection string (libpq's and common drivers'). */
-const SECRET_PARAMS = /^(password|passwd|pwd|pass|sslpassword|sslkey|secret|token|api[_-]?key)$/i;
-
-/** A connection string as answered: its password, and any secret-bearing query parameter, masked. */
-export function maskConnectionString(raw: string): string {
-  const u = new URL(raw);
-  if (u.password) u.password = MASK;
-  for (const key of [...u.searchParams.keys()]) if (SECRET_PARAMS.test(key)) u.searchParams.set(key, MASK);
-  return u.toString();
-}
-
-/** The settings as answered: the connection string's secrets and the private key masked. */
+/** The settings as answered: the connection string's password (user info or query) and the private key masked. */
 export function maskedSettings(s: ExportSettings) {
   let sqltable: { connectionString: string; table: string } | null = null;
   if (s.sqltable) {
-    sqltable = {
-      connectionString: maskConnectionString(s.sqltable.connectionString),
-      table: s.sqltable.table,
-    };
+    sqltable = { connectionString: maskUrl(s.sqltable.connectionString), table: s.sqltable.table };
   }
   let onlinesheet: {
     spreadsheetId: string;

@@ -8,6 +8,7 @@ import { dispatchCommand, newCommandId } from '../commands/dispatch.ts';
 import { periodOf, secondsToPeriodEnd } from '../usage/period.ts';
 import { consumeQuota, limitOf, refundQuota } from '../usage/repository.ts';
 import { newMessageId } from './message-id.ts';
+import { withOwnMedia } from './own-media.ts';
 
 export interface AcceptedSend {
   messageId: string;
@@ -33,8 +34,9 @@ export async function acceptSend(input: {
   messageId?: string;
   requestId?: string;
 }): Promise<AcceptedSend> {
-  const { session, to, content } = input;
+  const { session, to } = input;
   const { tenantId, sessionId } = session;
+  const content = await withOwnMedia(input.content, tenantId);
   const now = new Date();
   const period = periodOf(now);
   const limit = limitOf(session);

@@ -10,17 +10,18 @@ import { requireAuth } from '../auth/middleware.ts';
 import { requireReadySession } from '../sessions/service.ts';
 import { buildContent } from './content-builder.ts';
 import { newMessageId } from './message-id.ts';
+import { boundaryOf, readMultipart } from './multipart.ts';
 import { Recipient } from './recipient.ts';
 import { Accepted, sendErrorResponses } from './send-routes.ts';
 import { acceptSend } from './send-service.ts';
 import {
   checkNetworkLimit,
   type DetectedFile,
-  deleteUpload,
-  detectFile,
-  storeUpload,
+  type StoredFile,
   type UploadType,
   uploadKeyOf,
+  uploadSink,
+  uploadUrl,
 } from './upload.ts';
 
 const UploadTypeSchema = z.enum(['image', 'pdf', 'document', 'audio', 'video', 'voice']);
@@ -29,8 +30,8 @@ const FileField = z
   .custom<File>((v) => v instanceof File, 'file is required (one multipart file part)')
   .openapi({ type: 'string', format: 'binary' });
 
+/** The text fields; the file part is streamed to storage, never held (multipart.ts). */
 const fields = {
-  file: FileField,
   to: Recipient,
   type: UploadTypeSchema.optional().openapi({ description: 'Detected from the file content when omitted' }),
   caption: z.string().max(1024).optional(),
@@ -45,22 +46,27 @@ const fields = {
 
 const Sender = z.string().trim().min(1).max(100);
 
-const StandardForm = z
-  .object({
-    ...fields,
-    sessionId: Sender.optional(),
-    mobid: Sender.optional(),
-    phoneNumberId: Sender.optional(),
-  })
+const senders = { sessionId: Sender.optional(), mobid: Sender.optional(), phoneNumberId: Sender.optional() };
+
+const StandardFields = z
+  .object({ ...fields, ...senders })
   .refine((f) => f.sessionId ?? f.mobid ?? f.phoneNumberId, {
     message: 'sessionId, mobid or phoneNumberId is required',
     path: ['sessionId'],
   });
 
-const PathForm = z.object(fields);
+const PathFields = z.object(fields);
 
-const form = <T extends z.ZodType>(schema: T) => ({
-  content: { 'multipart/form-data': { schema } },
+/**
+ * The forms as the OpenAPI document shows them (the text fields and the file). Referenced rather
+ * than given inline: a zod schema inline would make the router parse the whole body with
+ * `formData()` before the handler runs.
+ */
+const StandardFormDoc = z.object({ file: FileField, ...fields, ...senders }).openapi('UploadSendForm');
+const PathFormDoc = z.object({ file: FileField, ...fields }).openapi('UploadSendPathForm');
+
+const form = (name: string) => ({
+  content: { 'multipart/form-data': { schema: { $ref: `#/components/schemas/${name}` } } },
 });
 
 const responses = { 202: json(Accepted, 'Accepted and queued'), ...sendErrorResponses };
@@ -71,7 +77,9 @@ const standardRoute = createRoute({
   tags: ['messages'],
   security: bearer,
   summary: 'Upload a file (multipart, up to 64 MiB) and send it in one step',
-  request: { body: form(StandardForm) },
+  description:
+    'The file is streamed to storage as it arrives. A sender named in a field before the file part is checked before the file is read.',
+  request: { body: form('UploadSendForm') },
   responses,
 });
 
@@ -81,9 +89,10 @@ const pathRoute = createRoute({
   tags: ['messages'],
   security: bearer,
   summary: 'Upload and send; the sender is in the path',
+  description: 'The sender is checked before any of the body is read; the file is streamed to storage.',
   request: {
     params: z.object({ phoneNumberId: Sender.openapi({ param: { name: 'phoneNumberId', in: 'path' } }) }),
-    body: form(PathForm),
+    body: form('UploadSendPathForm'),
   },
   responses,
 });
@@ -109,34 +118,85 @@ function resolveType(asked: UploadType | undefined, detected: DetectedFile): Upl
   return asked;
 }
 
+/** Zod's verdict on the text fields, as the router's validation would give it. */
+function parseFields<T extends z.ZodType>(schema: T, raw: Record<string, string>): z.infer<T> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = issue?.path.join('.') || undefined;
+  throw new ValidationError(
+    field ? `${field}: ${issue?.message}` : (issue?.message ?? 'invalid input'),
+    field,
+  );
+}
+
+/** The sender a form names (the path form names none: its sender was judged first). */
+const senderOf = (f: { sessionId?: string; mobid?: string; phoneNumberId?: string }) =>
+  f.sessionId ?? f.mobid ?? f.phoneNumberId ?? '';
+
+/**
+ * Reads the form as it arrives and sends its file. The sender is judged as early as it is known:
+ * from the path before the body is read, else from a field that comes before the file. The file
+ * goes straight to S3; whatever is refused after it was stored is deleted again.
+ */
 async function uploadAndSend(
   c: Context<AppEnv>,
-  sender: string,
-  f: z.infer<typeof PathForm>,
+  pathSender: string | undefined,
 ): Promise<z.infer<typeof Accepted>> {
   const tenant = c.get('auth').tenant;
-  const session = await requireReadySession(tenant, sender);
-  const bytes = new Uint8Array(await f.file.arrayBuffer());
-  const detected = await detectFile(bytes, f.file.type || undefined);
-  const type = resolveType(f.type, detected);
-  checkNetworkLimit(type, bytes.byteLength);
-
+  let session = pathSender ? await requireReadySession(tenant, pathSender) : undefined;
+  const boundary = boundaryOf(c.req.header('content-type'));
+  const raw: Record<string, string> = {};
   const messageId = newMessageId();
   const key = uploadKeyOf(tenant, messageId);
-  const mimetype = type === 'pdf' ? 'application/pdf' : detected.mimetype;
-  const url = await storeUpload(key, bytes, mimetype);
-  const partName = f.file.name && f.file.name !== 'blob' ? f.file.name : undefined;
-  const content = buildContent(type, {
-    mediaUrl: url,
-    mimetype,
-    uploadKey: key,
-    caption: f.caption,
-    fileName: f.fileName ?? partName,
-    durationSeconds: f.duration,
-  });
+  let sink: ReturnType<typeof uploadSink> | undefined;
+  let file: { name: string; stored?: StoredFile } | undefined;
   try {
+    await readMultipart(c.req.raw.body, boundary, {
+      field: (name, value) => {
+        raw[name] = value;
+      },
+      file: async (part) => {
+        if (part.name !== 'file' || file)
+          throw new ValidationError('file: send one file part, named file', 'file');
+        const sender = raw.sessionId ?? raw.mobid ?? raw.phoneNumberId;
+        if (!session && sender) session = await requireReadySession(tenant, sender.trim());
+        const asked = UploadTypeSchema.safeParse(raw.type).data;
+        const s = uploadSink(key, part.contentType, (d) => resolveType(asked, d));
+        const f: { name: string; stored?: StoredFile } = { name: part.filename };
+        [sink, file] = [s, f];
+        return {
+          write: (chunk) => s.write(chunk),
+          end: async () => {
+            f.stored = await s.end();
+          },
+        };
+      },
+    });
+    const stored = file?.stored;
+    if (!file || !stored)
+      throw new ValidationError('file: file is required (one multipart file part)', 'file');
+    let f: z.infer<typeof PathFields> = parseFields(PathFields, raw);
+    if (!pathSender) {
+      const standard = parseFields(StandardFields, raw);
+      session ??= await requireReadySession(tenant, senderOf(standard));
+      f = standard;
+    }
+    // A type named after the file was not known while it streamed: judged now.
+    const type = resolveType(f.type, stored);
+    checkNetworkLimit(type, stored.size);
+    const mimetype = type === 'pdf' ? 'application/pdf' : stored.mimetype;
+    const partName = file.name && file.name !== 'blob' ? file.name : undefined;
+    const content = buildContent(type, {
+      mediaUrl: await uploadUrl(key),
+      mimetype,
+      uploadKey: key,
+      caption: f.caption,
+      fileName: f.fileName ?? partName,
+      durationSeconds: f.duration,
+    });
     const accepted = await acceptSend({
-      session,
+      session: session!, // judged before the body (path) or from the form's sender above
       to: f.to,
       content,
       messageId,
@@ -144,9 +204,9 @@ async function uploadAndSend(
     });
     return { success: true as const, ...accepted };
   } catch (err) {
-    await deleteUpload(key).catch((e) =>
-      logger.warn({ err: e, key }, 'upload not removed; lifecycle rule will'),
-    );
+    await (sink as ReturnType<typeof uploadSink> | undefined)
+      ?.discard()
+      .catch((e) => logger.warn({ err: e, key }, 'upload not removed; lifecycle rule will'));
     throw err;
   }
 }
@@ -156,15 +216,9 @@ export function uploadRoutes() {
   r.use('/upload-send', requireAuth);
   r.use('/:phoneNumberId/upload-send', requireAuth);
 
-  r.openapi(standardRoute, async (c) => {
-    const f = c.req.valid('form');
-    const sender = (f.sessionId ?? f.mobid ?? f.phoneNumberId)!;
-    return c.json(await uploadAndSend(c, sender, f), 202);
-  });
-
-  r.openapi(pathRoute, async (c) => {
-    const f = c.req.valid('form');
-    return c.json(await uploadAndSend(c, c.req.valid('param').phoneNumberId, f), 202);
-  });
+  r.openAPIRegistry.register('UploadSendForm', StandardFormDoc);
+  r.openAPIRegistry.register('UploadSendPathForm', PathFormDoc);
+  r.openapi(standardRoute, async (c) => c.json(await uploadAndSend(c, undefined), 202));
+  r.openapi(pathRoute, async (c) => c.json(await uploadAndSend(c, c.req.valid('param').phoneNumberId), 202));
   return r;
 }

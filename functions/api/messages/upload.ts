@@ -1,4 +1,6 @@
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { DeleteObjectCommand, GetObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
@@ -59,14 +61,100 @@ export function checkNetworkLimit(type: UploadType, size: number): void {
 
 export const uploadKeyOf = (tenantId: string, messageId: string) => `uploads/${tenantId}/${messageId}`;
 
+/** Bytes of a file's start that identify its type (what file-type reads). */
+const SNIFF_BYTES = 4100;
 /**
- * Stores the file under `uploads/` (a lifecycle rule expires that prefix after a day, as a backstop
- * for the host's deletion 5 s after sending) and answers a presigned GET URL for the host.
+ * Parts of a multipart upload to S3: the smallest S3 takes, and well under the body limit of local
+ * mode's S3 (11 MiB). With one part in flight, an upload holds at most about two parts in memory.
  */
-export async function storeUpload(key: string, bytes: Uint8Array, mimetype: string): Promise<string> {
+const PART_BYTES = 5 * MiB;
+
+export interface StoredFile extends DetectedFile {
+  size: number;
+}
+
+/**
+ * A sink that streams a file to `uploads/<key>` as it arrives (a lifecycle rule expires that prefix
+ * after a day, as a backstop for the host's deletion 5 s after sending). The first bytes decide the
+ * type (`decide` may refuse it); the kind's network limit is enforced while the bytes flow, and the
+ * upload is abandoned the moment it is passed. `result` settles when the object is stored.
+ */
+export function uploadSink(
+  key: string,
+  declaredType: string | undefined,
+  decide: (detected: DetectedFile) => UploadType,
+) {
   const Bucket = names.mediaBucket();
-  await s3Client().send(new PutObjectCommand({ Bucket, Key: key, Body: bytes, ContentType: mimetype }));
-  return getSignedUrl(s3Client(), new GetObjectCommand({ Bucket, Key: key }), { expiresIn: PRESIGN_SECONDS });
+  let head: Buffer[] = [];
+  let size = 0;
+  let started:
+    | { pass: PassThrough; done: Promise<unknown>; abort: () => Promise<void>; file: StoredFile }
+    | undefined;
+
+  const start = async () => {
+    const bytes = Buffer.concat(head);
+    head = [];
+    const detected = await detectFile(bytes, declaredType);
+    const type = decide(detected);
+    const file = { type, mimetype: type === 'pdf' ? 'application/pdf' : detected.mimetype, size };
+    checkNetworkLimit(type, size);
+    const { Upload } = await import('@aws-sdk/lib-storage'); // on first use (cold start)
+    const pass = new PassThrough();
+    const upload = new Upload({
+      client: s3Client(),
+      params: { Bucket, Key: key, Body: pass, ContentType: file.mimetype },
+      partSize: PART_BYTES,
+      queueSize: 1,
+      leavePartsOnError: false,
+    });
+    const done = upload.done();
+    done.catch(() => {}); // awaited in end(); a failure before then ends the writes below
+    started = { pass, done, abort: () => upload.abort(), file };
+    await push(bytes);
+  };
+
+  const push = async (bytes: Buffer) => {
+    const s = started!;
+    if (!s.pass.write(bytes)) await Promise.race([once(s.pass, 'drain'), s.done]);
+  };
+
+  return {
+    async write(chunk: Uint8Array) {
+      size += chunk.byteLength;
+      if (!started) {
+        head.push(Buffer.from(chunk));
+        if (size >= SNIFF_BYTES) await start();
+        return;
+      }
+      const limit = NETWORK_LIMITS[started.file.type];
+      if (size > limit) checkNetworkLimit(started.file.type, size);
+      await push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    },
+    /** The whole file has arrived: waits until it is stored. */
+    async end(): Promise<StoredFile> {
+      if (!started) {
+        if (size === 0) checkNetworkLimit('document', 0);
+        await start();
+      }
+      started!.pass.end();
+      await started!.done;
+      return { ...started!.file, size };
+    },
+    /** Gives up: an upload under way is aborted, a stored object deleted. */
+    async discard() {
+      if (!started) return;
+      started.pass.destroy();
+      await started.abort().catch(() => undefined);
+      await deleteUpload(key).catch(() => undefined);
+    },
+  };
+}
+
+/** A presigned GET URL of a stored upload (the host reads uploads by key; the URL is for others). */
+export async function uploadUrl(key: string): Promise<string> {
+  return getSignedUrl(s3Client(), new GetObjectCommand({ Bucket: names.mediaBucket(), Key: key }), {
+    expiresIn: PRESIGN_SECONDS,
+  });
 }
 
 export async function deleteUpload(key: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '#shared/http/context';
 import { ServiceError } from '#shared/http/errors';
+import { maskUrl, unmaskUrl } from '#shared/http/mask-url';
 import { bearer, errorResponses, json, StringList } from '#shared/http/schemas';
 import { requireSession } from '#shared/sessions/repository';
 import {
@@ -87,7 +88,7 @@ const ConfigAnswer = z.object({
 
 function view(c: WebhookConfig | undefined): z.infer<typeof ConfigView> {
   return {
-    webhookUrl: c?.webhookUrl ?? null,
+    webhookUrl: c?.webhookUrl ? maskUrl(c.webhookUrl) : null,
     secretToken: maskSecret(c?.secretToken),
     hasSecret: Boolean(c?.secretToken),
     approvedDomains: c?.approvedDomains ?? [],
@@ -98,7 +99,7 @@ function view(c: WebhookConfig | undefined): z.infer<typeof ConfigView> {
 
 function effectiveView(e: EffectiveConfig): z.infer<typeof EffectiveView> {
   return {
-    webhookUrl: e.webhookUrl ?? null,
+    webhookUrl: e.webhookUrl ? maskUrl(e.webhookUrl) : null,
     hasSecret: Boolean(e.secretToken),
     approvedDomains: e.approvedDomains,
     approvedDomainsSource: e.domainsSource,
@@ -109,7 +110,11 @@ function effectiveView(e: EffectiveConfig): z.infer<typeof EffectiveView> {
 /** Fields sent replace the stored ones; `null` or "" removes one; absent fields stay. */
 function merged(current: WebhookConfig, body: z.infer<typeof ConfigBody>): WebhookConfig {
   const next: WebhookConfig = { ...current, updatedAt: new Date().toISOString() };
-  if (body.webhookUrl !== undefined) next.webhookUrl = body.webhookUrl || undefined;
+  // A URL sent back as shown keeps its masked query secrets while it points where it did.
+  if (body.webhookUrl !== undefined)
+    next.webhookUrl = body.webhookUrl
+      ? unmaskUrl(body.webhookUrl, current.webhookUrl, 'webhookUrl')
+      : undefined;
   if (body.secretToken !== undefined) next.secretToken = body.secretToken || undefined;
   if (body.approvedDomains !== undefined) {
     const domains = [...new Set((body.approvedDomains ?? []).map(normaliseDomain).filter(Boolean))];

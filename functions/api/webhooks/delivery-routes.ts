@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '#shared/http/context';
 import { ConflictError, NotFoundError } from '#shared/http/errors';
+import { maskUrl } from '#shared/http/mask-url';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
 import { requireSession } from '#shared/sessions/repository';
 import { STALE_CLAIM_MS, sendJob } from '#shared/webhooks/job';
@@ -56,7 +57,7 @@ function view(d: Delivery): z.infer<typeof DeliveryView> {
     status: d.status,
     round: d.round,
     attempts: d.attempts,
-    url: d.url ?? null,
+    url: d.url ? maskUrl(d.url) : null,
     lastStatusCode: d.lastStatusCode ?? null,
     lastError: d.lastError ?? null,
     nextAttemptAt: d.nextAttemptAt ?? null,

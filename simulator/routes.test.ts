@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { SIM_CONTROL_BODY_LIMIT, simulatorRoutes } from './routes.ts';
+
+describe('the simulated network’s routes', () => {
+  const saved = process.env.NODE_ENV;
+  afterEach(() => {
+    process.env.NODE_ENV = saved;
+  });
+
+  it('refuse to start with NODE_ENV=production (they ask for no credentials)', () => {
+    process.env.NODE_ENV = 'production';
+    expect(() => simulatorRoutes()).toThrow(/NODE_ENV=production/);
+    process.env.NODE_ENV = 'test';
+    expect(() => simulatorRoutes()).not.toThrow();
+  });
+
+  it('refuse a body over the limit with 413, by its declared length or as it is read', async () => {
+    const r = simulatorRoutes();
+    const big = JSON.stringify({
+      sessionId: 'qr_1',
+      from: '919800000001',
+      text: 'x'.repeat(SIM_CONTROL_BODY_LIMIT),
+    });
+    const declared = await r.request('/_sim/inbound', {
+      method: 'POST',
+      body: big,
+      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(big)) },
+    });
+    expect(declared.status).toBe(413);
+    expect(((await declared.json()) as { error: { code: string } }).error.code).toBe('PAYLOAD_TOO_LARGE');
+    const counted = await r.request('/_sim/inbound', {
+      method: 'POST',
+      body: big,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(counted.status).toBe(413);
+  });
+
+  it('refuse hostile JSON as an invalid body (400), as every JSON route does', async () => {
+    const r = simulatorRoutes();
+    for (const body of [
+      `{"sessionId":"qr_1","from":"919800000001","text":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+      '{"sessionId":"qr_1","from":"919800000001","text":"\\ud800"}',
+    ]) {
+      const res = await r.request('/_sim/inbound', {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.status).toBe(400);
+    }
+  });
+});
