@@ -8,7 +8,7 @@ import { MAX_REPLACED, type RuntimeOptions, SessionRuntime } from './session-run
 // The backoff formula is tested on its own; here a plain doubling shows which attempt the runtime asks for.
 vi.mock('./backoff.ts', () => ({
   reconnectDelay: (retry: number, baseMs: number) => baseMs * 2 ** retry,
-  emitRetryDelay: (retry: number) => 200 * 2 ** retry,
+  emitRetryDelay: (retry: number) => Math.min(5_000, 200 * 2 ** retry),
 }));
 
 const BASE_MS = 1000;
@@ -443,6 +443,32 @@ describe('SessionRuntime', () => {
     await rt.logout();
     expect(driver.connects[0]?.link.logout).toHaveBeenCalled();
     expect(statuses().at(-1)).toEqual({ status: 'LOGGED_OUT', reason: 'logged out by request' });
+  });
+
+  it('hands on every inbound message through a 30 s events-queue outage, in order', async () => {
+    const delivered: HostEvent[] = [];
+    const outageEnds = Date.now() + 30_000;
+    const { driver, rt } = setup({
+      emitEvent: async (e) => {
+        if (Date.now() < outageEnds) throw new Error('events queue unreachable');
+        delivered.push(e);
+      },
+    });
+    running = rt;
+    await rt.start();
+    for (const id of ['I1', 'I2', 'I3'])
+      driver.latest.onInbound({
+        id,
+        chatId: '14155550100',
+        senderPhone: '14155550100',
+        kind: 'text',
+        text: id,
+        timestampMs: 1,
+      });
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(delivered).toEqual([]);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(delivered.map((e) => e.kind === 'message.inbound' && e.message.id)).toEqual(['I1', 'I2', 'I3']);
   });
 
   it('hands inbound messages, receipts and contacts on as host events', async () => {

@@ -1,13 +1,10 @@
-import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { s3Client } from '#shared/aws/clients';
-import { names } from '#shared/aws/names';
 import { LidCache } from '#shared/contacts/lid-cache';
 import type { HostEvent, SessionStatus } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
 import type { ReconnectState } from '#shared/sessions/session';
-import { emitRetryDelay, reconnectDelay } from './backoff.ts';
+import { reconnectDelay } from './backoff.ts';
 import type { DriverEvents, DriverLink, LinkEnd, LinkRequest, NetworkDriver } from './drivers/driver.ts';
-import { emitEvent } from './emit.ts';
+import { Handoff, hostHandoff, putMediaInS3 } from './handoff.ts';
 import { Pacer } from './pacer.ts';
 
 export interface RuntimeOptions {
@@ -20,7 +17,11 @@ export interface RuntimeOptions {
   reconnectMaxDelayMs?: number;
   /** The fence of the shard lease under which this runtime runs. */
   fence: () => number | undefined;
-  /** Where host events go: the events queue unless a test hands in its own. */
+  /**
+   * Where host events go: the host's hand-off (events queue, media bucket, spool) unless given.
+   * A test may hand in just `emitEvent` instead: a hand-off with that sender and no spool.
+   */
+  handoff?: Handoff;
   emitEvent?: (event: HostEvent) => Promise<void>;
   /** Where the reconnect state goes (session info shows it); nowhere when not given. */
   recordReconnect?: (state: ReconnectState) => Promise<void>;
@@ -70,6 +71,7 @@ export class SessionRuntime {
   private readonly lids = new LidCache();
   readonly pacer: Pacer;
   private readonly log;
+  private readonly handoff: Handoff;
 
   constructor(
     readonly request: LinkRequest,
@@ -78,6 +80,9 @@ export class SessionRuntime {
   ) {
     this.pacer = new Pacer(opts.sendIntervalMs);
     this.log = logger.child({ sessionId: request.sessionId });
+    this.handoff =
+      opts.handoff ??
+      (opts.emitEvent ? new Handoff({ send: opts.emitEvent, putMedia: putMediaInS3 }) : hostHandoff());
   }
 
   get sessionId() {
@@ -96,6 +101,7 @@ export class SessionRuntime {
 
   async start(): Promise<void> {
     this.stopped = false;
+    await this.handoff.start();
     await this.open();
     this.zombieTimer = setInterval(() => void this.checkZombie(), Math.max(1000, this.opts.zombieIdleMs / 2));
     this.zombieTimer.unref();
@@ -311,23 +317,11 @@ export class SessionRuntime {
     const revealed =
       !received.senderPhone && received.senderLid ? this.lids.get(received.senderLid) : undefined;
     const message = revealed ? { ...received, senderPhone: revealed } : received;
-    try {
-      let mediaKey: string | undefined;
-      if (media) {
-        mediaKey = `media/${this.request.tenantId}/${this.sessionId}/${message.id}`;
-        await s3Client().send(
-          new PutObjectCommand({
-            Bucket: names.mediaBucket(),
-            Key: mediaKey,
-            Body: media.bytes,
-            ContentType: media.mimetype,
-          }),
-        );
-      }
-      await this.emit({ kind: 'message.inbound', message: { ...message, mediaKey } });
-    } catch (err) {
-      this.log.error({ err, messageId: message.id }, 'inbound message could not be handed on');
-    }
+    const mediaKey = media ? `media/${this.request.tenantId}/${this.sessionId}/${message.id}` : undefined;
+    await this.emit(
+      { kind: 'message.inbound', message: { ...message, mediaKey } },
+      media && mediaKey ? { key: mediaKey, ...media } : undefined,
+    );
   }
 
   async report(
@@ -339,32 +333,19 @@ export class SessionRuntime {
   }
 
   /**
-   * Host events carry the session and a time. Enqueueing is retried with backoff (the network will
-   * not hand us the message again); a final failure is logged, never thrown into the driver.
+   * Host events carry the session and a time. Resolves once the event (after its media) is on the
+   * events queue or safe in the spool; the hand-off retries until it goes and never rejects.
    */
-  async emit(e: HostEventBody): Promise<void> {
+  async emit(e: HostEventBody, media?: { key: string; bytes: Uint8Array; mimetype: string }): Promise<void> {
     const event = {
       ...e,
       tenantId: this.request.tenantId,
       sessionId: this.sessionId,
       at: Date.now(),
     } as HostEvent;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await (this.opts.emitEvent ?? emitEvent)(event);
-      } catch (err) {
-        if (attempt >= EMIT_ATTEMPTS) {
-          this.log.error({ err, kind: e.kind }, 'event could not be enqueued');
-          return;
-        }
-        this.log.warn({ err, kind: e.kind, attempt }, 'event not enqueued yet; retrying');
-        await new Promise((r) => setTimeout(r, emitRetryDelay(attempt - 1)));
-      }
-    }
+    await this.handoff.deliver(event, media);
   }
 }
-
-const EMIT_ATTEMPTS = 6;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type HostEventBody = DistributiveOmit<HostEvent, 'tenantId' | 'sessionId' | 'at'>;
