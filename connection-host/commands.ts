@@ -6,13 +6,12 @@ import { logger } from '#shared/log/logger';
 import { getSession } from '#shared/sessions/repository';
 import { commandDoneKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
-import type { OutboundMedia } from './drivers/driver.ts';
+import type { DriverLink, OutboundMedia } from './drivers/driver.ts';
 import { emitEvent } from './emit.ts';
 import { boundsFromEnv, deliverHumanLike, deliveryTiming } from './human-delivery.ts';
 import { fetchMedia, MediaError, speak } from './media.ts';
-import type { SessionRuntime } from './session-runtime.ts';
+import { SessionEndedError, type SessionRuntime } from './session-runtime.ts';
 
-const READY_WAIT_MS = 25_000;
 const UPLOAD_DELETE_DELAY_MS = 5_000;
 
 export interface CommandContext {
@@ -31,8 +30,15 @@ export interface CommandContext {
  * Applies one command. A command already done is skipped, so a redelivered SQS message never sends
  * twice; a crash between sending and marking done re-sends with the same message id, which the
  * network treats as the same message.
+ *
+ * A command for a session that is not READY waits for READY as long as that takes, held (invisible)
+ * by its consumer rather than failed: waiting is not a failure, so a session's backlog is never
+ * dead-lettered for an outage, however long. Only a session that ended for good (logged out,
+ * failed, disconnected) answers its commands with a failure: a send is reported `failed` with the
+ * reason. `signal` aborts the wait when the consumer stops (the shard moves): the command then
+ * returns to the queue for the next holder.
  */
-export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<void> {
+export async function applyCommand(cmd: Command, ctx: CommandContext, signal?: AbortSignal): Promise<void> {
   if (await dataTable.get(commandDoneKey(cmd.commandId), true)) return;
   const log = logger.child({ sessionId: cmd.sessionId, commandId: cmd.commandId, kind: cmd.kind });
 
@@ -71,7 +77,17 @@ export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<v
     }
     case 'send': {
       const rt = await requireRuntime(cmd, ctx);
-      const link = await rt.whenReady(READY_WAIT_MS);
+      const waited = await ready(rt, signal);
+      if (!waited.ok) {
+        await rt.emit({
+          kind: 'message.status',
+          messageId: cmd.messageId,
+          status: 'failed',
+          reason: waited.reason,
+        });
+        break;
+      }
+      const { link } = waited;
       let media: OutboundMedia | undefined;
       let content = cmd.content;
       if (content.mediaUrl || content.speech) {
@@ -118,7 +134,12 @@ export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<v
     case 'status':
     case 'group': {
       const rt = await requireRuntime(cmd, ctx);
-      const link = await rt.whenReady(READY_WAIT_MS);
+      const waited = await ready(rt, signal);
+      if (!waited.ok) {
+        await rt.emit({ kind: 'command.result', commandId: cmd.commandId, ok: false, error: waited.reason });
+        break;
+      }
+      const { link } = waited;
       try {
         let result: Record<string, unknown> = {};
         if (cmd.kind === 'react') await link.react(cmd.to, cmd.messageId, cmd.emoji);
@@ -144,6 +165,22 @@ export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<v
     ...commandDoneKey(cmd.commandId),
     expiresAt: Math.floor(Date.now() / 1000) + 86_400,
   });
+}
+
+/**
+ * The session's link once READY; for a session that ended for good, why the command cannot run.
+ * Anything else (the consumer stopping, the runtime stopped here) is thrown: the command returns.
+ */
+async function ready(
+  rt: SessionRuntime,
+  signal: AbortSignal | undefined,
+): Promise<{ ok: true; link: DriverLink } | { ok: false; reason: string }> {
+  try {
+    return { ok: true, link: await rt.whenReady(undefined, signal) };
+  } catch (err) {
+    if (err instanceof SessionEndedError) return { ok: false, reason: err.message };
+    throw err;
+  }
 }
 
 async function requireRuntime(cmd: Command, ctx: CommandContext): Promise<SessionRuntime> {

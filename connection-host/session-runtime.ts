@@ -34,6 +34,26 @@ export interface RuntimeOptions {
   stillHolds?: () => Promise<boolean>;
 }
 
+/** A wait for READY that will not be answered here: the host stopped the runtime (shard moved, stopping). */
+export class RuntimeStoppedError extends Error {
+  constructor(sessionId: string) {
+    super(`session ${sessionId} was stopped on this host`);
+    this.name = 'RuntimeStoppedError';
+  }
+}
+
+/** A wait for READY that will never be answered: the session ended (logged out, failed, disconnected). */
+export class SessionEndedError extends Error {
+  constructor(
+    sessionId: string,
+    readonly status: SessionStatus,
+    readonly reason?: string,
+  ) {
+    super(`session ${sessionId} is ${status}${reason ? `: ${reason}` : ''}`);
+    this.name = 'SessionEndedError';
+  }
+}
+
 /** 440s in a row (no link lasting REPLACED_CALM_MS between) before we stop fighting the other client. */
 export const MAX_REPLACED = 3;
 const REPLACED_CALM_MS = 5 * 60_000;
@@ -62,7 +82,8 @@ export class SessionRuntime {
   private lastActivity = Date.now();
   private reconnectTimer?: NodeJS.Timeout;
   private zombieTimer?: NodeJS.Timeout;
-  private readyWaiters: Array<() => void> = [];
+  private readonly readyWaiters = new Set<ReadyWaiter>();
+  private endReason?: string;
   /**
    * LID → phone as the network revealed them to this session, kept across links and handed to the
    * driver: a message from a LID carries the phone itself, so consumers need not rely on the mapping
@@ -107,20 +128,53 @@ export class SessionRuntime {
     this.zombieTimer.unref();
   }
 
-  /** Resolves when READY, or rejects after `timeoutMs`. */
-  whenReady(timeoutMs: number): Promise<DriverLink> {
+  /**
+   * Resolves with the link once the session is READY, however long that takes (reconnects, an
+   * outage, linking). Rejects when `timeoutMs` passes (no limit when not given), when `signal`
+   * aborts, when the runtime is stopped (`RuntimeStoppedError`: the shard moved or the host is
+   * stopping) or when the session ends for good (`SessionEndedError`). A wait that settles leaves
+   * nothing behind: only waits under way are held.
+   */
+  whenReady(timeoutMs?: number, signal?: AbortSignal): Promise<DriverLink> {
     if (this.status === 'READY' && this.link) return Promise.resolve(this.link);
+    if (this.stopped) return Promise.reject(this.notComing());
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     return new Promise((resolve, reject) => {
-      const t = setTimeout(
-        () => reject(new Error(`session ${this.sessionId} not READY (${this.status})`)),
-        timeoutMs,
-      );
-      this.readyWaiters.push(() => {
-        clearTimeout(t);
-        if (this.link) resolve(this.link);
-        else reject(new Error('link gone'));
-      });
+      const waiter: ReadyWaiter = (outcome) => {
+        this.readyWaiters.delete(waiter);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        if (outcome.link) resolve(outcome.link);
+        else reject(outcome.error);
+      };
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(
+              () => waiter({ error: new Error(`session ${this.sessionId} not READY (${this.status})`) }),
+              timeoutMs,
+            );
+      const onAbort = () => waiter({ error: abortReason(signal) });
+      this.readyWaiters.add(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  /** Waits for READY under way (each settles and leaves; nothing accumulates). */
+  get waitingForReady(): number {
+    return this.readyWaiters.size;
+  }
+
+  /** Settles every wait for READY: with the link, or with why it will not come. */
+  private wakeWaiters(outcome: { link: DriverLink } | { error: Error }): void {
+    for (const w of [...this.readyWaiters]) w(outcome);
+  }
+
+  /** Why a wait for READY ends unanswered: the session ended for good, or this host let it go. */
+  private notComing(): Error {
+    return TERMINAL.has(this.status)
+      ? new SessionEndedError(this.sessionId, this.status, this.endReason)
+      : new RuntimeStoppedError(this.sessionId);
   }
 
   /** Closes the socket and keeps auth (shard handed over, host stopping). */
@@ -128,6 +182,7 @@ export class SessionRuntime {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
     clearInterval(this.zombieTimer);
+    this.wakeWaiters({ error: this.notComing() });
     await this.detach();
   }
 
@@ -162,7 +217,8 @@ export class SessionRuntime {
       await this.link.logout().catch((err) => this.log.warn({ err }, 'logout at network failed'));
     else await this.driver.clearAuth(this.sessionId);
     this.link = undefined;
-    await this.report('LOGGED_OUT', { reason: 'logged out by request' });
+    this.endReason = 'logged out by request';
+    await this.report('LOGGED_OUT', { reason: this.endReason });
     this.finish();
   }
 
@@ -180,7 +236,7 @@ export class SessionRuntime {
         this.openedAt = Date.now();
         this.lastActivity = Date.now();
         void this.report('READY', { mobile }).then(() => {
-          for (const w of this.readyWaiters.splice(0)) w();
+          if (current() && this.status === 'READY' && this.link) this.wakeWaiters({ link: this.link });
         });
       },
       onClose: (end) => current() && void this.onClose(end),
@@ -270,6 +326,7 @@ export class SessionRuntime {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
     clearInterval(this.zombieTimer);
+    this.endReason = reason;
     await this.recordReconnect(undefined);
     await this.report(status, { reason });
     this.finish();
@@ -278,6 +335,7 @@ export class SessionRuntime {
   private finish(): void {
     if (this.ended) return;
     this.ended = true;
+    this.wakeWaiters({ error: this.notComing() });
     this.opts.onEnded?.(this);
   }
 
@@ -346,6 +404,14 @@ export class SessionRuntime {
     await this.handoff.deliver(event, media);
   }
 }
+
+type ReadyWaiter = (
+  outcome: { link: DriverLink; error?: undefined } | { link?: undefined; error: unknown },
+) => void;
+
+const TERMINAL = new Set<SessionStatus>(['LOGGED_OUT', 'FAILED', 'DISCONNECTED']);
+
+const abortReason = (signal?: AbortSignal) => signal?.reason ?? new Error('the wait for READY was given up');
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type HostEventBody = DistributiveOmit<HostEvent, 'tenantId' | 'sessionId' | 'at'>;
