@@ -193,7 +193,16 @@ async function connect(
 
   let pairingRequested = false;
   let closed = false;
+  /** The socket has ended: Baileys has destroyed its event emitter, listeners and buffer. */
+  let ended = false;
   sock.ev.on('connection.update', (u) => {
+    if (u.connection === 'close' && !ended) {
+      // Baileys holds message events in a buffer while it replays the offline queue (until the
+      // network says the replay is done, or 30 s), each message already receipted to the network,
+      // and destroys that buffer right after this event: released now, they are reported.
+      sock.ev.flush();
+      ended = true;
+    }
     if (u.qr) {
       if (request.method === 'qr') events.onQr(u.qr);
       else if (!pairingRequested && phone) {
@@ -217,6 +226,17 @@ async function connect(
       void auth.flush().finally(() => events.onClose(end));
     }
   });
+
+  // A message whose receipt went out just before the socket ended reaches Baileys' emitter only
+  // after that emitter was destroyed: taken here, where Baileys emits it, and reported.
+  const emit = sock.ev.emit.bind(sock.ev);
+  sock.ev.emit = ((event: string, data: unknown) => {
+    if (ended && event === 'messages.upsert') {
+      wiring.upsert(data as Parameters<typeof wiring.upsert>[0]);
+      return true;
+    }
+    return emit(event as 'messages.upsert', data as never);
+  }) as typeof sock.ev.emit;
 
   const wiring = wireEvents({
     sock,
