@@ -2,11 +2,11 @@ import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import type { Command } from '#shared/commands/types';
-import { logger } from '#shared/log/logger';
+import { type Logger, logger } from '#shared/log/logger';
 import { getSession } from '#shared/sessions/repository';
 import { commandDoneKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
-import type { DriverLink, OutboundMedia } from './drivers/driver.ts';
+import { type DriverLink, type OutboundMedia, SendRefusedError } from './drivers/driver.ts';
 import { emitEvent } from './emit.ts';
 import { boundsFromEnv, deliverHumanLike, deliveryTiming } from './human-delivery.ts';
 import { fetchMedia, MediaError, speak } from './media.ts';
@@ -109,9 +109,9 @@ export async function applyCommand(cmd: Command, ctx: CommandContext, signal?: A
           break;
         }
       }
+      let failure: string | undefined;
       const send = async () => {
-        await rt.pacer.wait();
-        await link.send(cmd.messageId, cmd.to, content, media);
+        failure = await sendAcknowledged(rt, link, { ...cmd, content }, media, signal, log);
       };
       if (cmd.delivery?.humanLike) {
         const text = cmd.content.text ?? cmd.content.caption ?? cmd.content.speech?.text ?? '';
@@ -124,8 +124,13 @@ export async function applyCommand(cmd: Command, ctx: CommandContext, signal?: A
           (err) => log.warn({ err }, 'presence update failed'),
         );
       } else await send();
-      // The one report of `sent`: drivers drop the network's own ack of this id (docs/events.md).
-      await rt.emit({ kind: 'message.status', messageId: cmd.messageId, status: 'sent' });
+      // The one report of `sent` (or `failed`): the send resolves on the network's ack of this id,
+      // and the driver reports no ack of its own (docs/events.md).
+      await rt.emit(
+        failure
+          ? { kind: 'message.status', messageId: cmd.messageId, status: 'failed', reason: failure }
+          : { kind: 'message.status', messageId: cmd.messageId, status: 'sent' },
+      );
       if (cmd.content.uploadKey) scheduleUploadDeletion(cmd.content.uploadKey);
       break;
     }
@@ -165,6 +170,44 @@ export async function applyCommand(cmd: Command, ctx: CommandContext, signal?: A
     ...commandDoneKey(cmd.commandId),
     expiresAt: Math.floor(Date.now() / 1000) + 86_400,
   });
+}
+
+/** Sends of one message, each on a READY link and each waiting for the ack, before it is `failed`. */
+export const SEND_ATTEMPTS = 3;
+
+/**
+ * Sends until the network acknowledges the message; answers why not when it never will. A refusal
+ * (error ack) is final. No ack (or a link that ends first) may mean the message is lost on a dead
+ * link: the link is probed at once (a failed probe reconnects it), and the message is sent again
+ * with the same id, which the network treats as the same message, on the link READY next, up to
+ * SEND_ATTEMPTS sends in all.
+ */
+async function sendAcknowledged(
+  rt: SessionRuntime,
+  first: DriverLink,
+  cmd: Extract<Command, { kind: 'send' }>,
+  media: OutboundMedia | undefined,
+  signal: AbortSignal | undefined,
+  log: Logger,
+): Promise<string | undefined> {
+  let link = first;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await rt.pacer.wait();
+      await link.send(cmd.messageId, cmd.to, cmd.content, media);
+      return undefined;
+    } catch (err) {
+      if (err instanceof SendRefusedError) return err.reason;
+      const reason = (err as Error).message;
+      if (attempt >= SEND_ATTEMPTS)
+        return `not acknowledged by the network after ${attempt} sends; last: ${reason}`;
+      log.warn({ err, attempt }, 'send not acknowledged; sending again with the same id');
+      await rt.checkLink();
+      const waited = await ready(rt, signal);
+      if (!waited.ok) return waited.reason;
+      link = waited.link;
+    }
+  }
 }
 
 /**

@@ -352,9 +352,17 @@ export class SessionRuntime {
     }
   }
 
-  private async checkZombie(): Promise<void> {
-    if (this.status !== 'READY' || !this.link || Date.now() - this.lastActivity < this.opts.zombieIdleMs)
-      return;
+  /**
+   * Probes the READY link now, however recently it showed life (a send it took went unanswered); a
+   * link that fails the probe is closed and reconnected. Resolves once that is decided.
+   */
+  checkLink(): Promise<void> {
+    return this.checkZombie(true);
+  }
+
+  private async checkZombie(now = false): Promise<void> {
+    if (this.status !== 'READY' || !this.link) return;
+    if (!now && Date.now() - this.lastActivity < this.opts.zombieIdleMs) return;
     try {
       await Promise.race([
         this.link.probe(),

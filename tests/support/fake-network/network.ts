@@ -76,6 +76,9 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
   private readonly companionOf = new Map<Link, Companion>();
   private readonly sendErrors: Array<{ error: string; to?: FakeUser }> = [];
   private readonly loginRefusals: number[] = [];
+  private toLose = 0;
+  /** Ids of the messages `loseNextSends` made the network lose, in order. */
+  readonly lost: string[] = [];
   private lidSeq = 200_000_000_000_000;
   private down = false;
   /** Signal state is not safe under concurrent use: encryption and decryption run one at a time. */
@@ -175,6 +178,14 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
   /** Ends an outage: connections are accepted again. */
   restore(): void {
     this.down = false;
+  }
+
+  /**
+   * The next `count` messages companions send are lost: neither acked nor delivered, as on a link
+   * that died under the sender. Their ids go to `lost`.
+   */
+  loseNextSends(count = 1): void {
+    this.toLose += count;
   }
 
   /** The next message a companion sends (to `to`, if given) is refused with an error ack instead of delivered. */
@@ -410,6 +421,11 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
     const c = this.companionOf.get(link);
     if (!c) return;
     const { id = '', to = '' } = node.attrs;
+    if (this.toLose > 0) {
+      this.toLose--;
+      this.lost.push(id);
+      return;
+    }
     const target = this.userOf(to);
     const i = this.sendErrors.findIndex((e) => !e.to || e.to === target);
     const failure = i >= 0 ? this.sendErrors.splice(i, 1)[0] : undefined;
