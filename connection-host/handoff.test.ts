@@ -176,6 +176,26 @@ describe('Handoff', () => {
     expect(await files()).toEqual(['000000000000000-1-000000000.bad']);
   });
 
+  it('does not wait on a request that hangs: spooled after the attempt bound, handed on once one answers', async () => {
+    const sent: string[] = [];
+    let calls = 0;
+    const handoff = new Handoff({
+      log: quiet,
+      attemptTimeoutMs: 50,
+      retryDelay: () => 10,
+      // The first three requests never answer (a partition); later ones go through.
+      send: (e) => (++calls <= 3 ? new Promise<never>(() => {}) : Promise.resolve(void sent.push(e.kind))),
+      putMedia: async () => {},
+      spool: new EventSpool(root),
+    });
+    await handoff.start();
+    await handoff.deliver(inbound('A'));
+    await handoff.idle();
+    expect(sent).toEqual(['message.inbound']);
+    expect(calls).toBe(4);
+    expect(await files()).toEqual([]);
+  });
+
   it('keeps entries in memory when the disk refuses them, and still hands them on', async () => {
     const { world, deps } = outage(10_000);
     await writeFile(path.join(root, 'file'), '');

@@ -19,6 +19,13 @@ export interface HandoffDeps {
   /** The wait before retry `n` (0-based); the host's emit backoff (200 ms doubling to 5 s) by default. */
   retryDelay?: (retry: number) => number;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * How long one attempt (media, then event) may take before it counts as failed (10 s): a request
+   * that hangs (a partition; the SDK sets no timeout of its own) must not hold the hand-off. The
+   * attempt left behind may still succeed: the same event then arrives twice, which consumers
+   * already take (a message id is stored once, a status only moves forward).
+   */
+  attemptTimeoutMs?: number;
   log?: Logger;
 }
 
@@ -153,12 +160,21 @@ export class Handoff {
     }
   }
 
-  private async handOn(entry: SpoolEntry, mediaStored?: () => void): Promise<void> {
-    if (entry.media) {
-      await this.deps.putMedia(entry.media);
-      mediaStored?.();
-    }
-    await this.deps.send(entry.event);
+  private handOn(entry: SpoolEntry, mediaStored?: () => void): Promise<void> {
+    const attempt = (async () => {
+      if (entry.media) {
+        await this.deps.putMedia(entry.media);
+        mediaStored?.();
+      }
+      await this.deps.send(entry.event);
+    })();
+    const ms = this.deps.attemptTimeoutMs ?? 10_000;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+    });
+    attempt.catch(() => undefined); // a late failure of an attempt that timed out is of no interest
+    return Promise.race([attempt, timeout]).finally(() => clearTimeout(timer));
   }
 }
 
