@@ -521,6 +521,35 @@ describe('SessionRuntime', () => {
     expect(delivered.map((e) => e.kind === 'message.inbound' && e.message.id)).toEqual(['I1', 'I2', 'I3']);
   });
 
+  it('stop resolves only once what the link reported is handed on', async () => {
+    const delivered: string[] = [];
+    const { driver, rt } = setup({
+      emitEvent: (e) =>
+        new Promise((resolve) =>
+          setTimeout(() => {
+            delivered.push(e.kind);
+            resolve();
+          }, 3000),
+        ),
+    });
+    await rt.start();
+    driver.latest.onInbound({
+      id: 'LAST',
+      chatId: '14155550100',
+      senderPhone: '14155550100',
+      kind: 'text',
+      text: 'just before the close',
+      timestampMs: 1,
+    });
+    let stopped = false;
+    void rt.stop().then(() => (stopped = true));
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(stopped).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(stopped).toBe(true);
+    expect(delivered).toEqual(['message.inbound']);
+  });
+
   it('hands inbound messages, receipts and contacts on as host events', async () => {
     const { driver, emitted, rt } = setup();
     running = rt;

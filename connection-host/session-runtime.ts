@@ -93,6 +93,8 @@ export class SessionRuntime {
   readonly pacer: Pacer;
   private readonly log;
   private readonly handoff: Handoff;
+  /** Events being handed on: `stop` waits for them (each ends on the queue or in the spool, bounded). */
+  private readonly handing = new Set<Promise<void>>();
 
   constructor(
     readonly request: LinkRequest,
@@ -184,6 +186,8 @@ export class SessionRuntime {
     clearInterval(this.zombieTimer);
     this.wakeWaiters({ error: this.notComing() });
     await this.detach();
+    // What the link reported up to its close is on the queue or on disk before the host moves on.
+    await Promise.allSettled([...this.handing]);
   }
 
   /**
@@ -409,7 +413,13 @@ export class SessionRuntime {
       sessionId: this.sessionId,
       at: Date.now(),
     } as HostEvent;
-    await this.handoff.deliver(event, media);
+    const handing = this.handoff.deliver(event, media);
+    this.handing.add(handing);
+    try {
+      await handing;
+    } finally {
+      this.handing.delete(handing);
+    }
   }
 }
 
