@@ -36,7 +36,8 @@ export class EventSpool {
 
   /** Creates the folder, adopts what gone processes left, and answers every entry waiting, oldest first. */
   async open(): Promise<string[]> {
-    await mkdir(this.dir, { recursive: true });
+    // Message bodies and media at rest: readable by this service's user only.
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
     for (const folder of await readdir(this.root)) {
       const owner = ownerOf(folder);
       if (!owner || owner.host !== hostname() || owner.pid === process.pid || alive(owner.pid)) continue;
@@ -132,7 +133,7 @@ function alive(pid: number): boolean {
 /** Written to a temporary name, fsynced, then renamed: a crash leaves the old state or the new. */
 async function writeDurably(file: string, data: Uint8Array): Promise<void> {
   const tmp = `${file}.tmp`;
-  const fh = await open(tmp, 'w');
+  const fh = await open(tmp, 'w', 0o600);
   try {
     await fh.writeFile(data);
     await fh.sync();

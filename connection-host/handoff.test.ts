@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -98,6 +98,18 @@ describe('Handoff', () => {
     expect(Math.max(...world.waits)).toBeLessThanOrEqual(5_000);
     expect(await files()).toEqual([]);
     expect(handoff.backlog).toBe(0);
+  });
+
+  it('keeps spooled bodies readable by the service user only', async () => {
+    const spool = new EventSpool(root);
+    await spool.open();
+    await spool.put({
+      event: inbound('A'),
+      media: { key: 'k', bytes: new Uint8Array([1]), mimetype: 'image/png' },
+    });
+    const [dir] = await readdir(root);
+    expect((await stat(path.join(root, dir!))).mode & 0o777).toBe(0o700);
+    for (const f of await files()) expect((await stat(path.join(root, dir!, f))).mode & 0o777).toBe(0o600);
   });
 
   it('sends straight on when the queue takes it, writing nothing to disk', async () => {
