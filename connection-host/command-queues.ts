@@ -6,32 +6,51 @@ import { fifoBatchHandler } from './fifo-batch.ts';
 
 /** Short, and extended while a command runs: commands held by a dead host return within this time. */
 const COMMAND_VISIBILITY_SECONDS = 10;
+/**
+ * Commands held at once per shard. Each waiting session holds at most a receive's worth (FIFO: no
+ * more of a group is handed out while some of it is in flight), so this many sessions can wait for
+ * READY before the shard stops receiving.
+ */
+const MAX_HELD = 2000;
 
-/** One consumer per held shard's FIFO command queue. */
+/** The session of a command body, its lane: one session's commands in order, sessions side by side. */
+const sessionOf = (body: string): string | undefined => {
+  const parsed = JSON.parse(body) as { sessionId?: unknown };
+  return typeof parsed.sessionId === 'string' ? parsed.sessionId : undefined;
+};
+
+/**
+ * One consumer per held shard's FIFO command queue. Each session has a lane of its own, so a
+ * session waiting for READY (held, its visibility extended, not failed) never holds up the others.
+ */
 export class CommandQueues {
-  private readonly consumers = new Map<number, { stop(): Promise<void> }>();
+  private readonly consumers = new Map<number, { stop(): Promise<void>; abort: AbortController }>();
 
   constructor(private readonly ctx: CommandContext) {}
 
   start(shard: number): void {
-    const handler = fifoBatchHandler(Command, (cmd) => applyCommand(cmd, this.ctx));
-    this.consumers.set(
-      shard,
-      pollQueue(names.commandQueue(shard), handler, {
-        waitSeconds: 1,
-        visibilityTimeout: COMMAND_VISIBILITY_SECONDS,
-      }),
-    );
+    const abort = new AbortController();
+    const handler = fifoBatchHandler(Command, (cmd) => applyCommand(cmd, this.ctx, abort.signal));
+    const consumer = pollQueue(names.commandQueue(shard), handler, {
+      waitSeconds: 1,
+      visibilityTimeout: COMMAND_VISIBILITY_SECONDS,
+      lanes: { keyOf: sessionOf, maxInFlight: MAX_HELD },
+    });
+    this.consumers.set(shard, { stop: () => consumer.stop(), abort });
   }
 
-  /** Resolves once the batch in hand is finished; nothing more is received for the shard. */
+  /**
+   * Resolves once the commands in hand are finished; nothing more is received for the shard.
+   * Waits for READY are given up: those commands return to the queue for the shard's next holder.
+   */
   async stop(shard: number): Promise<void> {
-    await this.consumers.get(shard)?.stop();
+    const consumer = this.consumers.get(shard);
+    consumer?.abort.abort(new Error(`shard ${shard} is being let go`));
+    await consumer?.stop();
     this.consumers.delete(shard);
   }
 
   async stopAll(): Promise<void> {
-    await Promise.all([...this.consumers.values()].map((c) => c.stop()));
-    this.consumers.clear();
+    await Promise.all([...this.consumers.keys()].map((shard) => this.stop(shard)));
   }
 }

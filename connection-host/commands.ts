@@ -2,17 +2,16 @@ import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import type { Command } from '#shared/commands/types';
-import { logger } from '#shared/log/logger';
+import { type Logger, logger } from '#shared/log/logger';
 import { getSession } from '#shared/sessions/repository';
 import { commandDoneKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
-import type { OutboundMedia } from './drivers/driver.ts';
+import { type DriverLink, type OutboundMedia, SendRefusedError } from './drivers/driver.ts';
 import { emitEvent } from './emit.ts';
 import { boundsFromEnv, deliverHumanLike, deliveryTiming } from './human-delivery.ts';
 import { fetchMedia, MediaError, speak } from './media.ts';
-import type { SessionRuntime } from './session-runtime.ts';
+import { SessionEndedError, type SessionRuntime } from './session-runtime.ts';
 
-const READY_WAIT_MS = 25_000;
 const UPLOAD_DELETE_DELAY_MS = 5_000;
 
 export interface CommandContext {
@@ -31,8 +30,15 @@ export interface CommandContext {
  * Applies one command. A command already done is skipped, so a redelivered SQS message never sends
  * twice; a crash between sending and marking done re-sends with the same message id, which the
  * network treats as the same message.
+ *
+ * A command for a session that is not READY waits for READY as long as that takes, held (invisible)
+ * by its consumer rather than failed: waiting is not a failure, so a session's backlog is never
+ * dead-lettered for an outage, however long. Only a session that ended for good (logged out,
+ * failed, disconnected) answers its commands with a failure: a send is reported `failed` with the
+ * reason. `signal` aborts the wait when the consumer stops (the shard moves): the command then
+ * returns to the queue for the next holder.
  */
-export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<void> {
+export async function applyCommand(cmd: Command, ctx: CommandContext, signal?: AbortSignal): Promise<void> {
   if (await dataTable.get(commandDoneKey(cmd.commandId), true)) return;
   const log = logger.child({ sessionId: cmd.sessionId, commandId: cmd.commandId, kind: cmd.kind });
 
@@ -71,7 +77,17 @@ export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<v
     }
     case 'send': {
       const rt = await requireRuntime(cmd, ctx);
-      const link = await rt.whenReady(READY_WAIT_MS);
+      const waited = await ready(rt, signal);
+      if (!waited.ok) {
+        await rt.emit({
+          kind: 'message.status',
+          messageId: cmd.messageId,
+          status: 'failed',
+          reason: waited.reason,
+        });
+        break;
+      }
+      const { link } = waited;
       let media: OutboundMedia | undefined;
       let content = cmd.content;
       if (content.mediaUrl || content.speech) {
@@ -93,9 +109,9 @@ export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<v
           break;
         }
       }
+      let failure: string | undefined;
       const send = async () => {
-        await rt.pacer.wait();
-        await link.send(cmd.messageId, cmd.to, content, media);
+        failure = await sendAcknowledged(rt, link, { ...cmd, content }, media, signal, log);
       };
       if (cmd.delivery?.humanLike) {
         const text = cmd.content.text ?? cmd.content.caption ?? cmd.content.speech?.text ?? '';
@@ -108,8 +124,13 @@ export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<v
           (err) => log.warn({ err }, 'presence update failed'),
         );
       } else await send();
-      // The one report of `sent`: drivers drop the network's own ack of this id (docs/events.md).
-      await rt.emit({ kind: 'message.status', messageId: cmd.messageId, status: 'sent' });
+      // The one report of `sent` (or `failed`): the send resolves on the network's ack of this id,
+      // and the driver reports no ack of its own (docs/events.md).
+      await rt.emit(
+        failure
+          ? { kind: 'message.status', messageId: cmd.messageId, status: 'failed', reason: failure }
+          : { kind: 'message.status', messageId: cmd.messageId, status: 'sent' },
+      );
       if (cmd.content.uploadKey) scheduleUploadDeletion(cmd.content.uploadKey);
       break;
     }
@@ -118,7 +139,12 @@ export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<v
     case 'status':
     case 'group': {
       const rt = await requireRuntime(cmd, ctx);
-      const link = await rt.whenReady(READY_WAIT_MS);
+      const waited = await ready(rt, signal);
+      if (!waited.ok) {
+        await rt.emit({ kind: 'command.result', commandId: cmd.commandId, ok: false, error: waited.reason });
+        break;
+      }
+      const { link } = waited;
       try {
         let result: Record<string, unknown> = {};
         if (cmd.kind === 'react') await link.react(cmd.to, cmd.messageId, cmd.emoji);
@@ -144,6 +170,60 @@ export async function applyCommand(cmd: Command, ctx: CommandContext): Promise<v
     ...commandDoneKey(cmd.commandId),
     expiresAt: Math.floor(Date.now() / 1000) + 86_400,
   });
+}
+
+/** Sends of one message, each on a READY link and each waiting for the ack, before it is `failed`. */
+export const SEND_ATTEMPTS = 3;
+
+/**
+ * Sends until the network acknowledges the message; answers why not when it never will. A refusal
+ * (error ack) is final. No ack (or a link that ends first) may mean the message is lost on a dead
+ * link: the link is probed at once (a failed probe reconnects it), and the message is sent again
+ * with the same id, which the network treats as the same message, on the link READY next, up to
+ * SEND_ATTEMPTS sends in all.
+ */
+async function sendAcknowledged(
+  rt: SessionRuntime,
+  first: DriverLink,
+  cmd: Extract<Command, { kind: 'send' }>,
+  media: OutboundMedia | undefined,
+  signal: AbortSignal | undefined,
+  log: Logger,
+): Promise<string | undefined> {
+  let link = first;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await rt.pacer.wait();
+      await link.send(cmd.messageId, cmd.to, cmd.content, media);
+      return undefined;
+    } catch (err) {
+      if (err instanceof SendRefusedError) return err.reason;
+      const reason = (err as Error).message;
+      if (attempt >= SEND_ATTEMPTS)
+        return `not acknowledged by the network after ${attempt} sends; last: ${reason}`;
+      log.warn({ err, attempt }, 'send not acknowledged; sending again with the same id');
+      await rt.checkLink();
+      const waited = await ready(rt, signal);
+      if (!waited.ok) return waited.reason;
+      link = waited.link;
+    }
+  }
+}
+
+/**
+ * The session's link once READY; for a session that ended for good, why the command cannot run.
+ * Anything else (the consumer stopping, the runtime stopped here) is thrown: the command returns.
+ */
+async function ready(
+  rt: SessionRuntime,
+  signal: AbortSignal | undefined,
+): Promise<{ ok: true; link: DriverLink } | { ok: false; reason: string }> {
+  try {
+    return { ok: true, link: await rt.whenReady(undefined, signal) };
+  } catch (err) {
+    if (err instanceof SessionEndedError) return { ok: false, reason: err.message };
+    throw err;
+  }
 }
 
 async function requireRuntime(cmd: Command, ctx: CommandContext): Promise<SessionRuntime> {

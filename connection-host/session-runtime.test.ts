@@ -3,12 +3,18 @@ import { LidCache } from '#shared/contacts/lid-cache';
 import type { HostEvent } from '#shared/events/types';
 import type { ReconnectState } from '#shared/sessions/session';
 import type { DriverEvents, DriverLink, LinkRequest, NetworkDriver } from './drivers/driver.ts';
-import { MAX_REPLACED, type RuntimeOptions, SessionRuntime } from './session-runtime.ts';
+import {
+  MAX_REPLACED,
+  type RuntimeOptions,
+  RuntimeStoppedError,
+  SessionEndedError,
+  SessionRuntime,
+} from './session-runtime.ts';
 
 // The backoff formula is tested on its own; here a plain doubling shows which attempt the runtime asks for.
 vi.mock('./backoff.ts', () => ({
   reconnectDelay: (retry: number, baseMs: number) => baseMs * 2 ** retry,
-  emitRetryDelay: (retry: number) => 200 * 2 ** retry,
+  emitRetryDelay: (retry: number) => Math.min(5_000, 200 * 2 ** retry),
 }));
 
 const BASE_MS = 1000;
@@ -365,27 +371,71 @@ describe('SessionRuntime', () => {
     expect(ended).toEqual([rt]);
   });
 
-  it('makes a sender wait for READY and fails it when READY does not come in time', async () => {
+  it('makes a sender wait for READY through 10 minutes of reconnects and linking, then hands it the link', async () => {
     const { driver, rt } = setup();
     running = rt;
     await rt.start();
-
-    const late = rt.whenReady(5000);
-    const outcome = late.then(
-      () => 'ready',
-      (err: Error) => err.message,
+    let outcome: unknown;
+    void rt.whenReady().then(
+      (link) => (outcome = link),
+      (err: Error) => (outcome = err),
     );
-    await vi.advanceTimersByTimeAsync(4999);
+    const tenMinutes = Date.now() + 10 * 60_000;
+    while (Date.now() < tenMinutes) {
+      driver.latest.onClose({ kind: 'transient', reason: 'connection lost (428)' });
+      await vi.advanceTimersByTimeAsync(60_000);
+    }
     driver.latest.onQr('qr');
-    await settle();
-    await vi.advanceTimersByTimeAsync(1);
-    await expect(outcome).resolves.toBe('session s1 not READY (QR_READY)');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(outcome).toBeUndefined();
+    expect(rt.waitingForReady).toBe(1);
 
-    const waiting = rt.whenReady(5000);
-    await vi.advanceTimersByTimeAsync(3000);
     driver.latest.onOpen({ mobile: '1' });
     await settle();
-    await expect(waiting).resolves.toBe(driver.connects[0]?.link);
+    expect(outcome).toBe(driver.connects.at(-1)?.link);
+    expect(rt.waitingForReady).toBe(0);
+  });
+
+  it('keeps no wait that has ended: given up, timed out or answered', async () => {
+    const { driver, rt } = setup();
+    running = rt;
+    await rt.start();
+    const abort = new AbortController();
+    const gaveUp = Array.from({ length: 1000 }, () =>
+      rt.whenReady(undefined, abort.signal).catch((e: Error) => e),
+    );
+    const timedOut = Array.from({ length: 1000 }, () => rt.whenReady(5000).catch((e: Error) => e));
+    expect(rt.waitingForReady).toBe(2000);
+    abort.abort(new Error('consumer stopping'));
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(rt.waitingForReady).toBe(0);
+    expect((await gaveUp[0]) as Error).toHaveProperty('message', 'consumer stopping');
+    expect((await timedOut[0]) as Error).toHaveProperty('message', 'session s1 not READY (REGISTERING)');
+    const answered = rt.whenReady();
+    driver.latest.onOpen({ mobile: '1' });
+    await settle();
+    await answered;
+    expect(rt.waitingForReady).toBe(0);
+  });
+
+  it('ends a wait for READY when the session ends for good, or when the host lets the runtime go', async () => {
+    const first = setup();
+    await first.rt.start();
+    const ended = first.rt.whenReady().catch((e: Error) => e);
+    first.driver.latest.onClose({ kind: 'fatal', reason: 'forbidden (403)' });
+    await settle();
+    const err = await ended;
+    expect(err).toBeInstanceOf(SessionEndedError);
+    expect(err).toMatchObject({ status: 'FAILED', message: 'session s1 is FAILED: forbidden (403)' });
+    // Asked after the end: answered at once, the same way.
+    await expect(first.rt.whenReady()).rejects.toBeInstanceOf(SessionEndedError);
+
+    const second = setup();
+    await second.rt.start();
+    const stopped = second.rt.whenReady().catch((e: Error) => e);
+    await second.rt.stop();
+    expect(await stopped).toBeInstanceOf(RuntimeStoppedError);
+    expect(second.rt.waitingForReady).toBe(0);
   });
 
   it('probes a READY link gone quiet and reconnects when the probe fails', async () => {
@@ -443,6 +493,61 @@ describe('SessionRuntime', () => {
     await rt.logout();
     expect(driver.connects[0]?.link.logout).toHaveBeenCalled();
     expect(statuses().at(-1)).toEqual({ status: 'LOGGED_OUT', reason: 'logged out by request' });
+  });
+
+  it('hands on every inbound message through a 30 s events-queue outage, in order', async () => {
+    const delivered: HostEvent[] = [];
+    const outageEnds = Date.now() + 30_000;
+    const { driver, rt } = setup({
+      emitEvent: async (e) => {
+        if (Date.now() < outageEnds) throw new Error('events queue unreachable');
+        delivered.push(e);
+      },
+    });
+    running = rt;
+    await rt.start();
+    for (const id of ['I1', 'I2', 'I3'])
+      driver.latest.onInbound({
+        id,
+        chatId: '14155550100',
+        senderPhone: '14155550100',
+        kind: 'text',
+        text: id,
+        timestampMs: 1,
+      });
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(delivered).toEqual([]);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(delivered.map((e) => e.kind === 'message.inbound' && e.message.id)).toEqual(['I1', 'I2', 'I3']);
+  });
+
+  it('stop resolves only once what the link reported is handed on', async () => {
+    const delivered: string[] = [];
+    const { driver, rt } = setup({
+      emitEvent: (e) =>
+        new Promise((resolve) =>
+          setTimeout(() => {
+            delivered.push(e.kind);
+            resolve();
+          }, 3000),
+        ),
+    });
+    await rt.start();
+    driver.latest.onInbound({
+      id: 'LAST',
+      chatId: '14155550100',
+      senderPhone: '14155550100',
+      kind: 'text',
+      text: 'just before the close',
+      timestampMs: 1,
+    });
+    let stopped = false;
+    void rt.stop().then(() => (stopped = true));
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(stopped).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(stopped).toBe(true);
+    expect(delivered).toEqual(['message.inbound']);
   });
 
   it('hands inbound messages, receipts and contacts on as host events', async () => {

@@ -1,13 +1,10 @@
-import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { s3Client } from '#shared/aws/clients';
-import { names } from '#shared/aws/names';
 import { LidCache } from '#shared/contacts/lid-cache';
 import type { HostEvent, SessionStatus } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
 import type { ReconnectState } from '#shared/sessions/session';
-import { emitRetryDelay, reconnectDelay } from './backoff.ts';
+import { reconnectDelay } from './backoff.ts';
 import type { DriverEvents, DriverLink, LinkEnd, LinkRequest, NetworkDriver } from './drivers/driver.ts';
-import { emitEvent } from './emit.ts';
+import { Handoff, hostHandoff, putMediaInS3 } from './handoff.ts';
 import { Pacer } from './pacer.ts';
 
 export interface RuntimeOptions {
@@ -20,7 +17,11 @@ export interface RuntimeOptions {
   reconnectMaxDelayMs?: number;
   /** The fence of the shard lease under which this runtime runs. */
   fence: () => number | undefined;
-  /** Where host events go: the events queue unless a test hands in its own. */
+  /**
+   * Where host events go: the host's hand-off (events queue, media bucket, spool) unless given.
+   * A test may hand in just `emitEvent` instead: a hand-off with that sender and no spool.
+   */
+  handoff?: Handoff;
   emitEvent?: (event: HostEvent) => Promise<void>;
   /** Where the reconnect state goes (session info shows it); nowhere when not given. */
   recordReconnect?: (state: ReconnectState) => Promise<void>;
@@ -31,6 +32,26 @@ export interface RuntimeOptions {
    * holder's login replacing ours: not ours to answer. Held when not given.
    */
   stillHolds?: () => Promise<boolean>;
+}
+
+/** A wait for READY that will not be answered here: the host stopped the runtime (shard moved, stopping). */
+export class RuntimeStoppedError extends Error {
+  constructor(sessionId: string) {
+    super(`session ${sessionId} was stopped on this host`);
+    this.name = 'RuntimeStoppedError';
+  }
+}
+
+/** A wait for READY that will never be answered: the session ended (logged out, failed, disconnected). */
+export class SessionEndedError extends Error {
+  constructor(
+    sessionId: string,
+    readonly status: SessionStatus,
+    readonly reason?: string,
+  ) {
+    super(`session ${sessionId} is ${status}${reason ? `: ${reason}` : ''}`);
+    this.name = 'SessionEndedError';
+  }
 }
 
 /** 440s in a row (no link lasting REPLACED_CALM_MS between) before we stop fighting the other client. */
@@ -61,7 +82,8 @@ export class SessionRuntime {
   private lastActivity = Date.now();
   private reconnectTimer?: NodeJS.Timeout;
   private zombieTimer?: NodeJS.Timeout;
-  private readyWaiters: Array<() => void> = [];
+  private readonly readyWaiters = new Set<ReadyWaiter>();
+  private endReason?: string;
   /**
    * LID → phone as the network revealed them to this session, kept across links and handed to the
    * driver: a message from a LID carries the phone itself, so consumers need not rely on the mapping
@@ -70,6 +92,9 @@ export class SessionRuntime {
   private readonly lids = new LidCache();
   readonly pacer: Pacer;
   private readonly log;
+  private readonly handoff: Handoff;
+  /** Events being handed on: `stop` waits for them (each ends on the queue or in the spool, bounded). */
+  private readonly handing = new Set<Promise<void>>();
 
   constructor(
     readonly request: LinkRequest,
@@ -78,6 +103,9 @@ export class SessionRuntime {
   ) {
     this.pacer = new Pacer(opts.sendIntervalMs);
     this.log = logger.child({ sessionId: request.sessionId });
+    this.handoff =
+      opts.handoff ??
+      (opts.emitEvent ? new Handoff({ send: opts.emitEvent, putMedia: putMediaInS3 }) : hostHandoff());
   }
 
   get sessionId() {
@@ -96,25 +124,59 @@ export class SessionRuntime {
 
   async start(): Promise<void> {
     this.stopped = false;
+    await this.handoff.start();
     await this.open();
     this.zombieTimer = setInterval(() => void this.checkZombie(), Math.max(1000, this.opts.zombieIdleMs / 2));
     this.zombieTimer.unref();
   }
 
-  /** Resolves when READY, or rejects after `timeoutMs`. */
-  whenReady(timeoutMs: number): Promise<DriverLink> {
+  /**
+   * Resolves with the link once the session is READY, however long that takes (reconnects, an
+   * outage, linking). Rejects when `timeoutMs` passes (no limit when not given), when `signal`
+   * aborts, when the runtime is stopped (`RuntimeStoppedError`: the shard moved or the host is
+   * stopping) or when the session ends for good (`SessionEndedError`). A wait that settles leaves
+   * nothing behind: only waits under way are held.
+   */
+  whenReady(timeoutMs?: number, signal?: AbortSignal): Promise<DriverLink> {
     if (this.status === 'READY' && this.link) return Promise.resolve(this.link);
+    if (this.stopped) return Promise.reject(this.notComing());
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     return new Promise((resolve, reject) => {
-      const t = setTimeout(
-        () => reject(new Error(`session ${this.sessionId} not READY (${this.status})`)),
-        timeoutMs,
-      );
-      this.readyWaiters.push(() => {
-        clearTimeout(t);
-        if (this.link) resolve(this.link);
-        else reject(new Error('link gone'));
-      });
+      const waiter: ReadyWaiter = (outcome) => {
+        this.readyWaiters.delete(waiter);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        if (outcome.link) resolve(outcome.link);
+        else reject(outcome.error);
+      };
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(
+              () => waiter({ error: new Error(`session ${this.sessionId} not READY (${this.status})`) }),
+              timeoutMs,
+            );
+      const onAbort = () => waiter({ error: abortReason(signal) });
+      this.readyWaiters.add(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
+  }
+
+  /** Waits for READY under way (each settles and leaves; nothing accumulates). */
+  get waitingForReady(): number {
+    return this.readyWaiters.size;
+  }
+
+  /** Settles every wait for READY: with the link, or with why it will not come. */
+  private wakeWaiters(outcome: { link: DriverLink } | { error: Error }): void {
+    for (const w of [...this.readyWaiters]) w(outcome);
+  }
+
+  /** Why a wait for READY ends unanswered: the session ended for good, or this host let it go. */
+  private notComing(): Error {
+    return TERMINAL.has(this.status)
+      ? new SessionEndedError(this.sessionId, this.status, this.endReason)
+      : new RuntimeStoppedError(this.sessionId);
   }
 
   /** Closes the socket and keeps auth (shard handed over, host stopping). */
@@ -122,7 +184,10 @@ export class SessionRuntime {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
     clearInterval(this.zombieTimer);
+    this.wakeWaiters({ error: this.notComing() });
     await this.detach();
+    // What the link reported up to its close is on the queue or on disk before the host moves on.
+    await Promise.allSettled([...this.handing]);
   }
 
   /**
@@ -156,7 +221,8 @@ export class SessionRuntime {
       await this.link.logout().catch((err) => this.log.warn({ err }, 'logout at network failed'));
     else await this.driver.clearAuth(this.sessionId);
     this.link = undefined;
-    await this.report('LOGGED_OUT', { reason: 'logged out by request' });
+    this.endReason = 'logged out by request';
+    await this.report('LOGGED_OUT', { reason: this.endReason });
     this.finish();
   }
 
@@ -174,7 +240,7 @@ export class SessionRuntime {
         this.openedAt = Date.now();
         this.lastActivity = Date.now();
         void this.report('READY', { mobile }).then(() => {
-          for (const w of this.readyWaiters.splice(0)) w();
+          if (current() && this.status === 'READY' && this.link) this.wakeWaiters({ link: this.link });
         });
       },
       onClose: (end) => current() && void this.onClose(end),
@@ -264,6 +330,7 @@ export class SessionRuntime {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
     clearInterval(this.zombieTimer);
+    this.endReason = reason;
     await this.recordReconnect(undefined);
     await this.report(status, { reason });
     this.finish();
@@ -272,6 +339,7 @@ export class SessionRuntime {
   private finish(): void {
     if (this.ended) return;
     this.ended = true;
+    this.wakeWaiters({ error: this.notComing() });
     this.opts.onEnded?.(this);
   }
 
@@ -288,9 +356,17 @@ export class SessionRuntime {
     }
   }
 
-  private async checkZombie(): Promise<void> {
-    if (this.status !== 'READY' || !this.link || Date.now() - this.lastActivity < this.opts.zombieIdleMs)
-      return;
+  /**
+   * Probes the READY link now, however recently it showed life (a send it took went unanswered); a
+   * link that fails the probe is closed and reconnected. Resolves once that is decided.
+   */
+  checkLink(): Promise<void> {
+    return this.checkZombie(true);
+  }
+
+  private async checkZombie(now = false): Promise<void> {
+    if (this.status !== 'READY' || !this.link) return;
+    if (!now && Date.now() - this.lastActivity < this.opts.zombieIdleMs) return;
     try {
       await Promise.race([
         this.link.probe(),
@@ -311,23 +387,11 @@ export class SessionRuntime {
     const revealed =
       !received.senderPhone && received.senderLid ? this.lids.get(received.senderLid) : undefined;
     const message = revealed ? { ...received, senderPhone: revealed } : received;
-    try {
-      let mediaKey: string | undefined;
-      if (media) {
-        mediaKey = `media/${this.request.tenantId}/${this.sessionId}/${message.id}`;
-        await s3Client().send(
-          new PutObjectCommand({
-            Bucket: names.mediaBucket(),
-            Key: mediaKey,
-            Body: media.bytes,
-            ContentType: media.mimetype,
-          }),
-        );
-      }
-      await this.emit({ kind: 'message.inbound', message: { ...message, mediaKey } });
-    } catch (err) {
-      this.log.error({ err, messageId: message.id }, 'inbound message could not be handed on');
-    }
+    const mediaKey = media ? `media/${this.request.tenantId}/${this.sessionId}/${message.id}` : undefined;
+    await this.emit(
+      { kind: 'message.inbound', message: { ...message, mediaKey } },
+      media && mediaKey ? { key: mediaKey, ...media } : undefined,
+    );
   }
 
   async report(
@@ -339,32 +403,33 @@ export class SessionRuntime {
   }
 
   /**
-   * Host events carry the session and a time. Enqueueing is retried with backoff (the network will
-   * not hand us the message again); a final failure is logged, never thrown into the driver.
+   * Host events carry the session and a time. Resolves once the event (after its media) is on the
+   * events queue or safe in the spool; the hand-off retries until it goes and never rejects.
    */
-  async emit(e: HostEventBody): Promise<void> {
+  async emit(e: HostEventBody, media?: { key: string; bytes: Uint8Array; mimetype: string }): Promise<void> {
     const event = {
       ...e,
       tenantId: this.request.tenantId,
       sessionId: this.sessionId,
       at: Date.now(),
     } as HostEvent;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await (this.opts.emitEvent ?? emitEvent)(event);
-      } catch (err) {
-        if (attempt >= EMIT_ATTEMPTS) {
-          this.log.error({ err, kind: e.kind }, 'event could not be enqueued');
-          return;
-        }
-        this.log.warn({ err, kind: e.kind, attempt }, 'event not enqueued yet; retrying');
-        await new Promise((r) => setTimeout(r, emitRetryDelay(attempt - 1)));
-      }
+    const handing = this.handoff.deliver(event, media);
+    this.handing.add(handing);
+    try {
+      await handing;
+    } finally {
+      this.handing.delete(handing);
     }
   }
 }
 
-const EMIT_ATTEMPTS = 6;
+type ReadyWaiter = (
+  outcome: { link: DriverLink; error?: undefined } | { link?: undefined; error: unknown },
+) => void;
+
+const TERMINAL = new Set<SessionStatus>(['LOGGED_OUT', 'FAILED', 'DISCONNECTED']);
+
+const abortReason = (signal?: AbortSignal) => signal?.reason ?? new Error('the wait for READY was given up');
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type HostEventBody = DistributiveOmit<HostEvent, 'tenantId' | 'sessionId' | 'at'>;

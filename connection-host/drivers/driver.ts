@@ -39,7 +39,10 @@ export interface DriverEvents {
    * resolves, so a driver drops the network's own server ack (docs/events.md).
    */
   onReceipt(messageId: string, status: 'delivered' | 'read'): void;
-  /** The network refused a message `send` had already handed over (an error ack); `reason` says why. */
+  /**
+   * The network refused a message (an error ack) that no `send` is waiting for (e.g. one sent again
+   * by a retry request); a refusal of a message `send` is waiting for rejects that send instead.
+   */
   onSendFailed(messageId: string, reason: string): void;
   onContacts(contacts: Array<{ phone: string; name?: string; lid?: string }>): void;
   onGroup(group: {
@@ -62,10 +65,30 @@ export interface PresenceUpdate {
   type: 'composing' | 'recording' | 'paused';
 }
 
+/** The network answered a message with an error: it will not be delivered, and is not sent again. */
+export class SendRefusedError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'SendRefusedError';
+  }
+}
+
+/**
+ * The network did not acknowledge a message in time, or the link ended first: it may or may not
+ * have it. Sent again with the same id, which the network treats as the same message.
+ */
+export class SendUnconfirmedError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'SendUnconfirmedError';
+  }
+}
+
 export interface DriverLink {
   /**
    * Sends with the id we chose, so history, receipts and webhooks line up. Resolves once the network
-   * has taken the message: that is what `sent` means.
+   * has acknowledged the message (its server ack): that is what `sent` means. Rejects with
+   * `SendRefusedError` when the network refuses it, with `SendUnconfirmedError` when no ack came.
    */
   send(messageId: string, to: string, content: OutboundContent, media?: OutboundMedia): Promise<void>;
   presence(update: PresenceUpdate): Promise<void>;

@@ -54,6 +54,11 @@ const EnvSchema = z.object({
   SARVAM_API_KEY: z.string().optional(),
   SARVAM_STT_MODEL: z.string().min(1).default('saarika:v2.5'),
   DATA_DIR: z.string().default('.data'),
+  /**
+   * Where a connection host keeps host events the events queue or S3 has not taken yet (an outage),
+   * until they are handed on; `DATA_DIR/spool` when unset. Survives a restart on the same disk.
+   */
+  SPOOL_DIR: z.string().min(1).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
   SIM_NETWORK_URL: z.string().url().optional(),
   HOST_ID: z.string().optional(),

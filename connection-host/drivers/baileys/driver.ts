@@ -12,7 +12,14 @@ import { LidCache } from '#shared/contacts/lid-cache';
 import { type Logger, logger as rootLogger } from '#shared/log/logger';
 import { STATUS_JID, userJid } from '#shared/phone/jid';
 import { digitsOf } from '#shared/phone/number';
-import type { DriverEvents, DriverLink, LinkRequest, NetworkDriver } from '../driver.ts';
+import {
+  type DriverEvents,
+  type DriverLink,
+  type LinkRequest,
+  type NetworkDriver,
+  SendRefusedError,
+  SendUnconfirmedError,
+} from '../driver.ts';
 import { clearAuthState, loadAuthState } from './auth-state.ts';
 import { toLinkEnd } from './disconnect.ts';
 import { groupAction } from './groups.ts';
@@ -37,6 +44,8 @@ export interface BaileysDriverOptions {
   rememberSentMedia?: (sessionId: string, messageId: string, wire: Uint8Array) => Promise<void>;
   /** How long a status post waits for the network's ack before it is reported failed. */
   statusAckTimeoutMs?: number;
+  /** How long `send` waits for the network's ack of a message before it rejects as unconfirmed. */
+  sendAckTimeoutMs?: number;
   /** Network endpoint; tests point it at an unreachable address. */
   waWebSocketUrl?: string;
   connectTimeoutMs?: number;
@@ -67,26 +76,29 @@ export function baileysDriver(opts: BaileysDriverOptions = {}): NetworkDriver {
 export const STATUS_AUDIENCE_MAX = 5000;
 
 /**
- * Settles when the network acks `id`: rejects with the network's code on an error ack, or when no
- * ack comes within `timeoutMs` (the story may still have been posted; it is reported as failed).
+ * Settles when the network acks `id`: rejects with `SendRefusedError` (the network's code) on an
+ * error ack, and with `SendUnconfirmedError` when the link closes first or no ack comes within
+ * `timeoutMs` (the network may still have taken it). `what` names the message in the reasons.
  */
-function serverAck(sock: WASocket, id: string, timeoutMs: number) {
+function serverAck(sock: WASocket, id: string, timeoutMs: number, what: string) {
   let cancel = () => {};
   const result = new Promise<void>((resolve, reject) => {
     const onAck = (node: { attrs: Record<string, string> }) => {
       if (node.attrs.id !== id) return;
       done();
       if (node.attrs.error)
-        reject(new Error(`the network refused the status story (error ${node.attrs.error})`));
+        reject(new SendRefusedError(`the network refused the ${what} (error ${node.attrs.error})`));
       else resolve();
     };
     const onClose = () => {
       done();
-      reject(new Error('the link closed before the network acknowledged the status story'));
+      reject(new SendUnconfirmedError(`the link closed before the network acknowledged the ${what}`));
     };
     const timer = setTimeout(() => {
       done();
-      reject(new Error(`the network did not acknowledge the status story within ${timeoutMs / 1000} s`));
+      reject(
+        new SendUnconfirmedError(`the network did not acknowledge the ${what} within ${timeoutMs / 1000} s`),
+      );
     }, timeoutMs);
     const done = () => {
       clearTimeout(timer);
@@ -99,6 +111,18 @@ function serverAck(sock: WASocket, id: string, timeoutMs: number) {
   });
   result.catch(() => undefined); // awaited by the caller unless the send itself failed
   return { result, cancel };
+}
+
+/** Ids kept for `ms` after they were remembered. */
+function recentIds(ms: number) {
+  const ids = new Set<string>();
+  return {
+    has: (id: string) => ids.has(id),
+    remember(id: string) {
+      ids.add(id);
+      setTimeout(() => ids.delete(id), ms).unref();
+    },
+  };
 }
 
 function trustTestRootKey(): void {
@@ -159,7 +183,16 @@ async function connect(
     auth.state.creds.me = undefined;
     auth.state.creds.pairingCode = undefined;
   }
-  const { events, mute } = muteable(hostEvents, log);
+  const { events: muted, mute } = muteable(hostEvents, log);
+  // A refusal of a message `send` waits for is that send's answer (it rejects): reported once, there.
+  const awaited = new Set<string>();
+  const refusedBySend = recentIds(60_000);
+  const events: DriverEvents = {
+    ...muted,
+    onSendFailed: (id, reason) => {
+      if (!awaited.has(id) && !refusedBySend.has(id)) muted.onSendFailed(id, reason);
+    },
+  };
   const groups = new Map<string, GroupMetadata>();
   const contacts = new Set<string>();
   const known = async (id: string) =>
@@ -193,7 +226,16 @@ async function connect(
 
   let pairingRequested = false;
   let closed = false;
+  /** The socket has ended: Baileys has destroyed its event emitter, listeners and buffer. */
+  let ended = false;
   sock.ev.on('connection.update', (u) => {
+    if (u.connection === 'close' && !ended) {
+      // Baileys holds message events in a buffer while it replays the offline queue (until the
+      // network says the replay is done, or 30 s), each message already receipted to the network,
+      // and destroys that buffer right after this event: released now, they are reported.
+      sock.ev.flush();
+      ended = true;
+    }
     if (u.qr) {
       if (request.method === 'qr') events.onQr(u.qr);
       else if (!pairingRequested && phone) {
@@ -217,6 +259,17 @@ async function connect(
       void auth.flush().finally(() => events.onClose(end));
     }
   });
+
+  // A message whose receipt went out just before the socket ended reaches Baileys' emitter only
+  // after that emitter was destroyed: taken here, where Baileys emits it, and reported.
+  const emit = sock.ev.emit.bind(sock.ev);
+  sock.ev.emit = ((event: string, data: unknown) => {
+    if (ended && event === 'messages.upsert') {
+      wiring.upsert(data as Parameters<typeof wiring.upsert>[0]);
+      return true;
+    }
+    return emit(event as 'messages.upsert', data as never);
+  }) as typeof sock.ev.emit;
 
   const wiring = wireEvents({
     sock,
@@ -244,15 +297,34 @@ async function connect(
       const quoted = content.quotedId
         ? quotedStub(jid, content.quotedId, await known(content.quotedId))
         : undefined;
-      const sent = await sock.sendMessage(jid, toMessageContent(content, media), {
-        messageId,
-        ...(quoted ? { quoted } : {}),
-      });
-      const wire = media && opts.rememberSentMedia ? sentMediaWire(sent?.message) : undefined;
-      if (wire)
-        await opts
-          .rememberSentMedia?.(sessionId, messageId, wire)
-          .catch((err) => log.warn({ err, messageId }, 'keeping the sent media for retries failed'));
+      // Written to the socket is not taken by the network: `sent` waits for the server's ack.
+      const acked = serverAck(sock, messageId, opts.sendAckTimeoutMs ?? 20_000, 'message');
+      awaited.add(messageId);
+      try {
+        let sent: Awaited<ReturnType<WASocket['sendMessage']>>;
+        try {
+          sent = await sock.sendMessage(jid, toMessageContent(content, media), {
+            messageId,
+            ...(quoted ? { quoted } : {}),
+          });
+        } catch (err) {
+          acked.cancel();
+          throw new SendUnconfirmedError(
+            `the message was not handed to the network: ${(err as Error).message}`,
+          );
+        }
+        const wire = media && opts.rememberSentMedia ? sentMediaWire(sent?.message) : undefined;
+        if (wire)
+          await opts
+            .rememberSentMedia?.(sessionId, messageId, wire)
+            .catch((err) => log.warn({ err, messageId }, 'keeping the sent media for retries failed'));
+        await acked.result;
+      } catch (err) {
+        if (err instanceof SendRefusedError) refusedBySend.remember(messageId);
+        throw err;
+      } finally {
+        awaited.delete(messageId);
+      }
     },
     async presence({ to, type }) {
       await sock.sendPresenceUpdate(type, toJid(to));
@@ -283,7 +355,7 @@ async function connect(
             : { video: bytes, mimetype: story.media?.mimetype };
       // The network answers every message with an ack; one with an error is a refused story.
       const messageId = generateMessageIDV2(sock.user?.id);
-      const acked = serverAck(sock, messageId, opts.statusAckTimeoutMs ?? 30_000);
+      const acked = serverAck(sock, messageId, opts.statusAckTimeoutMs ?? 30_000, 'status story');
       try {
         await sock.sendMessage(STATUS_JID, content, {
           messageId,

@@ -38,7 +38,11 @@ export interface WireContext {
  * its own errors: nothing here may become an unhandled rejection. `drain` settles once the
  * inbound messages received so far have been reported.
  */
-export function wireEvents(ctx: WireContext): { drain(): Promise<void> } {
+export function wireEvents(ctx: WireContext): {
+  drain(): Promise<void>;
+  /** Reports a `messages.upsert` payload that did not come through the socket's events (see driver.ts). */
+  upsert(payload: { messages: WAMessage[]; type: string }): void;
+} {
   const { sock, events, log } = ctx;
   const phones = ctx.lids;
   const phoneForLid = (lid: string) => phones.get(lid);
@@ -110,7 +114,7 @@ export function wireEvents(ctx: WireContext): { drain(): Promise<void> } {
   // `append` is the offline queue replayed after login (and our own sent messages): dropping it
   // loses everything received while the link was down. A receipt that arrives while Baileys still
   // holds its own sent message (100 ms) is folded into that message's `append`, not an update.
-  sock.ev.on('messages.upsert', ({ messages, type }) => {
+  const onUpsert = ({ messages, type }: { messages: WAMessage[]; type: string }) => {
     if (type !== 'notify' && type !== 'append') return;
     if (type === 'append') {
       guard('own message status', () => {
@@ -121,7 +125,8 @@ export function wireEvents(ctx: WireContext): { drain(): Promise<void> } {
     inbound = inbound
       .then(() => upsert(messages, type === 'append'))
       .catch((err) => log.warn({ err }, 'baileys driver: inbound messages failed'));
-  });
+  };
+  sock.ev.on('messages.upsert', onUpsert);
 
   sock.ev.on(
     'messages.update',
@@ -194,5 +199,14 @@ export function wireEvents(ctx: WireContext): { drain(): Promise<void> } {
     }),
   );
 
-  return { drain: () => inbound };
+  return {
+    // Settles once nothing is left to report, including batches that arrived while it waited.
+    async drain() {
+      for (let seen = inbound; ; seen = inbound) {
+        await seen;
+        if (seen === inbound) return;
+      }
+    },
+    upsert: onUpsert,
+  };
 }

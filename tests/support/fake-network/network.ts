@@ -60,6 +60,13 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
   qrRefs: number | undefined;
   /** Receipts companions sent (for messages they received), in order. */
   readonly receipts: Array<{ from: Companion; node: BinaryNode }> = [];
+  /**
+   * While set, a login gets its queued stanzas but not the offline-done that follows them (Baileys
+   * keeps its events buffered meanwhile, up to 30 s): a link can be closed in the middle of the
+   * offline replay. Cleared, the held offline-done goes out to the live link at once.
+   */
+  holdOfflineDone = false;
+  private readonly heldOfflineDone = new Map<Companion, number>();
   /** Messages from companions the network could not handle (e.g. that failed to decrypt). */
   readonly errors: unknown[] = [];
   private readonly identity: ServerIdentity;
@@ -69,6 +76,9 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
   private readonly companionOf = new Map<Link, Companion>();
   private readonly sendErrors: Array<{ error: string; to?: FakeUser }> = [];
   private readonly loginRefusals: number[] = [];
+  private toLose = 0;
+  /** Ids of the messages `loseNextSends` made the network lose, in order. */
+  readonly lost: string[] = [];
   private lidSeq = 200_000_000_000_000;
   private down = false;
   /** Signal state is not safe under concurrent use: encryption and decryption run one at a time. */
@@ -168,6 +178,14 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
   /** Ends an outage: connections are accepted again. */
   restore(): void {
     this.down = false;
+  }
+
+  /**
+   * The next `count` messages companions send are lost: neither acked nor delivered, as on a link
+   * that died under the sender. Their ids go to `lost`.
+   */
+  loseNextSends(count = 1): void {
+    this.toLose += count;
   }
 
   /** The next message a companion sends (to `to`, if given) is refused with an error ack instead of delivered. */
@@ -282,11 +300,23 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
     this.emit('login', c);
     const queued = c.queue.splice(0);
     for (const stanza of queued) link.send(stanza);
-    // Offline-done: without it Baileys holds its events (for up to 30 s).
-    link.send({
+    if (this.holdOfflineDone) this.heldOfflineDone.set(c, queued.length);
+    else this.offlineDone(c, queued.length);
+  }
+
+  /** Sends the offline-done a login held back (`holdOfflineDone`), if its link is still up. */
+  releaseOfflineDone(): void {
+    this.holdOfflineDone = false;
+    for (const [c, count] of this.heldOfflineDone) if (c.link) this.offlineDone(c, count);
+    this.heldOfflineDone.clear();
+  }
+
+  /** Offline-done: without it Baileys holds its events (for up to 30 s). Then the device is online. */
+  private offlineDone(c: Companion, count: number) {
+    c.link?.send({
       tag: 'ib',
       attrs: { from: S_WHATSAPP_NET },
-      content: [{ tag: 'offline', attrs: { count: String(queued.length) } }],
+      content: [{ tag: 'offline', attrs: { count: String(count) } }],
     });
     c.online = true;
     this.emit('online', c);
@@ -391,6 +421,11 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
     const c = this.companionOf.get(link);
     if (!c) return;
     const { id = '', to = '' } = node.attrs;
+    if (this.toLose > 0) {
+      this.toLose--;
+      this.lost.push(id);
+      return;
+    }
     const target = this.userOf(to);
     const i = this.sendErrors.findIndex((e) => !e.to || e.to === target);
     const failure = i >= 0 ? this.sendErrors.splice(i, 1)[0] : undefined;
