@@ -6,6 +6,7 @@ import { getMessage } from '#shared/messages/repository';
 import { CommandQueues } from './command-queues.ts';
 import type { NetworkDriver } from './drivers/driver.ts';
 import { createDriver } from './drivers/index.ts';
+import { hostHandoff } from './handoff.ts';
 import { RuntimeRegistry } from './runtime-registry.ts';
 import { loadSentMedia, saveSentMedia } from './sent-media.ts';
 import { ShardLeases } from './shard-leases.ts';
@@ -82,6 +83,8 @@ export async function startConnectionHost(
     log,
   );
 
+  // What an earlier run of this host spooled goes on now, not only once a session starts.
+  void hostHandoff().start();
   await leases.start();
 
   return {
