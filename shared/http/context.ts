@@ -2,6 +2,7 @@ import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { TokenClaims } from '../auth/claims.ts';
 import { ServiceError, ValidationError } from './errors.ts';
+import { bearer } from './schemas.ts';
 
 export interface AppEnv {
   Variables: {
@@ -56,8 +57,11 @@ export function router() {
   const register = r.openapi;
   r.openapi = ((route: RouteConfig, ...rest: unknown[]) => {
     const own = route.middleware ? [route.middleware].flat() : [];
+    // A route is documented as needing a token unless it says otherwise (`security: []` when
+    // public): a route that forgets is then documented too strictly, never too loosely.
+    // tests/e2e/openapi.test.ts checks every such route answers 401 without one.
     return (register as (...a: unknown[]) => unknown)(
-      { ...route, middleware: [...bodyGate(route), ...own] },
+      { ...route, security: route.security ?? bearer, middleware: [...bodyGate(route), ...own] },
       ...rest,
     );
   }) as typeof r.openapi;

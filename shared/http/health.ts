@@ -32,6 +32,7 @@ const route = createRoute({
   method: 'get',
   path: '/',
   summary: 'Liveness and each dependency (no auth)',
+  security: [],
   tags: ['meta'],
   responses: { 200: json(Health), 503: json(Health, 'A dependency is down') },
 });

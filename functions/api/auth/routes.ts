@@ -5,7 +5,7 @@ import { ADMIN_TENANT_ID, ensureAdminTenant, findApiKey, requireTenant } from '#
 import { env } from '#shared/config/env';
 import { router } from '#shared/http/context';
 import { UnauthorizedError } from '#shared/http/errors';
-import { bearer, errorResponses, json } from '#shared/http/schemas';
+import { bearer, errorResponses, json, type Security } from '#shared/http/schemas';
 import { requireAuth } from './middleware.ts';
 import { issueToken } from './tokens.ts';
 
@@ -17,10 +17,14 @@ function isAdminKey(candidate: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** The key in its header, or none: it may come in the body instead. */
+const keyInHeaderOrBody: Security = [{ apiKeyHeader: [] }, {}];
+
 const tokenRoute = createRoute({
   method: 'post',
   path: '/token',
   summary: 'Exchange an API key (body `apiKey` or header `X-Api-Key`) for a JWT',
+  security: keyInHeaderOrBody,
   tags: ['auth'],
   request: {
     body: {
