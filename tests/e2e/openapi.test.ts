@@ -1,10 +1,13 @@
+import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { createConfig, lintFromString, type NormalizedProblem } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
-import ts from 'typescript';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, baseUrl, newTenant } from '../support/client.ts';
+
+const run = promisify(execFile);
 
 type Operation = { operationId?: string; security?: Array<Record<string, string[]>>; responses: object };
 type Document = { paths: Record<string, Record<string, Operation>> };
@@ -138,15 +141,14 @@ describe('a client generated with openapi-typescript', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'schema.ts'), astToString(ast));
 
-    // The project's compiler options, on the program and the generated schema only.
-    const root = resolve(import.meta.dirname, '../..');
-    const file = ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile);
-    const { options } = ts.parseJsonConfigFileContent(file.config, ts.sys, root);
-    const program = ts.createProgram([join(dir, 'program.ts')], options);
-    const errors = ts
-      .getPreEmitDiagnostics(program)
-      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-    expect(errors).toEqual([]);
+    // The project's compiler options, on the program and the generated schema only; in a child
+    // process, so this one keeps answering its sockets meanwhile.
+    const tsc = resolve(import.meta.dirname, '../../node_modules/.bin/tsc');
+    const checked = await run(tsc, ['-p', dir]).then(
+      () => '',
+      (err: { stdout?: string }) => err.stdout ?? String(err),
+    );
+    expect(checked).toBe('');
 
     const tenant = await newTenant('typed client');
     // By a computed path: the project's own type-check never sees the program (its schema is generated here).
