@@ -3,7 +3,8 @@
  * tests/layout.test.ts shows a violation failing it.
  * - shared/ is used by two or more deployables, so it depends on none of them;
  * - the connection host (ECS) and each Lambda (functions/<name>/) never pull in one another's code;
- * - the simulated network is test and demo infrastructure: no deployable imports it.
+ * - the simulated network (and its driver) is test and demo infrastructure: no deployable imports it,
+ *   not even the host's tests, which the image's build context holds.
  */
 const NOT_TESTS = '\\.test\\.ts$';
 
@@ -22,6 +23,14 @@ module.exports = {
       comment: 'The connection host runs on ECS; code that runs only in the Lambdas stays out of it.',
       from: { path: '^connection-host/', pathNot: NOT_TESTS },
       to: { path: '^(functions|scripts|tests|bench|infra)/' },
+    },
+    {
+      name: 'host-imports-no-simulator',
+      severity: 'error',
+      comment:
+        'The host image copies connection-host/ and shared/ only: the simulated driver lives in simulator/ and local mode injects it (scripts/local/local-driver.ts). Its tests too: they are copied into the image context.',
+      from: { path: '^connection-host/' },
+      to: { path: '^simulator/' },
     },
     {
       name: 'lambda-imports-no-host-or-simulator',

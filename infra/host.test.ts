@@ -8,7 +8,13 @@ import { allQueues, deadLetterQueueName, queueName } from '#shared/aws/resources
 import { OLDEST_MESSAGE_ALARM_SECONDS } from './alarms.ts';
 import { cdkJsonContext } from './app-context.ts';
 import { settingsFromContext } from './context.ts';
-import { ALB_IDLE_TIMEOUT_SECONDS, HOST_HTTP_PORT, STOP_TIMEOUT_SECONDS, STREAM_PATHS } from './host.ts';
+import {
+  ALB_IDLE_TIMEOUT_SECONDS,
+  HOST_HTTP_PORT,
+  HOST_LIVENESS_PATH,
+  STOP_TIMEOUT_SECONDS,
+  STREAM_PATHS,
+} from './host.ts';
 import { checkWithNag } from './nag.ts';
 import { API_ACCESS_LOG_FIELDS, API_BURST_LIMIT, API_RATE_LIMIT, SessionManagerStack } from './stack.ts';
 import { SERVICE_FUNCTION } from './template-queries.ts';
@@ -187,11 +193,13 @@ describe('SSE behind the Application Load Balancer', () => {
     });
   });
 
-  it('only the stream paths go to the host tasks; /health is their health check', () => {
+  it('only the stream paths go to the host tasks; liveness (no dependency) is their health check', () => {
     const [tgId] = one('AWS::ElasticLoadBalancingV2::TargetGroup', {
       Port: HOST_HTTP_PORT,
       TargetType: 'ip',
-      HealthCheckPath: '/health',
+      HealthCheckPath: '/health/live',
+      HealthCheckTimeoutSeconds: 5,
+      UnhealthyThresholdCount: 3,
       TargetGroupAttributes: Match.arrayWith([{ Key: 'deregistration_delay.timeout_seconds', Value: '30' }]),
     });
     template.hasResourceProperties('AWS::ElasticLoadBalancingV2::ListenerRule', {
@@ -199,6 +207,13 @@ describe('SSE behind the Application Load Balancer', () => {
       Actions: [Match.objectLike({ Type: 'forward', TargetGroupArn: { Ref: tgId } })],
     });
     expect(STREAM_PATHS).toContain('/api/public/portal/*/stream');
+    expect(HOST_LIVENESS_PATH).toBe('/health/live');
+    // ECS replaces a task on the load balancer's verdict alone: no container check that could call a dependency.
+    const task = one('AWS::ECS::TaskDefinition')[1].Properties as {
+      ContainerDefinitions: Array<{ HealthCheck?: unknown }>;
+    };
+    expect(task.ContainerDefinitions.map((c) => c.HealthCheck)).toEqual([undefined]);
+    template.hasResourceProperties('AWS::ECS::Service', { HealthCheckGracePeriodSeconds: 60 });
     template.hasResourceProperties('AWS::ECS::Service', {
       LoadBalancers: [
         { ContainerName: 'host', ContainerPort: HOST_HTTP_PORT, TargetGroupArn: { Ref: tgId } },

@@ -15,6 +15,13 @@ import { grantMediaReadWrite } from './grants.ts';
 
 /** The port the host serves `/health` and the SSE streams on inside the task. */
 export const HOST_HTTP_PORT = 8080;
+/**
+ * What the load balancer asks each task, and through it ECS (docs/deploy.md, "Health checks"):
+ * liveness, which calls no dependency. The dependency report (`/health`) would mark every task
+ * unhealthy together during a DynamoDB, S3 or SQS blip, and ECS would replace them all, dropping
+ * every linked session, which no new task could bring back until the dependency returned anyway.
+ */
+export const HOST_LIVENESS_PATH = '/health/live';
 /** Above the 15 s SSE heartbeat (shared/stream/routes.ts HEARTBEAT_MS) with room to spare. */
 export const ALB_IDLE_TIMEOUT_SECONDS = 120;
 /** SIGTERM → the host stops its sessions and releases its shard leases; ECS waits this long before SIGKILL. */
@@ -159,7 +166,14 @@ export class ConnectionHost extends Construct {
       targetType: elbv2.TargetType.IP,
       targets: [this.service],
       deregistrationDelay: Duration.seconds(30),
-      healthCheck: { path: '/health', healthyHttpCodes: '200', interval: Duration.seconds(15) },
+      healthCheck: {
+        path: HOST_LIVENESS_PATH,
+        healthyHttpCodes: '200',
+        interval: Duration.seconds(15),
+        timeout: Duration.seconds(5),
+        // Three missed answers (about 45 s of a process that does not answer) before a replacement.
+        unhealthyThresholdCount: 3,
+      },
     });
 
     const notHere = elbv2.ListenerAction.fixedResponse(404, {

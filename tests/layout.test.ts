@@ -37,13 +37,17 @@ describe('the layout rule (dependency-cruiser)', () => {
     expect(r.status).toBe(0);
   });
 
-  it('fails when shared/ imports a deployable, the host imports the API, or a Lambda imports the simulator', () => {
+  it('fails when shared/ imports a deployable, the host (even a host test) imports the API or the simulator, or a Lambda imports the simulator', () => {
     const dir = tree({
       'functions/api/app.ts':
         "import { network } from '../../simulator/network.ts';\nexport const app = network;\n",
       'functions/events/apply.ts': "import { app } from '../api/app.ts';\nexport const apply = app;\n",
       'shared/helper.ts': "import { app } from '../functions/api/app.ts';\nexport const helper = app;\n",
       'connection-host/host.ts': "import { app } from '../functions/api/app.ts';\nexport const host = app;\n",
+      'connection-host/drivers/index.ts':
+        "import { network } from '../../simulator/network.ts';\nexport const drivers = network;\n",
+      'connection-host/drivers/index.test.ts':
+        "import { network } from '../../simulator/network.ts';\nexport const t = network;\n",
       'simulator/network.ts': 'export const network = 1;\n',
     });
     made.push(dir);
@@ -57,6 +61,12 @@ describe('the layout rule (dependency-cruiser)', () => {
     );
     expect(r.output).toMatch(
       /lambda-imports-no-host-or-simulator: functions\/api\/app\.ts → simulator\/network\.ts/,
+    );
+    expect(r.output).toMatch(
+      /host-imports-no-simulator: connection-host\/drivers\/index\.ts → simulator\/network\.ts/,
+    );
+    expect(r.output).toMatch(
+      /host-imports-no-simulator: connection-host\/drivers\/index\.test\.ts → simulator\/network\.ts/,
     );
     expect(r.output).toMatch(/lambdas-stay-apart: functions\/events\/apply\.ts → functions\/api\/app\.ts/);
   });

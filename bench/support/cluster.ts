@@ -64,7 +64,7 @@ export async function startCluster(opts: { prefix: string; shards: number; env?:
       (await data.get<{ owner: string; expiresAtMs: number }>(leaseKey(shard), true))?.owner,
     call,
     spawnHost: (hostId: string) =>
-      spawnTs('connection-host/main.ts', { HOST_ID: hostId, SIM_NETWORK_URL: baseUrl }),
+      spawnTs('scripts/local/host-process.ts', { HOST_ID: hostId, SIM_NETWORK_URL: baseUrl }),
     async stop() {
       for (const p of procs) if (p.exitCode === null) p.kill('SIGKILL');
     },

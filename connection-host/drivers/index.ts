@@ -1,7 +1,6 @@
 import { env } from '#shared/config/env';
 import type { StoredMessage } from '#shared/messages/message';
 import type { NetworkDriver } from './driver.ts';
-import { simulatorDriver } from './simulator/driver.ts';
 
 export interface DriverDeps {
   /** The stored message with this id, for the network's retries, quotes and reactions. */
@@ -15,9 +14,18 @@ export interface DriverDeps {
   statusAudience?(sessionId: string): Promise<string[]>;
 }
 
-/** The driver named by MESSAGING_DRIVER. Baileys is loaded only when used. */
+/**
+ * The driver named by MESSAGING_DRIVER. Baileys is loaded only when used. The simulated network's
+ * driver is not part of the host (nor of its image: simulator/ is test and demo code); local mode and
+ * the tests inject it (`scripts/local/local-driver.ts`), so asking for it here is a configuration error.
+ */
 export async function createDriver(name: 'baileys' | 'simulator', deps: DriverDeps): Promise<NetworkDriver> {
-  if (name === 'simulator') return simulatorDriver();
+  if (name === 'simulator') {
+    throw new Error(
+      'MESSAGING_DRIVER=simulator: the simulated driver is not built into the connection host; ' +
+        'run the host through scripts/local/host-process.ts (tests, demos) or use baileys',
+    );
+  }
   const { baileysDriver } = await import('./baileys/driver.ts');
   const { BAILEYS_WS_URL, BAILEYS_VERSION } = env();
   return baileysDriver({

@@ -1,9 +1,11 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { env } from '#shared/config/env';
+import { loadSecrets } from '#shared/config/load-secrets';
 import type { Router } from '#shared/http/context';
-import { errorBody } from '#shared/http/errors';
+import { errorBody, ServiceUnavailableError } from '#shared/http/errors';
 import { serviceApp } from '#shared/http/service-app';
+import { logger } from '#shared/log/logger';
 import { forGenerators } from './openapi.ts';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -30,6 +32,7 @@ const MOUNTS: Mount[] = [
   { prefix: '/api/auth', routes: async () => (await import('./auth/routes.ts')).authRoutes() },
   { prefix: '/api/portal', routes: async () => (await import('./auth/routes.ts')).portalRoutes() },
   { prefix: '/api/admin', routes: async () => (await import('./admin/routes.ts')).adminRoutes() },
+  { prefix: '/api/keys', routes: async () => (await import('./keys/routes.ts')).keyRoutes() },
   { prefix: '/api/sessions', routes: async () => (await import('./sessions/index.ts')).sessionsApi() },
   { prefix: '/api/messages', routes: async () => (await import('./messages/index.ts')).messagesApi() },
   { prefix: '/api/media', routes: async () => (await import('./media/routes.ts')).mediaRoutes() },
@@ -123,7 +126,7 @@ function frame() {
     in: 'query',
     name: 'key',
     description:
-      'An API key or token in the query (`apiKey` is read too): GET /view/messages/v1 and POST /api/v1/tts only',
+      'An API key or token in the query (`apiKey` is read too where the route says so), for clients that cannot set a header (EventSource)',
   });
   return app;
 }
@@ -187,6 +190,20 @@ export type App = Awaited<ReturnType<typeof createApp>>;
  */
 export function createLazyApp() {
   const app = serviceApp();
+  // The secrets (Secrets Manager in the cloud; nothing to fetch locally) before any route: one that
+  // cannot be loaded is a 503 on every route, retried on the next request. `/health` goes on without
+  // them and names the failed dependency.
+  app.use('*', async (c, next) => {
+    if (c.req.path === '/health' || c.req.path.startsWith('/health/')) return next();
+    try {
+      await loadSecrets();
+    } catch (err) {
+      // The error says which secret and why (its ARN, the SDK's reason), never a secret's value.
+      logger.error({ err, requestId: c.get('requestId'), path: c.req.path }, 'secrets could not be loaded');
+      throw new ServiceUnavailableError('the service cannot load its configuration; retry shortly');
+    }
+    return next();
+  });
   /** Answers with the application `build` makes, built on the first request and kept (rebuilt after a failure). */
   const lazily = (build: () => Promise<{ fetch: App['fetch'] }>) => {
     let built: Promise<{ fetch: App['fetch'] }> | undefined;

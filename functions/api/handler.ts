@@ -1,6 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { handle } from 'hono/aws-lambda';
-import { loadSecrets } from '#shared/config/load-secrets';
 import { flushMetrics } from '#shared/metrics/flush';
 import { createLazyApp } from './app.ts';
 
@@ -14,7 +13,7 @@ const STREAM_PATH =
   /^\/api\/public\/portal\/[^/]+\/stream$|^\/api\/v1\/chatbot\/extracted-stream$|^\/api\/v1\/tts$/;
 
 /**
- * API Gateway (HTTP API) → the one Hono application, once the signing key is loaded. A stream request
+ * API Gateway (HTTP API) → the one Hono application (which loads the secrets first). A stream request
  * is redirected (307) to the same path on `STREAM_BASE_URL` (set by the stack): API Gateway would cut
  * it after 30 s and buffer it, and EventSource clients follow the redirect.
  */
@@ -29,7 +28,6 @@ export const handler = async (...args: Parameters<typeof app>) => {
       body: '',
     };
   }
-  await loadSecrets();
   try {
     return await app(...args);
   } finally {

@@ -2,7 +2,8 @@ import { indicesByKey, packInOrder } from '#shared/batching';
 import { logger } from '#shared/log/logger';
 import { TRANSACTION_MAX_ITEMS } from '#shared/store/db';
 import { processInOrderGroups, processWebhookJob } from '#shared/webhooks/deliver';
-import type { WebhookJob } from '#shared/webhooks/job';
+import { sendJob, type WebhookJob } from '#shared/webhooks/job';
+import { isSlow, requeueDelayMs, takeSlot } from '#shared/webhooks/slow-tenants';
 
 /**
  * The lane of a job: a session's first attempts go out one at a time, in the order they were
@@ -16,14 +17,26 @@ export const laneOf = (job: Pick<WebhookJob, 'tenantId' | 'sessionId' | 'deliver
 /**
  * A batch of webhook jobs: the sessions' first attempts claimed and recorded together, each
  * session's POSTed in order, sessions side by side (`processInOrderGroups`); every other job on its
- * own, side by side. Answers, per job, whether it was handled (false: SQS delivers it again).
+ * own, side by side. A slow tenant's jobs (`slow-tenants.ts`) are not in the groups, whose outcomes
+ * wait for their slowest POST: each goes on its own, at most a few of that tenant's at once in this
+ * process, and the rest back on the queue for later. Answers, per job, whether it was handled
+ * (false: SQS delivers it again).
  */
 export async function processWebhookBatch(jobs: WebhookJob[]): Promise<boolean[]> {
-  const lanes = indicesByKey(jobs, laneOf);
   const ok: boolean[] = jobs.map(() => false);
+  const slow = jobs.map((j) => isSlow(j.tenantId));
+  const lanes = indicesByKey(jobs, laneOf).flatMap((idx) => {
+    const kept = idx.filter((i) => !slow[i]);
+    return kept.length ? [kept] : [];
+  });
   const inOrder = (idx: number[]) => laneOf(jobs[idx[0]!]!).startsWith('session:');
   const ordered = lanes.filter(inOrder);
   const alone = lanes.filter((idx) => !inOrder(idx)).flat();
+  const handled = (i: number) => () => {
+    ok[i] = true;
+  };
+  const failed = (i: number) => (err: unknown) =>
+    logger.error({ err, deliveryId: jobs[i]!.deliveryId }, 'webhook job failed; SQS will retry it');
   // A claim transaction takes at most 100 jobs: whole sessions packed into claims of at most that.
   await Promise.all([
     ...packInOrder(ordered, (idx) => [idx.length], [TRANSACTION_MAX_ITEMS]).map(async (pack) => {
@@ -34,15 +47,19 @@ export async function processWebhookBatch(jobs: WebhookJob[]): Promise<boolean[]
         });
       });
     }),
-    ...alone.map((i) =>
-      processWebhookJob(jobs[i]!).then(
-        () => {
-          ok[i] = true;
-        },
-        (err: unknown) =>
-          logger.error({ err, deliveryId: jobs[i]!.deliveryId }, 'webhook job failed; SQS will retry it'),
-      ),
-    ),
+    ...alone.map((i) => processWebhookJob(jobs[i]!).then(handled(i), failed(i))),
+    ...jobs.flatMap((job, i) => (slow[i] ? [slowTenantJob(job).then(handled(i), failed(i))] : [])),
   ]);
   return ok;
+}
+
+/** One job of a slow tenant: made now if the tenant has a slot free here, else queued again for later. */
+async function slowTenantJob(job: WebhookJob): Promise<void> {
+  const free = takeSlot(job.tenantId);
+  if (!free) return sendJob(job, requeueDelayMs(job.tenantId));
+  try {
+    await processWebhookJob(job);
+  } finally {
+    free();
+  }
 }

@@ -1,12 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { buildApp } from 'fauxqs';
 import { spawnDynamoLocal } from './dynamo-process.ts';
 import { useWriteAheadLog } from './dynamo-wal.ts';
-import { freePort } from './free-port.ts';
+import { freePort, LOOPBACK } from './free-port.ts';
+import { startS3Sqs } from './s3-sqs.ts';
 import { startSecretsManager } from './secrets-manager.ts';
 
 export interface LocalAws {
@@ -19,12 +18,12 @@ export interface LocalAws {
 /**
  * Starts Amazon's DynamoDB Local (a Java child process), fauxqs (S3 + SQS, in this process) and the
  * local Secrets Manager (secrets-manager.ts) on free loopback ports and points the AWS SDK at them
- * through `AWS_ENDPOINT_URL_<SERVICE>`. `dataDir` makes DynamoDB and the secrets persistent; without
- * it they live in memory.
+ * through `AWS_ENDPOINT_URL_<SERVICE>`. `dataDir` makes DynamoDB, the queues, the S3 objects and the
+ * secrets persistent (s3-sqs.ts); without it they live in memory.
  */
 export async function startLocalAws(opts: { dataDir?: string } = {}): Promise<LocalAws> {
   const dynamo = await startDynamo(opts.dataDir ? resolve(opts.dataDir, 'dynamodb') : undefined);
-  const faux = await startFauxqs();
+  const faux = await startS3Sqs(opts.dataDir ? resolve(opts.dataDir) : undefined);
   const secrets = await startSecretsManager({
     file: opts.dataDir ? resolve(opts.dataDir, 'secretsmanager.json') : undefined,
   });
@@ -48,20 +47,6 @@ export async function startLocalAws(opts: { dataDir?: string } = {}): Promise<Lo
     },
   };
 }
-
-/**
- * fauxqs's own `startFauxqs` listens on every interface; its app is built here and bound to loopback,
- * so nobody on the network can read or write the local queues and buckets.
- */
-async function startFauxqs(): Promise<{ address: string; stop(): Promise<void> }> {
-  const app = buildApp({ logger: false, host: 'localhost' });
-  await app.listen({ port: 0, host: LOOPBACK });
-  const { port } = app.server.address() as AddressInfo;
-  return { address: `http://${LOOPBACK}:${port}`, stop: () => app.close() };
-}
-
-/** Every server local mode starts listens here only (docs/security.md). */
-export const LOOPBACK = '127.0.0.1';
 
 const LOCAL_REGION = 'us-east-1';
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { names } from '#shared/aws/names';
 import { env, resetEnvCache } from '#shared/config/env';
+import { logger } from '#shared/log/logger';
 import { pollQueue } from '#shared/queue/consumer';
 import { startConnectionHost } from '../../connection-host/host.ts';
 import { createApp } from '../../functions/api/app.ts';
@@ -9,10 +10,16 @@ import { handler as chatbotHandler } from '../../functions/chatbot/handler.ts';
 import { eventLane, handler as eventsHandler } from '../../functions/events/handler.ts';
 import { handler as mediaHandler } from '../../functions/media/handler.ts';
 import { shutdownOcr } from '../../functions/media/ocr/index.ts';
-import { webhookLane, handler as webhooksHandler } from '../../functions/webhooks/handler.ts';
+import {
+  isolatedWebhookLane,
+  webhookLane,
+  handler as webhooksHandler,
+} from '../../functions/webhooks/handler.ts';
+import { sweepDeliveries } from '../../functions/webhooks/sweep.ts';
 import { simulatorRoutes } from '../../simulator/routes.ts';
 import { bootstrapResources } from './bootstrap.ts';
 import { startLocalAws } from './local-aws.ts';
+import { localDriver } from './local-driver.ts';
 import { localSecrets } from './secrets.ts';
 
 export interface ServiceOptions {
@@ -104,8 +111,10 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   stops.push(() => events.stop());
   // A session's first attempts in order, one lane each, up to 50 at once; the lanes ready at the
   // same moment reach the handler together, which claims and records them in one transaction each.
+  // A slow tenant's jobs each in a lane of its own, run apart from the combined calls, so a slow
+  // receiver holds up no other tenant's deliveries (docs/events.md, "Fair sharing").
   const webhooks = pollQueue(names.webhooksQueue(), webhooksHandler, {
-    lanes: { keyOf: webhookLane, handOver: 50, combine: 2 },
+    lanes: { keyOf: webhookLane, handOver: 50, combine: 2, isolate: isolatedWebhookLane },
   });
   stops.push(() => webhooks.stop());
   // Each chatbot job in a lane of its own: a slow model call never holds up the next receive.
@@ -121,8 +130,18 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     await shutdownOcr();
   });
 
+  // After a crash, the deliveries whose job was in flight (a job comes back from the journal at
+  // once, and one whose claim still looks fresh is dropped) or never queued get it again
+  // (functions/webhooks/sweep.ts). Only where this process owns the data: a process on someone
+  // else's endpoints (aws: 'external') leaves it to that one.
+  if (opts.dataDir && opts.aws !== 'external') {
+    void sweepDeliveries().catch((err: unknown) => logger.error({ err }, 'webhook delivery sweep failed'));
+  }
+
   if (opts.withHost ?? true) {
-    const host = await startConnectionHost();
+    // The simulated network's driver comes from here: the host itself never imports simulator/.
+    const driver = localDriver();
+    const host = await startConnectionHost(driver ? { driver: driver() } : {});
     stops.push(() => host.stop());
   }
 

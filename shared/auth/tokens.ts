@@ -46,8 +46,9 @@ export async function issueToken(claims: TokenClaims): Promise<{ token: string; 
 /**
  * Tokens already verified here, with their claims and expiry. A client sends the same token with
  * every request for its lifetime; checking its signature once (jose's HMAC goes through WebCrypto's
- * thread pool) is enough, since nothing revokes a token before it expires. Only the exact token
- * string hits, and its expiry is still checked on every use.
+ * thread pool) is enough: a signature never changes. Whether what the token was minted from is still
+ * current (revocation, a disabled tenant, a changed admin key) is checked on every use, by
+ * shared/auth/credentials.ts. Only the exact token string hits, and its expiry is still checked.
  */
 const verified = new LRUCache<string, { claims: TokenClaims; exp: number }>({ max: 10_000 });
 

@@ -94,6 +94,16 @@ const EnvSchema = z.object({
    * consumer's 10 s timeout.
    */
   WEBHOOK_FIRST_ATTEMPTS_BUDGET_MS: z.coerce.number().int().min(0).max(5_000).default(2_000),
+  /**
+   * SSE streams (docs/events.md, "Fair sharing"): open streams one process serves at most, over all
+   * tenants and per tenant (the tenant stream and the extraction stream together); one more is 429.
+   */
+  SSE_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
+  SSE_MAX_CONNECTIONS_PER_TENANT: z.coerce.number().int().min(1).default(100),
+  /** Events one stream request replays after `Last-Event-ID` at most; the client resumes for the rest. */
+  SSE_REPLAY_MAX: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** How often an open SSE stream checks that its credential still holds (revoked, disabled, rotated). */
+  SSE_ACCESS_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
   /** SQS caps DelaySeconds at 15 minutes. */
   WEBHOOK_RETRY_MAX_DELAY_MS: z.coerce.number().int().min(0).max(900_000).default(900_000),
   /** Inbound messages from one chat within this window are answered as one turn (SQS DelaySeconds, whole seconds). */

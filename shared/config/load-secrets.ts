@@ -40,7 +40,12 @@ async function fetchJwtSecret(): Promise<void> {
   const wanted = FROM_SECRETS.filter(([arnVar, v]) => process.env[arnVar] && !process.env[v]);
   const jsonWanted = JSON_SECRETS.filter((arnVar) => process.env[arnVar]);
   if (wanted.length === 0 && jsonWanted.length === 0) return;
-  const client = new SecretsManagerClient({ region: process.env.AWS_REGION ?? 'us-east-1' });
+  // Bounded: an unreachable Secrets Manager must become a prompt 503, not a request that waits for
+  // the function's timeout (functions/api/app.ts).
+  const client = new SecretsManagerClient({
+    region: process.env.AWS_REGION ?? 'us-east-1',
+    requestHandler: { connectionTimeout: 2000, requestTimeout: 5000 },
+  });
   try {
     for (const [arnVar, v] of wanted) {
       const arn = process.env[arnVar]!;

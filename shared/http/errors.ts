@@ -15,7 +15,10 @@ export type ErrorCode =
   | 'SESSION_NOT_READY'
   | 'PAYMENT_NOT_CONFIGURED'
   | 'QUOTA_EXCEEDED'
+  | 'RATE_LIMITED'
+  | 'TENANT_DISABLED'
   | 'UPSTREAM_UNAVAILABLE'
+  | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL';
 
 const STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503> = {
@@ -33,7 +36,10 @@ const STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 
   SESSION_NOT_READY: 422,
   PAYMENT_NOT_CONFIGURED: 422,
   QUOTA_EXCEEDED: 429,
+  RATE_LIMITED: 429,
+  TENANT_DISABLED: 403,
   UPSTREAM_UNAVAILABLE: 503,
+  SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 
@@ -91,6 +97,27 @@ export class SessionNotReadyError extends ServiceError {
 export class QuotaExceededError extends ServiceError {
   constructor(message: string, retryAfterSeconds: number) {
     super('QUOTA_EXCEEDED', message, { retryAfterSeconds });
+  }
+}
+
+/** Too many requests, failed credential attempts or open connections for now; `Retry-After` says when to try again. */
+export class RateLimitedError extends ServiceError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super('RATE_LIMITED', message, { retryAfterSeconds });
+  }
+}
+
+/** The tenant's credentials are valid but the tenant is disabled (admin `POST /tenants/{id}/disable`). */
+export class TenantDisabledError extends ServiceError {
+  constructor(tenantId: string) {
+    super('TENANT_DISABLED', `tenant ${tenantId} is disabled`);
+  }
+}
+
+/** The service itself cannot answer yet (its secrets could not be loaded); nothing the caller did. */
+export class ServiceUnavailableError extends ServiceError {
+  constructor(message: string, retryAfterSeconds = 5) {
+    super('SERVICE_UNAVAILABLE', message, { retryAfterSeconds });
   }
 }
 

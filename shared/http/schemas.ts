@@ -18,11 +18,18 @@ export const errorResponses = {
   404: { description: 'Unknown resource', content: { 'application/json': { schema: ErrorSchema } } },
 } as const;
 
+/** 429 with `Retry-After`: a cap or throttle (not in `errorResponses`: only some routes have one). */
+export const rateLimitedResponse = {
+  description: 'Too many at once (RATE_LIMITED); try again after `Retry-After` seconds',
+  headers: { 'Retry-After': { schema: { type: 'integer' as const }, description: 'seconds' } },
+  content: { 'application/json': { schema: ErrorSchema } },
+} as const;
+
 /** A route's security requirements: any one of them lets a request in (`[]`: no credentials). */
 export type Security = Array<Record<string, string[]>>;
 /** What a route needs unless it says otherwise (shared/http/context.ts). */
 export const bearer: Security = [{ bearerAuth: [] }];
-/** The header, or `key` in the query (an API key or a token): the live view and speech synthesis. */
+/** The header, or `key` in the query (an API key or a token): the live view, the extraction stream, speech synthesis. */
 export const bearerOrQueryKey: Security = [...bearer, { queryKey: [] }];
 
 /** An array of strings, or one comma-separated string (both are accepted by the spec). */

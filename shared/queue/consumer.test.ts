@@ -205,4 +205,34 @@ describe('Lanes', () => {
     expect(freed).toBe(true);
     await lanes.idle();
   });
+
+  it('combined: an isolated lane runs on its own; the others neither wait for it nor count it as a call', async () => {
+    const calls: string[][] = [];
+    let releaseSlow: () => void = () => {};
+    const lanes = new Lanes(
+      100,
+      10,
+      async (batch) => {
+        const ids = batch.map((m) => m.MessageId ?? '');
+        calls.push(ids);
+        if (ids.includes('slow1')) await new Promise<void>((r) => (releaseSlow = r));
+        else await new Promise((r) => setTimeout(r, 5));
+        return [];
+      },
+      1,
+      (key) => key.startsWith('slow'),
+    );
+    lanes.add('slow', { MessageId: 'slow1' });
+    lanes.add('a', { MessageId: 'a1' });
+    lanes.add('b', { MessageId: 'b1' });
+    await new Promise((r) => setTimeout(r, 20));
+    // The slow lane's call is still under way, yet the others went together and are done.
+    expect(calls).toEqual([['slow1'], ['a1', 'b1']]);
+    await lanes.free();
+    lanes.add('c', { MessageId: 'c1' });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls.at(-1)).toEqual(['c1']);
+    releaseSlow();
+    await lanes.idle();
+  });
 });

@@ -259,6 +259,12 @@ export interface PollOptions {
      * group commit: the busier the queue, the larger the batches, with no timer).
      */
     combine?: number;
+    /**
+     * With `combine`: lanes for which this is true run their batches on their own, not joined to
+     * (nor counted among) the combined calls, so that a lane known to be slow (a slow tenant's
+     * webhook jobs) cannot hold up the lanes that share a call with it, nor the next receive.
+     */
+    isolate?: (key: string) => boolean;
   };
 }
 
@@ -314,6 +320,7 @@ export function pollQueue(
           }
         },
         opts.lanes.combine,
+        opts.lanes.isolate,
       );
     }
     while (running) {
@@ -400,6 +407,8 @@ export class Lanes {
      * once (0: each lane's batch on its own).
      */
     private readonly combine = 0,
+    /** Lanes whose batches go to `work` on their own even with `combine`. */
+    private readonly isolate: (key: string) => boolean = () => false,
   ) {
     this.together = groupCommit(Math.max(1, combine), async (waiting) => {
       const all = waiting.flatMap((w) => w.batch);
@@ -413,8 +422,8 @@ export class Lanes {
   }
 
   /** Runs a lane's batch: alone, or with the other lanes' batches ready together. */
-  private submit(batch: Message[]): Promise<Message[]> {
-    if (!this.combine) return this.work(batch).catch(() => batch);
+  private submit(key: string, batch: Message[]): Promise<Message[]> {
+    if (!this.combine || this.isolate(key)) return this.work(batch).catch(() => batch);
     return new Promise((done) => this.together({ batch, done }));
   }
 
@@ -436,10 +445,10 @@ export class Lanes {
       // A failed message is retried here before the lane moves on, so a passing failure (a
       // transaction conflict, a throttled write) does not let later messages overtake it; past
       // the retries it is left to the queue's redelivery and dead-letter queue.
-      let failed = await this.submit(batch);
+      let failed = await this.submit(key, batch);
       for (let retry = 0; failed.length && retry < LANE_RETRIES; retry++) {
         await new Promise((r) => setTimeout(r, LANE_RETRY_MS * 2 ** retry));
-        failed = await this.submit(failed);
+        failed = await this.submit(key, failed);
       }
       this.held -= batch.length;
       for (const w of this.waiters.splice(0)) w();

@@ -8,6 +8,8 @@ import {
   PutItemCommand,
   QueryCommand,
   type QueryCommandInput,
+  ScanCommand,
+  type ScanCommandInput,
   type TransactWriteItem,
   TransactWriteItemsCommand,
   UpdateItemCommand,
@@ -212,6 +214,31 @@ export class Table {
           ExpressionAttributeValues: toAttr({ ':pk': q.pk, ':sk': q.skBeginsWith }),
           ScanIndexForward: true,
           Limit: q.pageSize ?? 500,
+          ExclusiveStartKey: start,
+        }),
+      );
+      yield (r.Items ?? []).map((it) => fromAttr(it) as T);
+      start = r.LastEvaluatedKey;
+    } while (start);
+  }
+
+  /**
+   * Every item of the table that passes `filter`, page by page: a read of the whole table, for a
+   * rare sweep (functions/webhooks/sweep.ts), never for a request.
+   */
+  async *scan<T = Item>(filter: {
+    expression: string;
+    names?: Record<string, string>;
+    values?: Item;
+  }): AsyncGenerator<T[]> {
+    let start: ScanCommandInput['ExclusiveStartKey'];
+    do {
+      const r = await dynamoClient().send(
+        new ScanCommand({
+          TableName: this.name(),
+          FilterExpression: filter.expression,
+          ExpressionAttributeNames: filter.names,
+          ExpressionAttributeValues: filter.values ? toAttr(filter.values) : undefined,
           ExclusiveStartKey: start,
         }),
       );

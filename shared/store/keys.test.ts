@@ -7,6 +7,9 @@ describe('DynamoDB keys', () => {
     expect(k.tenantKey('tnt_1')).toEqual({ pk: 'TENANT#tnt_1', sk: 'META' });
     expect(k.portalKey('prt_1')).toEqual({ pk: 'PORTAL#prt_1', sk: 'META' });
     expect(k.apiKeyKey('ab12')).toEqual({ pk: 'APIKEY#ab12', sk: 'META' });
+    expect(k.apiKeyIndex('t', 'key_1')).toEqual({ gsi1pk: 'T#t#APIKEYS', gsi1sk: 'key_1' });
+    expect(k.apiKeysOf('t')).toEqual({ index: 'gsi1', pk: 'T#t#APIKEYS' });
+    expect(k.throttleKey('addr', '10.0.0.1', 60)).toEqual({ pk: 'THROTTLE#addr#10.0.0.1', sk: '60' });
   });
 
   it("items in the tenant's partition", () => {

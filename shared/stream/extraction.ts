@@ -1,11 +1,15 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { assertActive } from '../auth/credentials.ts';
 import { bearerOrApiKey } from '../auth/host-auth.ts';
 import { extractionFeed } from '../chatbot/extraction.ts';
 import { GLOBAL_KEY } from '../chatbot/session-keys.ts';
+import { env } from '../config/env.ts';
 import { router } from '../http/context.ts';
-import { bearer, errorResponses } from '../http/schemas.ts';
+import { TenantDisabledError, UnauthorizedError } from '../http/errors.ts';
+import { bearerOrQueryKey, errorResponses, rateLimitedResponse } from '../http/schemas.ts';
 import { logger } from '../log/logger.ts';
 import { orderKeyAt } from '../store/keys.ts';
+import type { OpenedFeed } from './feed.ts';
 import { resumeId, serveSse } from './routes.ts';
 
 /**
@@ -27,13 +31,17 @@ const frameOf = (r: Row) => {
   return { id: gsi1sk, frame: encoder.encode(`id: ${gsi1sk}\ndata: ${data}\n\n`) };
 };
 
-/** Replays the records changed after `lastEventId`, then polls for live ones; answers the closer. */
+/**
+ * Replays the records changed after `lastEventId` (at most `replayMax` record versions: a replay
+ * cut there ends the stream, and the client resumes after its last id), then polls for live ones.
+ */
 export async function openExtractionFeed(
   tenantId: string,
   sessionKey: string,
   lastEventId: string | undefined,
   send: (e: { frame: Uint8Array }) => void,
-): Promise<() => void> {
+  replayMax = env().SSE_REPLAY_MAX,
+): Promise<OpenedFeed> {
   const mine = (r: Row) => sessionKey === GLOBAL_KEY || r.sessionKeys.includes(sessionKey);
   const seen = new Map<string, number>();
   const opened = Date.now();
@@ -50,7 +58,11 @@ export async function openExtractionFeed(
   // The window open when the client subscribed is known first: only later versions are live.
   const initial = await extractionFeed(tenantId, orderKeyAt(opened - LOOKBACK_MS));
   // What the client missed first (it marks what it sends), then the rest of the window as seen.
-  if (lastEventId) emit(await extractionFeed(tenantId, lastEventId));
+  if (lastEventId) {
+    const missed = await extractionFeed(tenantId, lastEventId, replayMax);
+    emit(missed);
+    if (missed.length >= replayMax) return { close: () => {}, truncated: true };
+  }
   for (const r of initial) if (!seen.has(r.gsi1sk)) seen.set(r.gsi1sk, Number(r.gsi1sk.slice(0, 13)));
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -68,10 +80,11 @@ export async function openExtractionFeed(
     if (!stopped) timer = setTimeout(poll, EXTRACTION_POLL_MS);
   };
   timer = setTimeout(poll, EXTRACTION_POLL_MS);
-  return () => {
+  const close = () => {
     stopped = true;
     clearTimeout(timer);
   };
+  return { close, truncated: false };
 }
 
 const streamAuth = bearerOrApiKey;
@@ -80,7 +93,7 @@ const route = createRoute({
   method: 'get',
   path: '/extracted-stream',
   tags: ['chatbot', 'stream'],
-  security: bearer,
+  security: bearerOrQueryKey,
   middleware: [streamAuth] as const,
   summary: 'Server-Sent Events: new and changed extraction records, resumable with Last-Event-ID',
   description:
@@ -106,6 +119,7 @@ const route = createRoute({
       content: { 'text/event-stream': { schema: z.string() } },
     },
     ...errorResponses,
+    429: rateLimitedResponse,
   },
 });
 
@@ -115,8 +129,17 @@ export function extractionStreamRoutes() {
   r.openapi(route, (c) => {
     const { sessionKey, lastEventId: q } = c.req.valid('query');
     const lastEventId = resumeId(c.req.valid('header')['last-event-id'], q);
-    const tenantId = c.get('auth').tenant;
-    return serveSse(c, tenantId, (send) => openExtractionFeed(tenantId, sessionKey, lastEventId, send));
+    const auth = c.get('auth');
+    return serveSse(
+      c,
+      auth.tenant,
+      (send) => openExtractionFeed(auth.tenant, sessionKey, lastEventId, send),
+      () =>
+        assertActive(auth).then(
+          () => true,
+          (err) => !(err instanceof UnauthorizedError || err instanceof TenantDisabledError),
+        ),
+    );
   });
   return r;
 }

@@ -9,9 +9,13 @@ import {
   nudgeTenantFeed,
   openFeed,
   POLL_INTERVAL_MS,
+  REPLAYS_PER_TENANT,
 } from './feed.ts';
 
 type Row = StoredMessage & { gsi1sk: string };
+
+/** Replay cap of these tests' clients unless a test says otherwise. */
+const REPLAY_MAX = 5_000;
 
 /** The tenant feed index, in memory: what `tenantFeed` reads from DynamoDB. */
 const feed = vi.hoisted(() => ({
@@ -22,6 +26,8 @@ const feed = vi.hoisted(() => ({
   replayFails: false,
   /** When set, replay reads wait for it, then read. */
   gate: undefined as Promise<void> | undefined,
+  /** Replay reads waiting at the gate now, per tenant. */
+  atGate: new Map<string, number>(),
 }));
 
 /** The live poll: keys and direction of the window, then the messages of the new entries. */
@@ -44,7 +50,11 @@ vi.mock('../messages/repository.ts', async (importOriginal) => ({
     keys.flatMap((k) => feed.rows.filter((r) => r.gsi1sk === k.gsi1sk)),
   tenantFeed: async (tenantId: string, opt: { after?: string; limit?: number } = {}) => {
     feed.queries++;
-    if (opt.limit !== undefined && feed.gate) await feed.gate;
+    if (opt.limit !== undefined && feed.gate) {
+      feed.atGate.set(tenantId, (feed.atGate.get(tenantId) ?? 0) + 1);
+      await feed.gate;
+      feed.atGate.set(tenantId, (feed.atGate.get(tenantId) ?? 0) - 1);
+    }
     if (opt.limit !== undefined && feed.replayFails) throw new Error('DynamoDB unavailable');
     if (feed.failures > 0) {
       feed.failures--;
@@ -84,7 +94,7 @@ const closers: Array<() => void> = [];
 
 async function client(tenantId: string, lastEventId?: string) {
   const got: FeedEvent[] = [];
-  const close = await openFeed(tenantId, lastEventId, (e) => got.push(e));
+  const { close } = await openFeed(tenantId, lastEventId, (e) => got.push(e), REPLAY_MAX);
   closers.push(close);
   return { got, close, texts: () => got.map((e) => JSON.parse(e.data).message as string) };
 }
@@ -99,6 +109,7 @@ beforeEach(() => {
   feed.failures = 0;
   feed.replayFails = false;
   feed.gate = undefined;
+  feed.atGate.clear();
 });
 
 afterEach(() => {
@@ -248,6 +259,71 @@ describe('replay (Last-Event-ID)', () => {
     expect([...ids].sort()).toEqual(ids);
   });
 
+  it('a replay sends at most its cap, oldest first, and does not go live; a resume sends the rest', async () => {
+    const start = Date.now() - 3_600_000;
+    const first = commit('t1', 'seen', { at: start });
+    for (let i = 0; i < 1_200; i++) {
+      commit('t1', `m${i}`, { at: start + 1 + 2 * i });
+      // Outbound messages share the feed index; they neither count nor are sent.
+      commit('t1', `out${i}`, { at: start + 2 + 2 * i, outbound: true });
+    }
+    const got: FeedEvent[] = [];
+    const opened = await openFeed('t1', first.gsi1sk, (e) => got.push(e), 700);
+    expect(opened.truncated).toBe(true);
+    expect(got.map((e) => JSON.parse(e.data).message)).toEqual(
+      Array.from({ length: 700 }, (_, i) => `m${i}`),
+    );
+    // Not listening live: its poller stopped with it.
+    expect(feedStats()).toEqual({ tenants: 0, listeners: 0 });
+    commit('t1', 'live while away');
+    await elapse(POLL_INTERVAL_MS * 2);
+    expect(got).toHaveLength(700);
+    // The client resumes after the last id it got: the rest, then live.
+    const rest = await client('t1', got.at(-1)!.id);
+    expect(rest.texts()).toEqual([
+      ...Array.from({ length: 500 }, (_, i) => `m${700 + i}`),
+      'live while away',
+    ]);
+    commit('t1', 'live');
+    await elapse(POLL_INTERVAL_MS);
+    expect(rest.texts().at(-1)).toBe('live');
+  });
+
+  it('a replay of exactly its cap with nothing after it goes live', async () => {
+    const first = commit('t1', 'seen', { at: Date.now() - 60_000 });
+    for (let i = 0; i < 3; i++) commit('t1', `m${i}`, { at: Date.now() - 30_000 + i });
+    const got: FeedEvent[] = [];
+    const opened = await openFeed('t1', first.gsi1sk, (e) => got.push(e), 3);
+    expect(opened.truncated).toBe(false);
+    expect(got).toHaveLength(3);
+    closers.push(opened.close);
+  });
+
+  it("a tenant's replays run a few at a time; the others wait their turn, other tenants do not", async () => {
+    const seenA = commit('t1', 'seen', { at: Date.now() - 60_000 });
+    const seenB = commit('t2', 'seen', { at: Date.now() - 60_000 });
+    commit('t1', 'missed a', { at: Date.now() - 30_000 });
+    commit('t2', 'missed b', { at: Date.now() - 30_000 });
+    let release: () => void = () => {};
+    feed.gate = new Promise((r) => {
+      release = r;
+    });
+    const gotA: FeedEvent[][] = [];
+    const openingA = Array.from({ length: REPLAYS_PER_TENANT + 2 }, () => {
+      const got: FeedEvent[] = [];
+      gotA.push(got);
+      return openFeed('t1', seenA.gsi1sk, (e) => got.push(e), REPLAY_MAX);
+    });
+    const openingB = openFeed('t2', seenB.gsi1sk, () => {}, REPLAY_MAX);
+    await elapse(1);
+    expect(feed.atGate.get('t1')).toBe(REPLAYS_PER_TENANT);
+    expect(feed.atGate.get('t2')).toBe(1);
+    release();
+    for (const o of [...openingA, openingB]) closers.push((await o).close);
+    // Every client got its replay in the end.
+    expect(gotA.map((g) => g.map((e) => JSON.parse(e.data).message))).toEqual(gotA.map(() => ['missed a']));
+  });
+
   it('a message arriving live during the replay is sent once, after the replay', async () => {
     const seen = commit('t1', 'seen', { at: Date.now() - 60_000 });
     commit('t1', 'missed', { at: Date.now() - 30_000 });
@@ -264,7 +340,7 @@ describe('replay (Last-Event-ID)', () => {
     await elapse(POLL_INTERVAL_MS);
     expect(got).toHaveLength(0);
     release();
-    closers.push(await opening);
+    closers.push((await opening).close);
     await elapse(POLL_INTERVAL_MS);
     expect(got.map((e) => JSON.parse(e.data).message)).toEqual(['missed', 'during the replay']);
   });

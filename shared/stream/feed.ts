@@ -1,3 +1,4 @@
+import { env } from '../config/env.ts';
 import { logger } from '../log/logger.ts';
 import type { StoredMessage } from '../messages/message.ts';
 import { feedMessages, tenantFeed, tenantFeedEntries } from '../messages/repository.ts';
@@ -175,29 +176,76 @@ async function listen(tenantId: string, listener: FeedListener): Promise<() => v
   };
 }
 
-/** Inbound messages stored after `after` (an order key), oldest first, page by page. */
-async function replay(tenantId: string, after: string, forward: FeedListener): Promise<void> {
+/**
+ * Inbound messages stored after `after` (an order key), oldest first, page by page, at most `max`
+ * of them; answers whether it stopped at `max` with more (possibly) left.
+ */
+async function replay(tenantId: string, after: string, forward: FeedListener, max: number): Promise<boolean> {
   let cursor = after;
+  let left = max;
   for (;;) {
     const page = await tenantFeed(tenantId, { after: cursor, limit: REPLAY_PAGE });
     const inbound = page.filter((m) => m.direction === 'inbound');
-    if (inbound.length) forward(await Promise.all(inbound.map((m) => toEvent(tenantId, m))));
+    const taken = inbound.slice(0, left);
+    if (taken.length) forward(await Promise.all(taken.map((m) => toEvent(tenantId, m))));
+    left -= taken.length;
+    if (taken.length < inbound.length) return true;
     const last = page.at(-1);
-    if (page.length < REPLAY_PAGE || !last) return;
+    if (page.length < REPLAY_PAGE || !last) return false;
+    if (left === 0) return true;
     cursor = keyOf(last);
   }
 }
 
 /**
- * Opens one client's feed: with `lastEventId`, first what it missed from the store, then live.
- * Live events arriving during the replay are held and sent after it, minus any the replay sent,
- * so there is neither a gap nor a duplicate. Answers the function that closes the feed.
+ * Replays of one tenant that run at once in this process; its other clients wait their turn (their
+ * live events held meanwhile). Many clients resuming from far back at once (anyone holding the
+ * portal id) then cost this tenant's streams time, not the process's other work.
+ */
+export const REPLAYS_PER_TENANT = 2;
+const replays = new Map<string, { running: number; waiting: Array<() => void> }>();
+
+/** Waits for a replay turn of the tenant; answers the function that ends it. */
+async function replayTurn(tenantId: string): Promise<() => void> {
+  let r = replays.get(tenantId);
+  if (!r) {
+    r = { running: 0, waiting: [] };
+    replays.set(tenantId, r);
+  }
+  const turns = r;
+  if (turns.running >= REPLAYS_PER_TENANT) await new Promise<void>((go) => turns.waiting.push(go));
+  else turns.running++;
+  return () => {
+    const next = turns.waiting.shift();
+    // The turn passes straight to the next waiter: `running` stays as it is.
+    if (next) return next();
+    turns.running--;
+    if (!turns.running && replays.get(tenantId) === turns) replays.delete(tenantId);
+  };
+}
+
+/** An open feed: the function that closes it, and whether its replay stopped at the cap. */
+export interface OpenedFeed {
+  close: () => void;
+  /**
+   * The replay sent as many events as one request may (`SSE_REPLAY_MAX`) and more may follow: the
+   * feed is closed already, and the client resumes after the last id it got (docs/events.md).
+   */
+  truncated: boolean;
+}
+
+/**
+ * Opens one client's feed: with `lastEventId`, first what it missed from the store (at most
+ * `replayMax` events), then live. Live events arriving during the replay are held and sent after
+ * it, minus any the replay sent, so there is neither a gap nor a duplicate. A replay cut at
+ * `replayMax` does not go live: the client resumes after the last event it got.
  */
 export async function openFeed(
   tenantId: string,
   lastEventId: string | undefined,
   send: (event: FeedEvent) => void,
-): Promise<() => void> {
+  replayMax = env().SSE_REPLAY_MAX,
+): Promise<OpenedFeed> {
   const sent = new Set<string>();
   const forward: FeedListener = (events) => {
     for (const e of events) {
@@ -211,16 +259,26 @@ export async function openFeed(
   };
   let held: FeedEvent[] | undefined = [];
   const close = await listen(tenantId, (events) => (held ? held.push(...events) : forward(events)));
-  try {
-    if (lastEventId) await replay(tenantId, lastEventId, forward);
-  } catch (err) {
+  let truncated = false;
+  if (lastEventId) {
+    const done = await replayTurn(tenantId);
+    try {
+      truncated = await replay(tenantId, lastEventId, forward, replayMax);
+    } catch (err) {
+      close();
+      throw err;
+    } finally {
+      done();
+    }
+  }
+  if (truncated) {
     close();
-    throw err;
+    return { close: () => {}, truncated };
   }
   const pending = held;
   held = undefined;
   forward(pending);
-  return close;
+  return { close, truncated };
 }
 
 /**

@@ -9,7 +9,10 @@ export interface SseSink {
   backlog(): number;
   /** Resolves when the client has gone. */
   readonly gone: Promise<void>;
+  /** Cuts the client off at once (what is not sent yet is dropped). */
   end(): void;
+  /** Ends the response once what was written is sent. */
+  finish(): void;
 }
 
 /**
@@ -40,6 +43,9 @@ export function nodeSink(res: ServerResponse, headers: Record<string, string>): 
     backlog: () => res.writableLength,
     gone,
     end: () => res.destroy(),
+    finish: () => {
+      if (!res.writableEnded) res.end();
+    },
   };
 }
 
@@ -47,7 +53,11 @@ export function nodeSink(res: ServerResponse, headers: Record<string, string>): 
 export function webSink(stream: SSEStreamingApi): SseSink {
   let pendingBytes = 0;
   let chain = Promise.resolve();
-  const gone = new Promise<void>((resolve) => stream.onAbort(resolve));
+  let finished: () => void = () => {};
+  const gone = new Promise<void>((resolve) => {
+    stream.onAbort(resolve);
+    finished = resolve;
+  });
   return {
     write: (chunk) => {
       if (stream.aborted || stream.closed) return;
@@ -61,5 +71,8 @@ export function webSink(stream: SSEStreamingApi): SseSink {
     backlog: () => pendingBytes,
     gone,
     end: () => stream.abort(),
+    finish: () => {
+      chain = chain.then(() => stream.close()).finally(finished);
+    },
   };
 }

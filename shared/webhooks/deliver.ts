@@ -7,7 +7,14 @@ import { backoffConfig, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs } from './ba
 import { hostOf, isApprovedHost } from './config.ts';
 import { resolveConfig } from './config-store.ts';
 import { guardedStatus, TargetNotAllowedError, TargetTimeoutError } from './guard.ts';
-import { nextAttempt, POST_TIMEOUT_MS, sendJob, sendToDeadLetter, type WebhookJob } from './job.ts';
+import {
+  nextAttempt,
+  POST_TIMEOUT_MS,
+  STALE_CLAIM_MS,
+  sendJob,
+  sendToDeadLetter,
+  type WebhookJob,
+} from './job.ts';
 import {
   type AttemptNext,
   type AttemptRecord,
@@ -23,9 +30,8 @@ import {
   markDeadLettered,
 } from './repository.ts';
 import { deliveryHeaders } from './sign.ts';
+import { noteAnswer } from './slow-tenants.ts';
 
-/** A claim older than this belongs to a consumer that died mid-POST. */
-const STALE_CLAIM_MS = 3 * POST_TIMEOUT_MS;
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 type Outcome = AttemptRecord['outcome'];
@@ -351,7 +357,10 @@ async function deadLetter(job: WebhookJob, event: string, reason: string): Promi
 /** One POST with the configuration as it is now (a fixed URL or rotated secret applies to retries). */
 export async function attempt(d: Delivery, n: number): Promise<AttemptResult> {
   const result = await post(d, n);
-  if (result.record.url !== null) count('webhookAttempts');
+  if (result.record.url !== null) {
+    count('webhookAttempts');
+    noteAnswer(d.tenantId, result.record.durationMs);
+  }
   count(result.record.outcome === 'delivered' ? 'webhookDelivered' : 'webhookFailures');
   return result;
 }

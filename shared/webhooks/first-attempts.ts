@@ -6,6 +6,7 @@ import { dataTable } from '../store/tables.ts';
 import { type AttemptResult, afterSettled, attempt, carried, settlementOf } from './deliver.ts';
 import { sendJobs, TAKEOVER_DELAY_MS, type WebhookJob } from './job.ts';
 import { firstOutcomeOp, recordFirstOutcome } from './repository.ts';
+import { isSlow, markSlow } from './slow-tenants.ts';
 
 /**
  * The first attempts of new deliveries, made right here instead of through the webhooks queue (the
@@ -13,16 +14,22 @@ import { firstOutcomeOp, recordFirstOutcome } from './repository.ts';
  * their order, sessions side by side, with no claim (their messages were stored by this caller, so
  * nobody else has their jobs yet), and each delivery's record created with its outcome, all in one
  * transaction. What the budget leaves, and every job that does not carry its payload, goes to the
- * webhooks queue as before; retries and dead letters follow as from the webhooks consumer. A slow
- * receiver holds up its own session's next events for at most `budgetMs`, and nobody else's longer.
+ * webhooks queue as before; retries and dead letters follow as from the webhooks consumer.
+ *
+ * The consumer's next batch waits for this one, so a slow receiver would hold up every tenant's
+ * next messages (their store writes and so their stream). It does so at most `budgetMs`, once: a
+ * tenant with an attempt still under way at the deadline, or a slow answer anywhere in this
+ * process, is slow for a while (`slow-tenants.ts`), and its first attempts go straight to the queue
+ * without being waited for.
  */
 export async function deliverFirstAttempts(
   jobs: WebhookJob[],
   budgetMs = env().WEBHOOK_FIRST_ATTEMPTS_BUDGET_MS,
 ): Promise<void> {
-  const here = jobs.filter(madeHere);
-  // The others are queued at once, as before (their records are written already).
-  const queued = sendJobs(jobs.filter((j) => !madeHere(j)));
+  const mine = jobs.map((j) => madeHere(j) && !isSlow(j.tenantId));
+  const here = jobs.filter((_, i) => mine[i]);
+  // The others are queued at once (records written already, or created by their claim).
+  const queued = sendJobs(jobs.filter((_, i) => !mine[i]));
   queued.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
   const results: Array<AttemptResult | undefined> = here.map(() => undefined);
   const started: boolean[] = here.map(() => false);
@@ -57,6 +64,8 @@ export async function deliverFirstAttempts(
   const made = here.flatMap((_, i) => (results[i] ? [i] : []));
   const notMade = here.flatMap((_, i) => (started[i] ? [] : [i]));
   const underWay = here.flatMap((_, i) => (started[i] && !results[i] ? [i] : []));
+  // Marked before the jobs below are queued: they, and the tenant's next ones, go its own way.
+  for (const i of underWay) markSlow(here[i]!.tenantId);
   await Promise.all([
     recordOutcomes(
       made.map((i) => here[i]!),

@@ -61,6 +61,9 @@ export function firstAttemptCreating(
 /** How long one attempt's POST may take, answer included (shared/webhooks/deliver.ts). */
 export const POST_TIMEOUT_MS = 10_000;
 
+/** A claim older than this belongs to a consumer that died mid-POST: another may take it over. */
+export const STALE_CLAIM_MS = 3 * POST_TIMEOUT_MS;
+
 /**
  * How much later the first attempt of a delivery whose POST may be under way elsewhere is queued:
  * by then that POST has ended and its outcome is recorded, which the job finds and leaves alone; if

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { deliveriesPk, deliveryIndexKeys, deliveryKey } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
 
@@ -220,15 +221,40 @@ export async function markDeadLettered(tenantId: string, id: string): Promise<vo
   await dataTable.update(deliveryKey(tenantId, id), { dlqAt: new Date().toISOString() });
 }
 
-/** A failed delivery starts a new round of attempts; anything else is left alone (undefined). */
-export async function reopenForRedelivery(tenantId: string, id: string): Promise<Delivery | undefined> {
+/**
+ * An undelivered delivery starts a new round of attempts: failed, pending, retrying, or sending
+ * with a claim older than `staleBefore` (its consumer died mid-attempt). A fresh claim token makes a
+ * late outcome of the old round's attempt miss (it is recorded only under its own token), and the
+ * old round's queued job finds the round moved on and does nothing. Delivered, or an attempt under
+ * way, is left alone (undefined).
+ */
+export async function reopenForRedelivery(
+  tenantId: string,
+  id: string,
+  staleBefore: number,
+): Promise<Delivery | undefined> {
+  const now = new Date().toISOString();
   return dataTable.update<Delivery>(
     deliveryKey(tenantId, id),
-    { status: 'pending', attempts: 0, nextAttemptAt: null, dlqAt: null, updatedAt: new Date().toISOString() },
     {
-      condition: 'attribute_exists(pk) AND #st = :failed',
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: null,
+      dlqAt: null,
+      claimToken: `reopened-${randomUUID()}`,
+      updatedAt: now,
+    },
+    {
+      condition:
+        'attribute_exists(pk) AND (#st IN (:failed, :pending, :retrying) OR (#st = :sending AND claimedAt < :stale))',
       names: { '#st': 'status' },
-      values: { ':failed': 'failed' },
+      values: {
+        ':failed': 'failed',
+        ':pending': 'pending',
+        ':retrying': 'retrying',
+        ':sending': 'sending',
+        ':stale': staleBefore,
+      },
       add: { round: 1 },
     },
   );

@@ -1,12 +1,14 @@
 import { generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, inject, it } from 'vitest';
+import { adminSubject } from '../../shared/auth/credentials.ts';
 import { adminToken, api, newTenant } from '../support/client.ts';
 
 const secret = () => new TextEncoder().encode(inject('serviceEnv').JWT_SECRET);
 
 const claims = { tenant: 'admin', scope: 'admin' };
-const signed = (alg = 'HS256') =>
-  new SignJWT(claims).setProtectedHeader({ alg }).setSubject('admin').setIssuer('wsm').setAudience('wsm-api');
+// Admin tokens name the admin key they were minted from (shared/auth/credentials.ts).
+const signed = (alg = 'HS256', sub = adminSubject(inject('adminApiKey'))!) =>
+  new SignJWT(claims).setProtectedHeader({ alg }).setSubject(sub).setIssuer('wsm').setAudience('wsm-api');
 
 describe('token issuance', () => {
   it('exchanges the admin key (body or X-Api-Key header) for a JWT', async () => {
@@ -84,6 +86,15 @@ describe('token rejection', () => {
     const ok = await api(await signed().setExpirationTime('1h').sign(secret())).get('/api/sessions');
     expect(ok.status).toBe(200);
   });
+
+  it('rejects a well-signed admin token that does not name the current admin key', async () => {
+    await rejects(await signed('HS256', 'admin').setExpirationTime('1h').sign(secret()));
+    await rejects(
+      await signed('HS256', adminSubject('adm_a-previous-admin-key-0000'))
+        .setExpirationTime('1h')
+        .sign(secret()),
+    );
+  });
 });
 
 describe('error shape', () => {
@@ -125,7 +136,7 @@ describe('meta', () => {
     const r = await api().get('/health');
     expect(r.status).toBe(200);
     expect(r.body.success).toBe(true);
-    expect(Object.keys(r.body.checks).sort()).toEqual(['dynamodb', 's3', 'sqs']);
+    expect(Object.keys(r.body.checks).sort()).toEqual(['dynamodb', 's3', 'secrets', 'sqs']);
     for (const c of Object.values(r.body.checks) as Array<{ ok: boolean }>) expect(c.ok).toBe(true);
   });
 

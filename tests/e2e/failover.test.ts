@@ -28,7 +28,7 @@ async function twoHosts(leaseTtlMs: number) {
   const api = await spawnApi({ ...common, SIM_NETWORK_URL: '', PUBLIC_BASE_URL: '' });
   procs.push(api.proc);
   const spawnHost = (id: string) => {
-    const p = spawnScript('connection-host/main.ts', {
+    const p = spawnScript('scripts/local/host-process.ts', {
       ...common,
       SIM_NETWORK_URL: api.baseUrl,
       HOST_ID: id,

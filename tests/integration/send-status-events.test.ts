@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostEvent } from '#shared/events/types';
 import { applyCommand, type CommandContext } from '../../connection-host/commands.ts';
-import { simulatorDriver } from '../../connection-host/drivers/simulator/driver.ts';
 import { SessionRuntime } from '../../connection-host/session-runtime.ts';
+import { simulatorDriver } from '../../simulator/driver/driver.ts';
 import { api, waitFor } from '../support/client.ts';
 
 const sim = api();

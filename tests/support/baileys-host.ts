@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { sessionReady, waitFor } from './client.ts';
 import type { Companion, FakeNetwork, FakeUser } from './fake-network/index.ts';
 import { jsonClient } from './http.ts';
-import { spawnApi, spawnScript, stopProcess } from './processes.ts';
+import { spawnApi, spawnNode, spawnScript, stopProcess } from './processes.ts';
 import type { startReceiver } from './webhook-receiver.ts';
 
 type Client = ReturnType<typeof jsonClient>;
@@ -18,8 +18,11 @@ export interface BaileysStack {
   /** The environment every process of the stack shares. */
   env: Record<string, string>;
   admin: Client;
-  /** Starts a connection host process (stopped by `stop`). */
-  startHost(extra?: Record<string, string>): ChildProcess;
+  /**
+   * Starts a connection host process (stopped by `stop`): connection-host/main.ts under tsx, or
+   * `node <argv>` in `cwd` (a built bundle).
+   */
+  startHost(extra?: Record<string, string>, command?: { argv: string[]; cwd: string }): ChildProcess;
   stop(): Promise<void>;
 }
 
@@ -45,8 +48,10 @@ export async function startBaileysStack(
   return {
     env,
     admin: jsonClient(api.baseUrl, token),
-    startHost(extra = {}) {
-      const p = spawnScript('connection-host/main.ts', { ...env, ...extra });
+    startHost(extra = {}, command) {
+      const p = command
+        ? spawnNode(command.argv, { ...env, ...extra }, command.cwd)
+        : spawnScript('connection-host/main.ts', { ...env, ...extra });
       procs.push(p);
       return p;
     },

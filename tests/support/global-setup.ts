@@ -30,6 +30,8 @@ export default async function setup(project: TestProject) {
       // Webhook retries in seconds rather than the production hour.
       WEBHOOK_RETRY_BASE_MS: '200',
       WEBHOOK_RETRY_MAX_DELAY_MS: '1000',
+      // Open streams notice a revoked credential within a second, not five.
+      SSE_ACCESS_RECHECK_MS: '500',
       ANTHROPIC_BASE_URL: fakeAi.url,
       GOOGLE_SHEETS_BASE_URL: fakeSheets.url,
       GOOGLE_OAUTH_TOKEN_URL: fakeSheets.tokenUrl,

@@ -4,18 +4,27 @@ import { inject } from 'vitest';
 
 /** Starts a project script as its own process, sharing the running service's AWS endpoints. */
 export function spawnScript(script: string, env: Record<string, string>): ChildProcess {
+  // `node --import tsx`, not the tsx launcher: signals (SIGKILL above all) must reach the real process.
+  return spawnNode(['--import', 'tsx', script], env);
+}
+
+/**
+ * Starts `node <argv>` (in `cwd`, the repository by default) with the running service's AWS
+ * endpoints and `env` on top; an empty value means "not set" for the child (e.g. let it serve its
+ * own simulator).
+ */
+export function spawnNode(argv: string[], env: Record<string, string>, cwd?: string): ChildProcess {
   const merged: Record<string, string | undefined> = {
     ...process.env,
     ...inject('serviceEnv'),
     LOG_LEVEL: 'warn',
     ...env,
   };
-  // An empty value means "not set" for the child (e.g. let it serve its own simulator).
   for (const [k, v] of Object.entries(merged)) if (v === '') delete merged[k];
-  // `node --import tsx`, not the tsx launcher: signals (SIGKILL above all) must reach the real process.
-  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+  const proc = spawn(process.execPath, argv, {
     env: merged,
     stdio: ['ignore', 'pipe', 'inherit'],
+    ...(cwd ? { cwd } : {}),
   });
   // Unread, a full pipe would block the child's logging; its warnings belong in the test output.
   proc.stdout?.pipe(process.stderr);

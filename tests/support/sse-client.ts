@@ -6,6 +6,8 @@ export interface SseEvent {
   json: any;
   /** Arrived before the server's `: connected` comment: sent while opening the feed, i.e. replayed. */
   beforeConnected: boolean;
+  /** When this client read it (epoch ms). */
+  receivedAt: number;
 }
 
 /**
@@ -58,7 +60,13 @@ export async function openStream(
           }
           if (data.length) {
             const text = data.join('\n');
-            events.push({ id, data: text, json: JSON.parse(text), beforeConnected: !isConnected });
+            events.push({
+              id,
+              data: text,
+              json: JSON.parse(text),
+              beforeConnected: !isConnected,
+              receivedAt: Date.now(),
+            });
           }
         }
       }
@@ -72,6 +80,8 @@ export async function openStream(
     events,
     comments,
     connected,
+    /** Resolves when the server ends the stream (or close() aborts it). */
+    ended: reading,
     async close() {
       ac.abort();
       await reading;

@@ -51,5 +51,11 @@ export async function startReceiver(
       );
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
+    /** Closes at once, cutting requests still waiting for their (delayed) answer. */
+    closeNow: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -1,8 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { createApiKey, createTenant, requireTenant } from '#shared/auth/tenants';
+import { createApiKey } from '#shared/auth/api-keys';
+import { createTenant, requireTenant } from '#shared/auth/tenants';
 import { router } from '#shared/http/context';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
 import { requireAdmin, requireAuth } from '../auth/middleware.ts';
+import { adminCredentialRoutes } from './credential-routes.ts';
 import { adminExportRoutes } from './export-routes.ts';
 
 const tenantCreateRoute = createRoute({
@@ -69,6 +71,7 @@ export function adminRoutes() {
     const { apiKey, record } = await createApiKey(tenant.id, body?.label);
     return c.json({ success: true as const, apiKey, keyId: record.keyId }, 201);
   });
+  r.route('/', adminCredentialRoutes());
   r.route('/export', adminExportRoutes());
   return r;
 }

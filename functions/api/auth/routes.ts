@@ -1,21 +1,12 @@
-import { timingSafeEqual } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
-import type { TokenClaims } from '#shared/auth/claims';
-import { ADMIN_TENANT_ID, ensureAdminTenant, findApiKey, requireTenant } from '#shared/auth/tenants';
-import { env } from '#shared/config/env';
+import { authenticateApiKey } from '#shared/auth/credentials';
+import { ensureAdminTenant, requireTenant, rotatePortalId } from '#shared/auth/tenants';
+import { clientAddress } from '#shared/http/client-address';
 import { router } from '#shared/http/context';
 import { UnauthorizedError } from '#shared/http/errors';
-import { bearer, errorResponses, json, type Security } from '#shared/http/schemas';
+import { bearer, ErrorSchema, errorResponses, json, type Security } from '#shared/http/schemas';
 import { requireAuth } from './middleware.ts';
 import { issueToken } from './tokens.ts';
-
-function isAdminKey(candidate: string): boolean {
-  const admin = env().ADMIN_API_KEY;
-  if (!admin) return false;
-  const a = Buffer.from(candidate);
-  const b = Buffer.from(admin);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 /** The key in its header, or none: it may come in the body instead. */
 const keyInHeaderOrBody: Security = [{ apiKeyHeader: [] }, {}];
@@ -25,6 +16,8 @@ const tokenRoute = createRoute({
   path: '/token',
   summary: 'Exchange an API key (body `apiKey` or header `X-Api-Key`) for a JWT',
   security: keyInHeaderOrBody,
+  description:
+    'Failed attempts are limited per client address and per key prefix (docs/api.md, "Revocation and throttling"); past the limit every attempt answers 429 with `Retry-After` until the window ends.',
   tags: ['auth'],
   request: {
     body: {
@@ -37,8 +30,11 @@ const tokenRoute = createRoute({
   responses: {
     200: json(z.object({ success: z.literal(true), token: z.string(), expiresIn: z.number().int() })),
     ...errorResponses,
+    429: json(ErrorSchema, 'Too many failed attempts (see Retry-After)'),
   },
 });
+
+const PortalBody = z.object({ success: z.literal(true), portal_id: z.string() });
 
 const portalRoute = createRoute({
   method: 'get',
@@ -46,7 +42,16 @@ const portalRoute = createRoute({
   summary: "The caller's tenant portal id",
   tags: ['auth'],
   security: bearer,
-  responses: { 200: json(z.object({ success: z.literal(true), portal_id: z.string() })), ...errorResponses },
+  responses: { 200: json(PortalBody), ...errorResponses },
+});
+
+const portalRotateRoute = createRoute({
+  method: 'post',
+  path: '/rotate',
+  summary: "Give the caller's tenant a new portal id; the old one answers 404 from now on",
+  tags: ['auth'],
+  security: bearer,
+  responses: { 200: json(PortalBody), ...errorResponses },
 });
 
 /** `/api/auth/token`: an API key (or the admin key) for a JWT. */
@@ -56,27 +61,24 @@ export function authRoutes() {
     const fromBody = c.req.header('content-type')?.includes('json') ? c.req.valid('json')?.apiKey : undefined;
     const candidate = fromBody ?? c.req.header('x-api-key');
     if (!candidate) throw new UnauthorizedError('apiKey (body) or X-Api-Key (header) is required');
-    let claims: TokenClaims;
-    if (isAdminKey(candidate)) {
-      await ensureAdminTenant();
-      claims = { tenant: ADMIN_TENANT_ID, sub: 'admin', scope: 'admin' };
-    } else {
-      const record = await findApiKey(candidate);
-      if (!record) throw new UnauthorizedError('unknown API key');
-      claims = { tenant: record.tenantId, sub: record.keyId, scope: record.scope };
-    }
+    const claims = await authenticateApiKey(candidate, clientAddress(c), { admin: true });
+    if (claims.scope === 'admin') await ensureAdminTenant();
     const { token, expiresIn } = await issueToken(claims);
     return c.json({ success: true as const, token, expiresIn }, 200);
   });
   return r;
 }
 
-/** `/api/portal`: the caller's tenant portal id. */
+/** `/api/portal`: the caller's tenant portal id, and its rotation. */
 export function portalRoutes() {
   const r = router();
   r.use('*', requireAuth);
   r.openapi(portalRoute, async (c) => {
     const tenant = await requireTenant(c.get('auth').tenant);
+    return c.json({ success: true as const, portal_id: tenant.portalId }, 200);
+  });
+  r.openapi(portalRotateRoute, async (c) => {
+    const tenant = await rotatePortalId(c.get('auth').tenant);
     return c.json({ success: true as const, portal_id: tenant.portalId }, 200);
   });
   return r;

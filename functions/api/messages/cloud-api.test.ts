@@ -25,7 +25,10 @@ const EXPECTED = {
   SESSION_NOT_READY: { status: 422, code: 133010 },
   PAYMENT_NOT_CONFIGURED: { status: 422, code: 100 },
   QUOTA_EXCEEDED: { status: 429, code: 131056 },
+  RATE_LIMITED: { status: 429, code: 130429 },
+  TENANT_DISABLED: { status: 403, code: 131031 },
   UPSTREAM_UNAVAILABLE: { status: 503, code: 131016 },
+  SERVICE_UNAVAILABLE: { status: 503, code: 131016 },
   INTERNAL: { status: 500, code: 131000 },
 } satisfies Record<ErrorCode, { status: number; code: number; subcode?: number }>;
 

@@ -165,7 +165,10 @@ const CLOUD_CODES: Record<ErrorCode, { code: number; title: string; subcode?: nu
   SESSION_NOT_READY: { code: 133010, title: 'Phone number not registered (session not connected)' },
   PAYMENT_NOT_CONFIGURED: { code: 100, title: 'Invalid parameter' },
   QUOTA_EXCEEDED: { code: 131056, title: 'Message quota for this phone number reached' },
+  RATE_LIMITED: { code: 130429, title: 'Rate limit hit' },
+  TENANT_DISABLED: { code: 131031, title: 'Account has been locked' },
   UPSTREAM_UNAVAILABLE: { code: 131016, title: 'Service unavailable' },
+  SERVICE_UNAVAILABLE: { code: 131016, title: 'Service unavailable' },
   INTERNAL: { code: 131000, title: 'Something went wrong' },
 };
 

@@ -3,7 +3,7 @@ import { router } from '#shared/http/context';
 import { ConflictError, NotFoundError } from '#shared/http/errors';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
 import { requireSession } from '#shared/sessions/repository';
-import { sendJob } from '#shared/webhooks/job';
+import { STALE_CLAIM_MS, sendJob } from '#shared/webhooks/job';
 import {
   DELIVERY_STATUSES,
   type Delivery,
@@ -140,22 +140,29 @@ export function deliveryRoutes() {
       tags,
       security: bearer,
       summary:
-        'Queue a failed delivery again: a new round of up to 10 attempts with the current configuration',
+        'Queue an undelivered delivery again (failed, pending or retrying): a new round of up to 10 attempts with the current configuration, starting now',
       request: { params: IdParam },
       responses: {
         200: json(z.object({ success: z.literal(true), message: z.string(), delivery: DeliveryView })),
         ...errorResponses,
-        409: { description: 'The delivery has not failed', content: errorResponses[404].content },
+        409: {
+          description: 'The delivery was delivered already, or one of its attempts is under way',
+          content: errorResponses[404].content,
+        },
       },
     }),
     async (c) => {
       const tenantId = c.get('auth').tenant;
       const { id } = c.req.valid('param');
-      const reopened = await reopenForRedelivery(tenantId, id);
+      const reopened = await reopenForRedelivery(tenantId, id, Date.now() - STALE_CLAIM_MS);
       if (!reopened) {
         const d = await getDelivery(tenantId, id);
         if (!d) throw new NotFoundError(`delivery ${id} not found`);
-        throw new ConflictError(`delivery ${id} is ${d.status}; only failed deliveries can be redelivered`);
+        throw new ConflictError(
+          d.status === 'delivered'
+            ? `delivery ${id} is delivered already`
+            : `an attempt of delivery ${id} is under way; try again once it has ended`,
+        );
       }
       await sendJob({ tenantId, deliveryId: id, round: reopened.round, attempt: 1 });
       return c.json({ success: true as const, message: 'redelivery queued', delivery: view(reopened) }, 200);

@@ -1,7 +1,7 @@
 import type { InboundMessage } from '#shared/messages/content';
 import { groupJid, lidJid } from '#shared/phone/jid';
-import type { Frame, MessageFrame } from '../../../simulator/protocol.ts';
-import type { DriverEvents, LinkEnd } from '../driver.ts';
+import type { DriverEvents, LinkEnd } from '../../connection-host/drivers/driver.ts';
+import type { Frame, MessageFrame } from '../protocol.ts';
 
 /** One driver event as data: the callback's name and its arguments. */
 export type DriverEvent = {

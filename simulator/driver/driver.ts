@@ -1,9 +1,14 @@
 import { env } from '#shared/config/env';
 import { authCredsKey as credsKey } from '#shared/store/keys';
 import { authTable } from '#shared/store/tables';
-import type { Frame } from '../../../simulator/protocol.ts';
-import { FencedOutError, leaseCheck } from '../../leases.ts';
-import type { DriverEvents, DriverLink, LinkRequest, NetworkDriver } from '../driver.ts';
+import type {
+  DriverEvents,
+  DriverLink,
+  LinkRequest,
+  NetworkDriver,
+} from '../../connection-host/drivers/driver.ts';
+import { FencedOutError, leaseCheck } from '../../connection-host/leases.ts';
+import type { Frame } from '../protocol.ts';
 import { deliver, type FrameStep, stepOf } from './frames.ts';
 import { DeviceConnection, deviceLink, fetchFrameMedia } from './link.ts';
 

@@ -1,13 +1,13 @@
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { STATUS_JID } from '#shared/phone/jid';
-import {
-  DEVICE_TOKEN_HEADER,
-  type DeviceGroupReply,
-  type DeviceRequests,
-  type Frame,
-} from '../../../simulator/protocol.ts';
-import type { DriverLink, LinkEnd, LinkRequest, OutboundMedia } from '../driver.ts';
+import type {
+  DriverLink,
+  LinkEnd,
+  LinkRequest,
+  OutboundMedia,
+} from '../../connection-host/drivers/driver.ts';
+import { DEVICE_TOKEN_HEADER, type DeviceGroupReply, type DeviceRequests, type Frame } from '../protocol.ts';
 import { readSseData } from './sse-reader.ts';
 
 const REQUEST_TIMEOUT_MS = 15_000;

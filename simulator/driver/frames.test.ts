@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Frame, MessageFrame } from '../../../simulator/protocol.ts';
-import type { DriverEvents } from '../driver.ts';
+import type { DriverEvents } from '../../connection-host/drivers/driver.ts';
+import type { Frame, MessageFrame } from '../protocol.ts';
 import { deliver, type FrameStep, inboundOf, stepOf } from './frames.ts';
 
 const message = (over: Partial<MessageFrame> = {}): MessageFrame => ({

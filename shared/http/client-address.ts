@@ -1,0 +1,20 @@
+import type { Context } from 'hono';
+
+/**
+ * The caller's network address as the runtime saw it: API Gateway's `sourceIp` on Lambda, the
+ * socket's peer under @hono/node-server. Headers such as X-Forwarded-For are not read: a client sets
+ * them to whatever it likes. Undefined when neither runtime says (a direct `app.request()`), and for
+ * the socket's peer when `socket: false`: in the cloud the connection host's peer is its load balancer.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any route's context
+export function clientAddress(c: Context<any>, opts: { socket?: boolean } = {}): string | undefined {
+  const bindings = c.env as
+    | {
+        event?: { requestContext?: { http?: { sourceIp?: string }; identity?: { sourceIp?: string } } };
+        incoming?: { socket?: { remoteAddress?: string } };
+      }
+    | undefined;
+  const rc = bindings?.event?.requestContext;
+  const fromLambda = rc?.http?.sourceIp ?? rc?.identity?.sourceIp;
+  return fromLambda ?? (opts.socket === false ? undefined : bindings?.incoming?.socket?.remoteAddress);
+}
