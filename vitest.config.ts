@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { useBundledFonts } from './tests/support/fonts.ts';
 
 // Quiet by default (warnings and errors only), in the service the global setup starts and in every worker.
 process.env.LOG_LEVEL ??= 'warn';
+// Text drawn into test images uses the fonts npm installed, on any machine (every worker inherits it).
+useBundledFonts();
 
 /**
  * Two projects. `unit`: tests beside the pure modules they test, with no emulators (no Java, no

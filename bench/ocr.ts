@@ -2,7 +2,10 @@ import { cpus, loadavg } from 'node:os';
 import sharp from 'sharp';
 import { recognise, shutdownOcr, startOcr } from '../functions/media/ocr/index.ts';
 import { textImage } from '../functions/media/ocr/test-images.ts';
+import { useBundledFonts } from '../tests/support/fonts.ts';
 import { pct } from './support/stats.ts';
+
+useBundledFonts();
 
 /**
  * OCR throughput per vCPU and the memory held by the OCR worker (functions/media/ocr).

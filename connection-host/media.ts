@@ -1,4 +1,3 @@
-import { env } from '#shared/config/env';
 import type { OutboundContent } from '#shared/messages/content';
 import { synthesise } from '#shared/speech/synthesise';
 import { toVoiceNote } from '#shared/speech/voice-note';
@@ -58,7 +57,7 @@ export async function fetchMedia(content: OutboundContent): Promise<OutboundMedi
   }
   const mimetype = content.mimetype ?? (declared || 'application/octet-stream');
   if (content.kind === 'voice') {
-    return { bytes: await toVoiceNote(bytes, env().VOICE_FFMPEG_PATH), mimetype: 'audio/ogg; codecs=opus' };
+    return { bytes: await toVoiceNote(bytes), mimetype: 'audio/ogg; codecs=opus' };
   }
   return { bytes, mimetype };
 }

@@ -352,7 +352,7 @@ describe('hardening', () => {
     // The suppressions are there, each with its reason (a finding fixed later makes its entry unused, not wrong).
     const suppressed = JSON.stringify(Template.fromStack(nagStack).toJSON());
     expect(suppressed).toContain('AwsSolutions-IAM5');
-  });
+  }, 120_000); // a second synthesis under cdk-nag: 27 s alone, longer beside a busy suite
 
   it('the auth table (the accounts keys) is encrypted with its own rotated KMS key, used only by the host', () => {
     const [keyId] = one('AWS::KMS::Key', { EnableKeyRotation: true });

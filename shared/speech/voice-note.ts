@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
+import { ffmpegPath } from '../config/binaries.ts';
 
 /**
  * Converts any audio to OGG/Opus mono 48 kHz, the format the network plays as a push-to-talk voice
  * note. OGG/Opus is passed through untouched; any other OGG (Vorbis) would not play, so it is converted.
  */
-export async function toVoiceNote(input: Uint8Array, ffmpegPath = 'ffmpeg'): Promise<Uint8Array> {
+export async function toVoiceNote(input: Uint8Array, ffmpeg = ffmpegPath()): Promise<Uint8Array> {
   if (isOggOpus(input)) return input;
   return new Promise((resolve, reject) => {
-    const proc = spawn(ffmpegPath, [
+    const proc = spawn(ffmpeg, [
       '-hide_banner',
       '-loglevel',
       'error',
@@ -30,7 +31,15 @@ export async function toVoiceNote(input: Uint8Array, ffmpegPath = 'ffmpeg'): Pro
     const err: Buffer[] = [];
     proc.stdout.on('data', (d: Buffer) => out.push(d));
     proc.stderr.on('data', (d: Buffer) => err.push(d));
-    proc.on('error', (e) => reject(new Error(`ffmpeg unavailable: ${e.message}`)));
+    proc.on('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          e.code === 'ENOENT'
+            ? `ffmpeg is not installed (${ffmpeg}): npm install brings @ffmpeg-installer/ffmpeg, or set VOICE_FFMPEG_PATH`
+            : `ffmpeg unavailable: ${e.message}`,
+        ),
+      ),
+    );
     proc.on('close', (code) => {
       if (code === 0) resolve(new Uint8Array(Buffer.concat(out)));
       else reject(new Error(`ffmpeg failed (${code}): ${Buffer.concat(err).toString().slice(0, 200)}`));

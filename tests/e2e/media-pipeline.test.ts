@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { names } from '#shared/aws/names';
+import { ffmpegPath } from '#shared/config/binaries';
 import { sendJson } from '#shared/queue/send';
 import { testPdf } from '../../functions/media/describe/test-media.ts';
 import { api, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
@@ -40,7 +41,7 @@ function voice(script: string): MediaFile {
 function testVideo(): MediaFile {
   const dir = mkdtempSync(join(tmpdir(), 'media-e2e-'));
   const file = join(dir, 'clip.mp4');
-  execFileSync('ffmpeg', [
+  execFileSync(ffmpegPath(), [
     '-y',
     '-loglevel',
     'error',

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { ffmpegPath, ffprobePath } from '#shared/config/binaries';
 import { baseUrl, newTenant } from '../support/client.ts';
 
 /** `POST /api/v1/tts` with the default provider (espeak-ng → ffmpeg), checked with ffprobe. */
@@ -13,7 +14,7 @@ function probe(bytes: Buffer): { codec: string; channels: number; durationS: num
   const file = join(dir, `${Math.random().toString(36).slice(2)}.ogg`);
   writeFileSync(file, bytes);
   const out = JSON.parse(
-    execFileSync('ffprobe', [
+    execFileSync(ffprobePath(), [
       '-v',
       'error',
       '-print_format',
@@ -32,7 +33,7 @@ function pcm(bytes: Buffer): Buffer {
   const file = join(dir, `${Math.random().toString(36).slice(2)}.ogg`);
   writeFileSync(file, bytes);
   return execFileSync(
-    'ffmpeg',
+    ffmpegPath(),
     ['-v', 'error', '-i', file, '-f', 's16le', '-ac', '1', '-ar', '48000', 'pipe:1'],
     {
       maxBuffer: 64 * 1024 * 1024,

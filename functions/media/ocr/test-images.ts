@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 
-/** A PNG of black text lines on white, rendered from SVG (DejaVu Sans, as Debian ships it). Test-only. */
+/** A PNG of black text lines on white, rendered from SVG (DejaVu Sans, from npm: tests/support/fonts.ts). Test-only. */
 export function textImage(lines: string[], { width = 1000, fontSize = 48 } = {}) {
   const lineHeight = Math.round(fontSize * 1.6);
   const height = lineHeight * (lines.length + 1);
