@@ -6,6 +6,7 @@ import type { Router } from '#shared/http/context';
 import { errorBody, ServiceUnavailableError } from '#shared/http/errors';
 import { serviceApp } from '#shared/http/service-app';
 import { logger } from '#shared/log/logger';
+import { forGenerators } from './openapi.ts';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 export const UPLOAD_BODY_LIMIT = 64 * 1024 * 1024;
@@ -114,8 +115,39 @@ function frame() {
     scheme: 'bearer',
     bearerFormat: 'JWT',
   });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'apiKeyHeader', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Api-Key',
+    description: 'An API key, exchanged for a token at POST /api/auth/token only',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'queryKey', {
+    type: 'apiKey',
+    in: 'query',
+    name: 'key',
+    description:
+      'An API key or token in the query (`apiKey` is read too where the route says so), for clients that cannot set a header (EventSource)',
+  });
   return app;
 }
+
+/**
+ * The document's own facts. `servers` is the host that served it (a relative URL), the same in
+ * local mode and behind API Gateway; the operator of a deployment is its contact.
+ */
+const DOCUMENT = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Messaging session manager API',
+    version: process.env.npm_package_version ?? '0.1.0',
+    description:
+      'Multi-session manager for the messaging network. Errors: `{success:false,error:{code,message}}`. Reference: docs/api.md.',
+    // package.json `license`: a private package, no licence granted. Its owner changes both together.
+    license: { name: 'UNLICENSED', identifier: 'LicenseRef-Proprietary' },
+    contact: { name: 'The operator of this deployment' },
+  },
+  servers: [{ url: '/', description: 'The host that served this document' }],
+};
 
 /** The frame with the given mounts' routes. */
 async function appWith(mounts: Mount[]) {
@@ -136,16 +168,14 @@ export async function createApp() {
     path: '/openapi.json',
     tags: ['meta'],
     summary: 'This document: the OpenAPI 3.1 description of every route (no auth)',
+    security: [],
     responses: { 200: { description: 'The OpenAPI document' } },
   });
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'Messaging session manager API',
-      version: process.env.npm_package_version ?? '0.1.0',
-      description:
-        'Multi-session manager for the messaging network. Errors: `{success:false,error:{code,message}}`.',
-    },
+  // Built on the first request (every route is registered by then) and kept.
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  app.get('/openapi.json', (c) => {
+    document ??= forGenerators(app.getOpenAPI31Document(DOCUMENT));
+    return c.json(document);
   });
   return app;
 }

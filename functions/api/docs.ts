@@ -27,6 +27,7 @@ const page = createRoute({
   path: '/',
   tags: ['meta'],
   summary: 'Interactive API reference (Swagger UI over /openapi.json; no auth)',
+  security: [],
   responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } } },
 });
 
@@ -35,6 +36,7 @@ const assetRoute = createRoute({
   path: '/assets/{name}',
   tags: ['meta'],
   summary: "The reference page's script and style sheet (no auth)",
+  security: [],
   request: { params: z.object({ name: z.string().max(100).openapi({ example: 'swagger-ui.css' }) }) },
   responses: {
     200: { description: 'The asset', content: { 'text/plain': { schema: z.string() } } },

@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { TokenClaims } from '../auth/claims.ts';
 import { ServiceError, ValidationError } from './errors.ts';
 import { jsonTextProblem } from './json-text.ts';
+import { bearer } from './schemas.ts';
 
 export interface AppEnv {
   Variables: {
@@ -76,8 +77,15 @@ export function router() {
   const register = r.openapi;
   r.openapi = ((route: RouteConfig, ...rest: unknown[]) => {
     const own = route.middleware ? [route.middleware].flat() : [];
+    // A route is documented as needing a token unless it says otherwise (`security: []` when
+    // public): a route that forgets is then documented too strictly, never too loosely.
+    // tests/e2e/openapi.test.ts checks every such route answers 401 without one.
     return (register as (...a: unknown[]) => unknown)(
-      { ...route, middleware: [...bodyGate(route), ...own, ...jsonGuard(route)] },
+      {
+        ...route,
+        security: route.security ?? bearer,
+        middleware: [...bodyGate(route), ...own, ...jsonGuard(route)],
+      },
       ...rest,
     );
   }) as typeof r.openapi;

@@ -54,6 +54,7 @@ const readiness = createRoute({
   method: 'get',
   path: '/',
   summary: 'Readiness: each dependency (secrets, DynamoDB, S3, SQS) and which one failed (no auth)',
+  security: [],
   tags: ['meta'],
   responses: { 200: json(Health), 503: json(Health, 'A dependency is down; `checks` names it') },
 });
@@ -63,6 +64,7 @@ const liveness = createRoute({
   path: '/live',
   summary: 'Liveness: the process answers; no dependency is called (no auth)',
   tags: ['meta'],
+  security: [],
   responses: { 200: json(Live) },
 });
 

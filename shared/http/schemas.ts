@@ -25,7 +25,12 @@ export const rateLimitedResponse = {
   content: { 'application/json': { schema: ErrorSchema } },
 } as const;
 
-export const bearer = [{ bearerAuth: [] }];
+/** A route's security requirements: any one of them lets a request in (`[]`: no credentials). */
+export type Security = Array<Record<string, string[]>>;
+/** What a route needs unless it says otherwise (shared/http/context.ts). */
+export const bearer: Security = [{ bearerAuth: [] }];
+/** The header, or `key` in the query (an API key or a token): the live view, the extraction stream, speech synthesis. */
+export const bearerOrQueryKey: Security = [...bearer, { queryKey: [] }];
 
 /** An array of strings, or one comma-separated string (both are accepted by the spec). */
 export const StringList = z

@@ -6,7 +6,7 @@ import { bearerOrApiKey } from '../auth/host-auth.ts';
 import { s3Client } from '../aws/clients.ts';
 import { names } from '../aws/names.ts';
 import { router } from '../http/context.ts';
-import { bearer, errorResponses, json } from '../http/schemas.ts';
+import { bearerOrQueryKey, errorResponses, json } from '../http/schemas.ts';
 import { SPEAKER_PATTERN, synthesise, TTS_MAX_CHARS } from './synthesise.ts';
 
 /** How long the JSON answer's URL serves the audio. */
@@ -49,7 +49,8 @@ export function ttsRoutes() {
       method: 'post',
       path: '/tts',
       tags: ['media'],
-      security: bearer,
+      // bearerOrApiKey: a token or an API key as the Bearer credential, or either in `key`.
+      security: bearerOrQueryKey,
       middleware: [bearerOrApiKey] as const,
       summary:
         'Speech synthesis: text to an OGG/Opus voice note (the audio, or a URL with Accept: application/json)',

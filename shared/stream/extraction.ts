@@ -6,7 +6,7 @@ import { GLOBAL_KEY } from '../chatbot/session-keys.ts';
 import { env } from '../config/env.ts';
 import { router } from '../http/context.ts';
 import { TenantDisabledError, UnauthorizedError } from '../http/errors.ts';
-import { bearer, errorResponses, rateLimitedResponse } from '../http/schemas.ts';
+import { bearerOrQueryKey, errorResponses, rateLimitedResponse } from '../http/schemas.ts';
 import { logger } from '../log/logger.ts';
 import { orderKeyAt } from '../store/keys.ts';
 import type { OpenedFeed } from './feed.ts';
@@ -93,7 +93,7 @@ const route = createRoute({
   method: 'get',
   path: '/extracted-stream',
   tags: ['chatbot', 'stream'],
-  security: bearer,
+  security: bearerOrQueryKey,
   middleware: [streamAuth] as const,
   summary: 'Server-Sent Events: new and changed extraction records, resumable with Last-Event-ID',
   description:

@@ -27,6 +27,7 @@ const route = createRoute({
   summary: "Server-Sent Events: the tenant's inbound messages, live, resumable with Last-Event-ID",
   description:
     'No credentials: the portal id is a bearer secret for read-only access. Each event has `id` (resume point) and `data` (JSON stream payload); a comment line every 15 s keeps the connection open.',
+  security: [],
   request: {
     params: z.object({
       portal_id: z

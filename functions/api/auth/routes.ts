@@ -4,14 +4,18 @@ import { ensureAdminTenant, requireTenant, rotatePortalId } from '#shared/auth/t
 import { clientAddress } from '#shared/http/client-address';
 import { router } from '#shared/http/context';
 import { UnauthorizedError } from '#shared/http/errors';
-import { bearer, ErrorSchema, errorResponses, json } from '#shared/http/schemas';
+import { bearer, ErrorSchema, errorResponses, json, type Security } from '#shared/http/schemas';
 import { requireAuth } from './middleware.ts';
 import { issueToken } from './tokens.ts';
+
+/** The key in its header, or none: it may come in the body instead. */
+const keyInHeaderOrBody: Security = [{ apiKeyHeader: [] }, {}];
 
 const tokenRoute = createRoute({
   method: 'post',
   path: '/token',
   summary: 'Exchange an API key (body `apiKey` or header `X-Api-Key`) for a JWT',
+  security: keyInHeaderOrBody,
   description:
     'Failed attempts are limited per client address and per key prefix (docs/api.md, "Revocation and throttling"); past the limit every attempt answers 429 with `Retry-After` until the window ends.',
   tags: ['auth'],

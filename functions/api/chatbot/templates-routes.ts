@@ -13,6 +13,7 @@ export function templatesRoutes() {
       path: '/templates/{profile}',
       tags: ['chatbot'],
       summary: 'A complete example brain, persona prompt and intents file for a tenant profile (no auth)',
+      security: [],
       request: {
         params: z.object({
           profile: z.enum(PROFILE_NAMES).openapi({ param: { name: 'profile', in: 'path' } }),

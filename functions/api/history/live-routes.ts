@@ -46,6 +46,7 @@ const route = createRoute({
   tags: ['history'],
   summary:
     "The tenant's recent messages in the stream payload shape, newest first (the portal id is the credential)",
+  security: [],
   request: {
     params: z.object({
       portal_id: z

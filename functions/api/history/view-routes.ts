@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '#shared/http/context';
-import { errorResponses, json } from '#shared/http/schemas';
+import { bearerOrQueryKey, errorResponses, json } from '#shared/http/schemas';
 import type { StoredMessage } from '#shared/messages/message';
 import { queryMessages } from '#shared/messages/repository';
 import { userJid } from '#shared/phone/jid';
@@ -46,7 +46,8 @@ const route = createRoute({
   method: 'get',
   path: '/messages/v1',
   tags: ['history'],
-  security: [{ bearerAuth: [] }],
+  // requireAuthOrQueryKey: a token in the header, or an API key or token in `key` (or `apiKey`).
+  security: bearerOrQueryKey,
   summary: 'Raw live view of inbound and outbound messages, newest first',
   request: { query: ViewQuery },
   responses: {

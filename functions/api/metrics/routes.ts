@@ -8,6 +8,7 @@ const route = createRoute({
   tags: ['meta'],
   summary:
     'The service counters in Prometheus text format (local mode only: in the cloud they are CloudWatch metrics; no auth, served on 127.0.0.1)',
+  security: [],
   responses: {
     200: {
       description: 'Prometheus exposition format 0.0.4',
