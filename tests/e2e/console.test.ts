@@ -62,7 +62,7 @@ describe('the web console in a real browser', () => {
 
     await signIn(desktop, tenant.apiKey);
     // The token is in this tab's session storage and never in the address.
-    expect(await desktop.evaluate(() => sessionStorage.getItem('console.token'))).toMatch(/^ey/);
+    expect(await desktop.evaluate("sessionStorage.getItem('console.token')")).toMatch(/^ey/);
     expect(desktop.url()).not.toContain('ey');
 
     // A new session links by itself (the simulated phone scans the QR) and the list shows it READY.

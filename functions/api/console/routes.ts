@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '#shared/http/context';
 import { NotFoundError } from '#shared/http/errors';
-import { type ConsoleAssets, loadConsoleAssets } from './assets.ts';
+import { loadConsoleAssets } from './assets.ts';
+import type { ConsoleAssets } from './build.ts';
 
 const TYPES: Record<keyof ConsoleAssets, string> = {
   'app.js': 'text/javascript; charset=utf-8',
