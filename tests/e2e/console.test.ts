@@ -4,8 +4,9 @@ import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
-import { api, baseUrl, newTenant, simInbound, waitFor } from '../support/client.ts';
+import { api, baseUrl, newTenant, simInbound } from '../support/client.ts';
 import { outboxWith } from '../support/outbox.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
 
 /** The screenshots docs/console.md shows, written by this test (never by hand). */
 const SHOTS = resolve(import.meta.dirname, '../../docs/console');
@@ -22,8 +23,10 @@ beforeAll(async () => {
 }, 60_000);
 // Closing the browser closes its contexts (Chromium runs as one process here: a context closed on its
 // own can take the browser with it).
+const closing: Array<() => Promise<void>> = [];
 afterAll(async () => {
   await browser?.close();
+  for (const close of closing) await close();
 });
 
 async function open(size: Size): Promise<Page> {
@@ -48,7 +51,7 @@ async function visit(page: Page, name: string) {
 }
 
 describe('the web console in a real browser', () => {
-  it('signs in, links a session, shows an inbound message live, replies, exports; a wrong key shows the error', async () => {
+  it('signs in, links a session, shows an inbound message live, replies, runs a rule, redelivers a webhook, exports; a wrong key shows the error', async () => {
     const tenant = await newTenant('console');
     const desktop = await open('desktop');
 
@@ -64,6 +67,17 @@ describe('the web console in a real browser', () => {
     // The token is in this tab's session storage and never in the address.
     expect(await desktop.evaluate("sessionStorage.getItem('console.token')")).toMatch(/^ey/);
     expect(desktop.url()).not.toContain('ey');
+
+    // Webhooks: a receiver that refuses for good (410: no retry) until it is healthy again.
+    let healthy = false;
+    const receiver = await startReceiver(() => (healthy ? 200 : 410));
+    closing.push(receiver.close);
+    await visit(desktop, 'Webhooks');
+    await desktop.getByLabel('Webhook URL').fill(receiver.url);
+    await desktop.getByLabel(/Approved domains/).fill('127.0.0.1');
+    await desktop.getByRole('button', { name: 'Save webhook' }).click();
+    await desktop.getByRole('status').getByText('Saved.').waitFor();
+    await visit(desktop, 'Sessions');
 
     // A new session links by itself (the simulated phone scans the QR) and the list shows it READY.
     await desktop.getByLabel('Session name').fill('Front desk');
@@ -100,6 +114,32 @@ describe('the web console in a real browser', () => {
     await desktop.getByRole('list', { name: 'Messages' }).getByText('Yes, until 6 pm.').waitFor();
     await shot(desktop, 'inbox', 'desktop');
 
+    // Chatbot: a rule added here answers the customer through the session.
+    await visit(desktop, 'Chatbot');
+    await desktop.getByRole('button', { name: 'Enable the chatbot for Front desk' }).click();
+    await desktop.getByLabel('Keyword').fill('opening hours');
+    await desktop.getByLabel('Reply text').fill('We open at 9 am.');
+    await desktop.getByRole('button', { name: 'Add rule' }).click();
+    await desktop.getByRole('cell', { name: 'We open at 9 am.' }).waitFor();
+    await simInbound({ sessionId, from: '15550004444', name: 'Asha', text: 'What are your opening hours?' });
+    const answered = await outboxWith(sessionId, 2, 15_000);
+    expect(answered.map((m) => m.text)).toContain('We open at 9 am.');
+    await shot(desktop, 'chatbot', 'desktop');
+
+    // Webhooks: the refused deliveries are in the log; Redeliver sends one again, now accepted.
+    await visit(desktop, 'Webhooks');
+    const failed = desktop.locator('tr[data-delivery]', { hasText: 'failed' }).first();
+    await failed.waitFor({ timeout: 10_000 });
+    const deliveryId = (await failed.getAttribute('data-delivery'))!;
+    healthy = true;
+    await failed.getByRole('button', { name: 'Redeliver' }).click();
+    await desktop
+      .locator(`tr[data-delivery="${deliveryId}"]`)
+      .getByText('delivered')
+      .waitFor({ timeout: 15_000 });
+    expect(receiver.requests.some((r) => r.status === 200)).toBe(true);
+    await shot(desktop, 'webhooks', 'desktop');
+
     // Exports: the contacts CSV is downloaded, with the customer in it.
     await visit(desktop, 'Exports');
     const [download] = await Promise.all([
@@ -111,11 +151,9 @@ describe('the web console in a real browser', () => {
     expect(csv).toContain('15550004444');
     await shot(desktop, 'exports', 'desktop');
 
-    for (const name of ['Chatbot', 'Webhooks', 'Usage']) {
-      await visit(desktop, name);
-      await shot(desktop, name.toLowerCase(), 'desktop');
-    }
-    await waitFor(async () => (await desktop.getByRole('cell', { name: 'Front desk' }).count()) > 0);
+    await visit(desktop, 'Usage');
+    await desktop.getByRole('cell', { name: 'Front desk' }).waitFor();
+    await shot(desktop, 'usage', 'desktop');
 
     // The same screens on a phone.
     const phone = await open('phone');

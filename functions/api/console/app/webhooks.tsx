@@ -4,6 +4,7 @@ import { ActionButton, ErrorText, Status, useLoad, when } from './ui.tsx';
 
 interface Config {
   webhookUrl?: string | null;
+  approvedDomains?: string[];
   enabled?: boolean;
   secretToken?: string | null;
 }
@@ -35,16 +36,23 @@ function WebhookConfig() {
   const config = useLoad(() =>
     api<{ config: Config | null }>('GET', '/api/webhook/config').then((r) => r.config ?? {}),
   );
-  const [url, setUrl] = useState('');
+  return (
+    <div>
+      <h3>Configuration</h3>
+      <ErrorText error={config.error} />
+      {/* The form starts from what is stored, so it is shown only once that is known. */}
+      {config.data ? <ConfigForm stored={config.data} /> : !config.error && <p class="muted">Loading…</p>}
+    </div>
+  );
+}
+
+function ConfigForm({ stored }: { stored: Config }) {
+  const [url, setUrl] = useState(stored.webhookUrl ?? '');
+  const [domains, setDomains] = useState((stored.approvedDomains ?? []).join(', '));
   const [secret, setSecret] = useState('');
-  const [enabled, setEnabled] = useState(true);
+  const [enabled, setEnabled] = useState(stored.enabled ?? true);
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState(false);
-  useEffect(() => {
-    if (!config.data) return;
-    setUrl(config.data.webhookUrl ?? '');
-    setEnabled(config.data.enabled ?? true);
-  }, [config.data]);
   return (
     <form
       class="stack"
@@ -55,21 +63,24 @@ function WebhookConfig() {
         try {
           await api('POST', '/api/webhook/config', {
             webhookUrl: url,
+            approvedDomains: domains,
             enabled,
             ...(secret ? { secretToken: secret } : {}),
           });
           setSecret('');
           setSaved(true);
-          await config.reload();
         } catch (err) {
           setError(messageOf(err));
         }
       }}
     >
-      <h3>Configuration</h3>
       <label>
         Webhook URL
         <input type="url" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+      </label>
+      <label>
+        Approved domains (comma-separated; the URL's host must be one of them)
+        <input value={domains} onInput={(e) => setDomains(e.currentTarget.value)} />
       </label>
       <label>
         Signing secret (leave empty to keep the current one)
@@ -86,7 +97,7 @@ function WebhookConfig() {
       </label>
       <button type="submit">Save webhook</button>
       {saved && <p role="status">Saved.</p>}
-      <ErrorText error={error ?? config.error} />
+      <ErrorText error={error} />
     </form>
   );
 }
