@@ -36,9 +36,13 @@ function historyQuery(sessionId: string, chat: string) {
   return q.toString();
 }
 
+const RETRY_MS = 5000;
+
 /**
  * The tenant's live stream (GET /api/portal for its id, then the portal's SSE stream): calls
- * `onMessage` for every inbound message. EventSource reconnects and resumes by itself.
+ * `onMessage` for every inbound message. EventSource reconnects and resumes by itself after a drop;
+ * a stream the server ended or refused (over the caps, a rotated portal id) is opened again here
+ * after a pause, from the last event seen (`lastEventId`), so no message is missed.
  */
 function useTenantStream(onMessage: (payload: { sessionId: string }) => void) {
   const [state, setState] = useState<'connecting' | 'live' | 'offline'>('connecting');
@@ -47,24 +51,42 @@ function useTenantStream(onMessage: (payload: { sessionId: string }) => void) {
   latest.current = onMessage;
   useEffect(() => {
     let source: EventSource | undefined;
+    let retry: ReturnType<typeof setTimeout> | undefined;
     let closed = false;
-    api<{ portal_id: string }>('GET', '/api/portal')
-      .then(({ portal_id }) => {
+    let lastEventId = '';
+    const again = () => {
+      if (!closed) retry = setTimeout(connect, RETRY_MS);
+    };
+    const connect = async () => {
+      try {
+        const { portal_id } = await api<{ portal_id: string }>('GET', '/api/portal');
         if (closed) return;
-        source = new EventSource(`/api/public/portal/${encodeURIComponent(portal_id)}/stream`);
+        setError(undefined);
+        const resume = lastEventId ? `?lastEventId=${encodeURIComponent(lastEventId)}` : '';
+        source = new EventSource(`/api/public/portal/${encodeURIComponent(portal_id)}/stream${resume}`);
         source.onopen = () => setState('live');
-        source.onerror = () => setState('offline');
+        source.onerror = () => {
+          setState('offline');
+          if (source?.readyState === EventSource.CLOSED) again();
+        };
         source.onmessage = (e) => {
+          if (e.lastEventId) lastEventId = e.lastEventId;
           try {
             latest.current(JSON.parse(e.data as string) as { sessionId: string });
           } catch {
             // Not a message event: nothing to show.
           }
         };
-      })
-      .catch((err) => setError(messageOf(err)));
+      } catch (err) {
+        setError(messageOf(err));
+        setState('offline');
+        again();
+      }
+    };
+    connect();
     return () => {
       closed = true;
+      clearTimeout(retry);
       source?.close();
     };
   }, []);
