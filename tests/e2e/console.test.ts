@@ -117,6 +117,7 @@ describe('the web console in a real browser', () => {
     // Chatbot: a rule added here answers the customer through the session.
     await visit(desktop, 'Chatbot');
     await desktop.getByRole('button', { name: 'Enable the chatbot for Front desk' }).click();
+    await desktop.locator('li', { hasText: 'Front desk' }).getByText('on', { exact: true }).waitFor();
     await desktop.getByLabel('Keyword').fill('opening hours');
     await desktop.getByLabel('Reply text').fill('We open at 9 am.');
     await desktop.getByRole('button', { name: 'Add rule' }).click();

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, messageOf, type Session } from './api.ts';
-import { ActionButton, ErrorText, useLoad } from './ui.tsx';
+import { ActionButton, ErrorText, Status, useLoad } from './ui.tsx';
 
 interface Rule {
   id: string;
@@ -24,22 +24,11 @@ export function ChatbotPage() {
   return (
     <section>
       <h2>Chatbot</h2>
-      <h3>Switched on for</h3>
+      <h3>On or off, per session</h3>
       <ErrorText error={sessions.error} />
       <ul class="plain">
         {(sessions.data ?? []).map((s) => (
-          <li key={s.sessionId}>
-            {s.name || s.sessionId}{' '}
-            {[true, false].map((on) => (
-              <ActionButton
-                key={String(on)}
-                label={`${on ? 'Enable' : 'Disable'} the chatbot for ${s.name || s.sessionId}`}
-                onClick={() => api('POST', '/api/v1/chatbot/toggle', { mobid: s.mobid, enabled: on })}
-              >
-                {on ? 'Enable' : 'Disable'}
-              </ActionButton>
-            ))}
-          </li>
+          <BotSwitch key={s.sessionId} session={s} />
         ))}
       </ul>
       <h3>Rules</h3>
@@ -140,5 +129,34 @@ function NewRule(props: { sessions: Session[]; onAdded: () => void }) {
       <button type="submit">Add rule</button>
       <ErrorText error={error} />
     </form>
+  );
+}
+
+/** Whether the bot answers on one session (as the API resolves it, tenant-wide setting included), and the switch. */
+function BotSwitch({ session: s }: { session: Session }) {
+  const name = s.name || s.sessionId;
+  const state = useLoad(() =>
+    api<{ chatbotEnabled: boolean }>(
+      'GET',
+      `/api/v1/chatbot/switches?sessionKey=${encodeURIComponent(s.mobid)}`,
+    ).then((r) => r.chatbotEnabled),
+  );
+  return (
+    <li>
+      {name} <Status value={state.data === undefined ? '…' : state.data ? 'on' : 'off'} />{' '}
+      {[true, false].map((on) => (
+        <ActionButton
+          key={String(on)}
+          label={`${on ? 'Enable' : 'Disable'} the chatbot for ${name}`}
+          onClick={async () => {
+            await api('POST', '/api/v1/chatbot/toggle', { mobid: s.mobid, enabled: on });
+            await state.reload();
+          }}
+        >
+          {on ? 'Enable' : 'Disable'}
+        </ActionButton>
+      ))}
+      <ErrorText error={state.error} />
+    </li>
   );
 }

@@ -79,9 +79,9 @@ export function ActionButton(props: {
 
 /** A status as a badge: the color says good, waiting or bad; the text says which. */
 export function Status({ value }: { value: string }) {
-  const tone = ['READY', 'delivered', 'read', 'succeeded', 'live'].includes(value)
+  const tone = ['READY', 'delivered', 'read', 'succeeded', 'live', 'on'].includes(value)
     ? 'good'
-    : ['FAILED', 'LOGGED_OUT', 'DISCONNECTED', 'failed', 'offline'].includes(value)
+    : ['FAILED', 'LOGGED_OUT', 'DISCONNECTED', 'failed', 'offline', 'off'].includes(value)
       ? 'bad'
       : 'wait';
   return <span class={`badge ${tone}`}>{value}</span>;
