@@ -118,6 +118,24 @@ describe('the web console in a real browser', () => {
     await visit(desktop, 'Chatbot');
     await desktop.getByRole('button', { name: 'Enable the chatbot for Front desk' }).click();
     await desktop.locator('li', { hasText: 'Front desk' }).getByText('on', { exact: true }).waitFor();
+    // Bad input: a pattern the regex engine refuses is answered with the API's message, shown as it is.
+    const badRule = {
+      mobid: '*',
+      triggerType: 'regex',
+      keyword: '(unclosed',
+      replyType: 'text',
+      response: 'x',
+    };
+    const refusedRule = await tenant.api.post('/api/v1/chatbot/rules', badRule);
+    expect(refusedRule.status).toBe(400);
+    await desktop.getByLabel('Trigger').selectOption('regex');
+    await desktop.getByLabel('Keyword').fill('(unclosed');
+    await desktop.getByLabel('Reply text').fill('x');
+    await desktop.getByRole('button', { name: 'Add rule' }).click();
+    await expect
+      .poll(() => desktop.locator('form').getByRole('alert').textContent())
+      .toBe(refusedRule.body.error.message);
+    await desktop.getByLabel('Trigger').selectOption('contains');
     await desktop.getByLabel('Keyword').fill('opening hours');
     await desktop.getByLabel('Reply text').fill('We open at 9 am.');
     await desktop.getByRole('button', { name: 'Add rule' }).click();
