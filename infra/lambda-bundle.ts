@@ -1,8 +1,10 @@
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
+import { LAMBDA_CONSOLE_DIR } from '../functions/api/console/assets.ts';
+import { buildConsole } from '../functions/api/console/build.ts';
 
 /**
  * How every Lambda is bundled (the stack through infra/build-lambda.ts, and bench/lambda-import.ts):
@@ -81,6 +83,8 @@ interface RuntimeFiles {
    * `require.resolve` finds them, for a package of which the function reads only those.
    */
   packageFiles?: string[];
+  /** Files built now and written beside the bundle (relative path → text). */
+  built?: () => Promise<Record<string, string>>;
 }
 
 const RUNTIME: Record<string, RuntimeFiles> = {
@@ -89,6 +93,11 @@ const RUNTIME: Record<string, RuntimeFiles> = {
     packages: [],
     files: [],
     packageFiles: ['swagger-ui-dist/swagger-ui-bundle.js', 'swagger-ui-dist/swagger-ui.css'],
+    // `/console`: its script and style sheet, bundled here as locally (functions/api/console/assets.ts).
+    built: async () =>
+      Object.fromEntries(
+        Object.entries(await buildConsole()).map(([name, text]) => [join(LAMBDA_CONSOLE_DIR, name), text]),
+      ),
   },
   // OCR: tesseract.js starts a worker thread from a script file (worker-entry.cjs) and reads its
   // wasm core and the language data from node_modules (functions/media/ocr).
@@ -151,6 +160,10 @@ export async function bundleLambda(name: string, outdir: string): Promise<Metafi
   copyPackages(runtime.packages, outdir);
   for (const file of runtime.packageFiles ?? []) {
     cpSync(require.resolve(file), join(outdir, 'node_modules', file));
+  }
+  for (const [file, text] of Object.entries((await runtime.built?.()) ?? {})) {
+    mkdirSync(dirname(join(outdir, file)), { recursive: true });
+    writeFileSync(join(outdir, file), text);
   }
   return metafile;
 }

@@ -68,6 +68,7 @@ const MOUNTS: Mount[] = [
     routes: async () => (await import('#shared/stream/routes')).streamRoutes(),
   },
   { prefix: '/docs', routes: async () => (await import('./docs.ts')).docsRoutes() },
+  { prefix: '/console', routes: async () => (await import('./console/routes.ts')).consoleRoutes() },
 ];
 
 /** Every mount, with `/metrics` locally only: in the cloud each function's counters go to CloudWatch (EMF). */

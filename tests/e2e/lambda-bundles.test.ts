@@ -153,6 +153,15 @@ describe('the bundled Lambdas (what `cdk deploy` uploads), run with plain node',
       expect(bytes, name).toBeGreaterThan(10_000);
     }
 
+    // /console: the page and its script, built at bundling (esbuild is not in the bundle).
+    const consolePage = invoke(api, 'GET', '/console');
+    expect(consolePage.statusCode, consolePage.body).toBe(200);
+    const script = consolePage.body.match(/src="(\/console\/assets\/app\.js\?v=\w+)"/)?.[1];
+    expect(script).toBeDefined();
+    const consoleScript = invoke(api, 'GET', script!);
+    expect(consoleScript.statusCode).toBe(200);
+    expect(consoleScript.body).toContain('API key');
+
     // qrcode and S3, imported on first use: a UPI payment link with its QR image.
     const link = invoke(api, 'POST', '/api/v1/payments/link', { amount: 499, bookingId: 'B12' }, token);
     expect(link.statusCode, link.body).toBe(200);

@@ -1,0 +1,79 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { session, whenSignedOut } from './api.ts';
+import { ChatbotPage } from './chatbot.tsx';
+import { ExportsPage } from './exports.tsx';
+import { InboxPage } from './inbox.tsx';
+import { SessionsPage } from './sessions.tsx';
+import { SignIn } from './sign-in.tsx';
+import { UsagePage } from './usage.tsx';
+import { WebhooksPage } from './webhooks.tsx';
+import './style.css';
+
+/** Every page, by the name its link shows; the URL's fragment (#inbox) names the page shown. */
+const PAGES = {
+  Sessions: SessionsPage,
+  Inbox: InboxPage,
+  Chatbot: ChatbotPage,
+  Webhooks: WebhooksPage,
+  Usage: UsagePage,
+  Exports: ExportsPage,
+} as const;
+type PageName = keyof typeof PAGES;
+
+const pageOf = (hash: string): PageName =>
+  (Object.keys(PAGES) as PageName[]).find((p) => `#${p.toLowerCase()}` === hash.toLowerCase()) ?? 'Sessions';
+
+function Console() {
+  const [signedIn, setSignedIn] = useState(Boolean(session.token()));
+  const [notice, setNotice] = useState<string>();
+  const [page, setPage] = useState(pageOf(location.hash));
+  useEffect(() => {
+    whenSignedOut((reason) => {
+      setNotice(reason);
+      setSignedIn(false);
+    });
+    const follow = () => setPage(pageOf(location.hash));
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
+  if (!signedIn)
+    return (
+      <SignIn
+        notice={notice}
+        onSignedIn={() => {
+          setNotice(undefined);
+          setSignedIn(true);
+        }}
+      />
+    );
+  const Page = PAGES[page];
+  return (
+    <>
+      <header>
+        <nav aria-label="Console">
+          {(Object.keys(PAGES) as PageName[]).map((p) => (
+            <a key={p} href={`#${p.toLowerCase()}`} aria-current={p === page ? 'page' : undefined}>
+              {p}
+            </a>
+          ))}
+        </nav>
+        <button
+          type="button"
+          class="link"
+          onClick={() => {
+            session.clear();
+            setSignedIn(false);
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <main>
+        <Page />
+      </main>
+    </>
+  );
+}
+
+render(<Console />, document.getElementById('app')!);

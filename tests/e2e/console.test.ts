@@ -1,0 +1,190 @@
+import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.ts';
+import { api, baseUrl, newTenant, simInbound } from '../support/client.ts';
+import { outboxWith } from '../support/outbox.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
+
+/** The screenshots docs/console.md shows, written by this test (never by hand). */
+const SHOTS = resolve(import.meta.dirname, '../../docs/console');
+const SIZES = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+} as const;
+type Size = keyof typeof SIZES;
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+  await mkdir(SHOTS, { recursive: true });
+}, 60_000);
+// Closing the browser closes its contexts (Chromium runs as one process here: a context closed on its
+// own can take the browser with it).
+const closing: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  await browser?.close();
+  for (const close of closing) await close();
+});
+
+async function open(size: Size): Promise<Page> {
+  const context = await browser.newContext({ viewport: SIZES[size], acceptDownloads: true });
+  const page = await context.newPage();
+  await page.goto(`${baseUrl()}/console`);
+  return page;
+}
+
+const shot = (page: Page, name: string, size: Size) =>
+  page.screenshot({ path: join(SHOTS, `${name}-${size}.png`), fullPage: true });
+
+async function signIn(page: Page, apiKey: string) {
+  await page.getByLabel('API key').fill(apiKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('link', { name: 'Sessions' }).waitFor();
+}
+
+async function visit(page: Page, name: string) {
+  await page.getByRole('link', { name }).click();
+  await page.getByRole('heading', { level: 2, name }).waitFor();
+}
+
+describe('the web console in a real browser', () => {
+  it('signs in, links a session, shows an inbound message live, replies, runs a rule, redelivers a webhook, exports; a wrong key shows the error', async () => {
+    const tenant = await newTenant('console');
+    const desktop = await open('desktop');
+
+    // A wrong key: the API's own message, shown as it is.
+    const refused = await api().post('/api/auth/token', { apiKey: 'wsm_not-a-real-key' });
+    expect(refused.status).toBe(401);
+    await desktop.getByLabel('API key').fill('wsm_not-a-real-key');
+    await desktop.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => desktop.getByRole('alert').textContent()).toBe(refused.body.error.message);
+    await shot(desktop, 'sign-in', 'desktop');
+
+    await signIn(desktop, tenant.apiKey);
+    // The token is in this tab's session storage and never in the address.
+    expect(await desktop.evaluate("sessionStorage.getItem('console.token')")).toMatch(/^ey/);
+    expect(desktop.url()).not.toContain('ey');
+
+    // Webhooks: a receiver that refuses for good (410: no retry) until it is healthy again.
+    let healthy = false;
+    const receiver = await startReceiver(() => (healthy ? 200 : 410));
+    closing.push(receiver.close);
+    await visit(desktop, 'Webhooks');
+    await desktop.getByLabel('Webhook URL').fill(receiver.url);
+    await desktop.getByLabel(/Approved domains/).fill('127.0.0.1');
+    await desktop.getByRole('button', { name: 'Save webhook' }).click();
+    await desktop.getByRole('status').getByText('Saved.').waitFor();
+    await visit(desktop, 'Sessions');
+
+    // A new session links by itself (the simulated phone scans the QR) and the list shows it READY.
+    await desktop.getByLabel('Session name').fill('Front desk');
+    await desktop.getByRole('button', { name: 'New session' }).click();
+    const row = desktop.locator('tr', { hasText: 'Front desk' });
+    await row.getByText('READY').waitFor({ timeout: 10_000 });
+    await desktop.locator('.linking').getByText('READY').waitFor();
+    const sessionId = (await row.getAttribute('data-session'))!;
+    expect(sessionId).toBeTruthy();
+    await shot(desktop, 'sessions', 'desktop');
+
+    // The Inbox follows the tenant stream: a message from a customer appears without a reload.
+    await visit(desktop, 'Inbox');
+    await desktop.locator('.muted', { hasText: 'Live updates' }).getByText('live').waitFor();
+    await simInbound({
+      sessionId,
+      from: '15550004444',
+      name: 'Asha',
+      text: 'Hello, is the clinic open today?',
+    });
+    const chat = desktop.getByRole('button', { name: /Asha/ });
+    await chat.waitFor({ timeout: 10_000 });
+    await chat.click();
+    await desktop
+      .getByRole('list', { name: 'Messages' })
+      .getByText('Hello, is the clinic open today?')
+      .waitFor();
+
+    // A reply goes out through the session into the network.
+    await desktop.getByLabel('Reply').fill('Yes, until 6 pm.');
+    await desktop.getByRole('button', { name: 'Send' }).click();
+    const sent = await outboxWith(sessionId, 1, 15_000);
+    expect(sent.map((m) => m.text)).toContain('Yes, until 6 pm.');
+    await desktop.getByRole('list', { name: 'Messages' }).getByText('Yes, until 6 pm.').waitFor();
+    await shot(desktop, 'inbox', 'desktop');
+
+    // Chatbot: a rule added here answers the customer through the session.
+    await visit(desktop, 'Chatbot');
+    await desktop.getByRole('button', { name: 'Enable the chatbot for Front desk' }).click();
+    await desktop.locator('li', { hasText: 'Front desk' }).getByText('on', { exact: true }).waitFor();
+    // Bad input: a pattern the regex engine refuses is answered with the API's message, shown as it is.
+    const badRule = {
+      mobid: '*',
+      triggerType: 'regex',
+      keyword: '(unclosed',
+      replyType: 'text',
+      response: 'x',
+    };
+    const refusedRule = await tenant.api.post('/api/v1/chatbot/rules', badRule);
+    expect(refusedRule.status).toBe(400);
+    await desktop.getByLabel('Trigger').selectOption('regex');
+    await desktop.getByLabel('Keyword').fill('(unclosed');
+    await desktop.getByLabel('Reply text').fill('x');
+    await desktop.getByRole('button', { name: 'Add rule' }).click();
+    await expect
+      .poll(() => desktop.locator('form').getByRole('alert').textContent())
+      .toBe(refusedRule.body.error.message);
+    await desktop.getByLabel('Trigger').selectOption('contains');
+    await desktop.getByLabel('Keyword').fill('opening hours');
+    await desktop.getByLabel('Reply text').fill('We open at 9 am.');
+    await desktop.getByRole('button', { name: 'Add rule' }).click();
+    await desktop.getByRole('cell', { name: 'We open at 9 am.' }).waitFor();
+    await simInbound({ sessionId, from: '15550004444', name: 'Asha', text: 'What are your opening hours?' });
+    const answered = await outboxWith(sessionId, 2, 15_000);
+    expect(answered.map((m) => m.text)).toContain('We open at 9 am.');
+    await shot(desktop, 'chatbot', 'desktop');
+
+    // Webhooks: the refused deliveries are in the log; Redeliver sends one again, now accepted.
+    await visit(desktop, 'Webhooks');
+    const failed = desktop.locator('tr[data-delivery]', { hasText: 'failed' }).first();
+    await failed.waitFor({ timeout: 10_000 });
+    const deliveryId = (await failed.getAttribute('data-delivery'))!;
+    healthy = true;
+    await failed.getByRole('button', { name: 'Redeliver' }).click();
+    await desktop
+      .locator(`tr[data-delivery="${deliveryId}"]`)
+      .getByText('delivered')
+      .waitFor({ timeout: 15_000 });
+    expect(receiver.requests.some((r) => r.status === 200)).toBe(true);
+    await shot(desktop, 'webhooks', 'desktop');
+
+    // Exports: the contacts CSV is downloaded, with the customer in it.
+    await visit(desktop, 'Exports');
+    const [download] = await Promise.all([
+      desktop.waitForEvent('download'),
+      desktop.getByRole('button', { name: 'Download contacts CSV' }).click(),
+    ]);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    expect(csv).toContain('phone_number');
+    expect(csv).toContain('15550004444');
+    await shot(desktop, 'exports', 'desktop');
+
+    await visit(desktop, 'Usage');
+    await desktop.getByRole('cell', { name: 'Front desk' }).waitFor();
+    await shot(desktop, 'usage', 'desktop');
+
+    // The same screens on a phone.
+    const phone = await open('phone');
+    await shot(phone, 'sign-in', 'phone');
+    await signIn(phone, tenant.apiKey);
+    for (const name of ['Sessions', 'Inbox', 'Chatbot', 'Webhooks', 'Usage', 'Exports']) {
+      await visit(phone, name);
+      if (name === 'Inbox') {
+        await phone.getByRole('button', { name: /Asha/ }).click();
+        await phone.getByRole('list', { name: 'Messages' }).getByText('Yes, until 6 pm.').waitFor();
+      }
+      await shot(phone, name.toLowerCase(), 'phone');
+    }
+  }, 60_000);
+});
