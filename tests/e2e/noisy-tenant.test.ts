@@ -8,10 +8,11 @@ import { startReceiver } from '../support/webhook-receiver.ts';
  * Tenant `noisy` answers every webhook after 6 s and gets five messages a second; tenant `quiet`,
  * with a fast receiver and an SSE client, gets two a second meanwhile. Before the fix each of the
  * events consumer's batches waited up to the first-attempt budget (2 s) for the noisy receiver,
- * and the quiet tenant's messages waited behind them (p50 above 1 s). The bound stated here: the
- * quiet tenant's message → stream and message → webhook latencies stay at p50 ≤ 400 ms and
- * p90 ≤ 1,500 ms (room in the tail for a machine shared with other tests), once the noisy
- * tenant's first slow answer has been seen.
+ * and the quiet tenant's messages waited behind them (p50 above 1 s). The bound stated here: once
+ * the noisy tenant's first slow answer has been seen, the quiet tenant's message → stream and
+ * message → webhook latencies under the noise stay within 400 ms (p50) and 1.5 s (p90) of the same
+ * latencies measured just before without it, so the machine's own load (other test files share the
+ * service) does not decide the outcome.
  */
 const closers: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -53,7 +54,39 @@ describe('a tenant with a slow webhook receiver', () => {
     await waitFor(async () => noisy.recv.requests.length >= 1, 10_000, 'the first slow POST to arrive');
     await new Promise((r) => setTimeout(r, 2_500));
 
-    const sentAt = new Map<string, number>();
+    const summary = (xs: number[]) => ({ p50: percentile(xs, 50), p90: percentile(xs, 90) });
+    /** Quiet messages two a second; their message → stream and message → webhook latencies. */
+    const quietRound = async (round: string, count: number) => {
+      const sentAt = new Map<string, number>();
+      for (let i = 0; i < count; i++) {
+        const text = `quiet ${round} ${i}`;
+        sentAt.set(text, Date.now());
+        const r = await inbound(quiet.s.sessionId, '15550009999', text);
+        expect(r.status).toBe(200);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      await waitFor(
+        async () =>
+          stream.events.filter((e) => sentAt.has(e.json.message)).length === sentAt.size &&
+          quiet.recv.of('message.inbound').filter((r) => sentAt.has(r.json.content.text)).length >=
+            sentAt.size,
+        15_000,
+        "every quiet message on the stream and at the quiet tenant's receiver",
+      );
+      const toStream = stream.events
+        .filter((e) => sentAt.has(e.json.message))
+        .map((e) => e.receivedAt - sentAt.get(e.json.message)!);
+      const toWebhook = quiet.recv
+        .of('message.inbound')
+        .filter((r) => sentAt.has(r.json.content.text))
+        .map((r) => r.at - sentAt.get(r.json.content.text)!);
+      expect(toStream).toHaveLength(sentAt.size);
+      expect(toWebhook).toHaveLength(sentAt.size);
+      return { stream: summary(toStream), webhook: summary(toWebhook) };
+    };
+
+    // The same machine, the same moment, without the noise: what this run's load alone costs.
+    const baseline = await quietRound('baseline', 8);
     let stop = false;
     const noise = (async () => {
       for (let i = 0; !stop; i++) {
@@ -61,40 +94,19 @@ describe('a tenant with a slow webhook receiver', () => {
         await new Promise((r) => setTimeout(r, 200));
       }
     })();
-    for (let i = 0; i < 16; i++) {
-      const text = `quiet ${i}`;
-      sentAt.set(text, Date.now());
-      const r = await inbound(quiet.s.sessionId, '15550009999', text);
-      expect(r.status).toBe(200);
-      await new Promise((r) => setTimeout(r, 500));
-    }
+    const loaded = await quietRound('loaded', 16);
     stop = true;
     await noise;
 
-    await waitFor(
-      async () =>
-        stream.events.filter((e) => sentAt.has(e.json.message)).length === sentAt.size &&
-        quiet.recv.of('message.inbound').length >= sentAt.size,
-      15_000,
-      "every quiet message on the stream and at the quiet tenant's receiver",
-    );
-    const toStream = stream.events
-      .filter((e) => sentAt.has(e.json.message))
-      .map((e) => e.receivedAt - sentAt.get(e.json.message)!);
-    const toWebhook = quiet.recv
-      .of('message.inbound')
-      .filter((r) => sentAt.has(r.json.content.text))
-      .map((r) => r.at - sentAt.get(r.json.content.text)!);
-    const summary = (xs: number[]) => ({ p50: percentile(xs, 50), p90: percentile(xs, 90) });
-    const measured = { stream: summary(toStream), webhook: summary(toWebhook) };
+    const measured = { baseline, loaded };
     console.log(JSON.stringify({ quietTenantLatencyMs: measured }));
-    expect(toStream).toHaveLength(sentAt.size);
-    expect(toWebhook).toHaveLength(sentAt.size);
-    expect(measured.stream.p50, JSON.stringify(measured)).toBeLessThanOrEqual(400);
-    expect(measured.stream.p90, JSON.stringify(measured)).toBeLessThanOrEqual(1_500);
-    expect(measured.webhook.p50, JSON.stringify(measured)).toBeLessThanOrEqual(400);
-    expect(measured.webhook.p90, JSON.stringify(measured)).toBeLessThanOrEqual(1_500);
+    // Before the fix the noise added a second or more to the median (each batch waited out the 2 s
+    // budget); the bound leaves 400 ms for chance over the baseline of the same run.
+    for (const path of ['stream', 'webhook'] as const) {
+      expect(loaded[path].p50, JSON.stringify(measured)).toBeLessThanOrEqual(baseline[path].p50 + 400);
+      expect(loaded[path].p90, JSON.stringify(measured)).toBeLessThanOrEqual(baseline[path].p90 + 1_500);
+    }
     // The noisy tenant still gets its deliveries, slowly: the first ones have arrived.
     expect(noisy.recv.of('message.inbound').length).toBeGreaterThan(1);
-  }, 60_000);
+  }, 90_000);
 });
