@@ -77,14 +77,11 @@ export async function applyCommand(cmd: Command, ctx: CommandContext, signal?: A
     }
     case 'send': {
       const rt = await requireRuntime(cmd, ctx);
+      const failed = (reason: string) =>
+        rt.emit({ kind: 'message.status', messageId: cmd.messageId, status: 'failed', reason });
       const waited = await ready(rt, signal);
       if (!waited.ok) {
-        await rt.emit({
-          kind: 'message.status',
-          messageId: cmd.messageId,
-          status: 'failed',
-          reason: waited.reason,
-        });
+        await failed(waited.reason);
         break;
       }
       const { link } = waited;
@@ -100,12 +97,7 @@ export async function applyCommand(cmd: Command, ctx: CommandContext, signal?: A
         } catch (err) {
           if (!(err instanceof MediaError)) throw err;
           log.warn({ reason: err.message }, 'media refused');
-          await rt.emit({
-            kind: 'message.status',
-            messageId: cmd.messageId,
-            status: 'failed',
-            reason: err.message,
-          });
+          await failed(err.message);
           break;
         }
       }
@@ -126,11 +118,9 @@ export async function applyCommand(cmd: Command, ctx: CommandContext, signal?: A
       } else await send();
       // The one report of `sent` (or `failed`): the send resolves on the network's ack of this id,
       // and the driver reports no ack of its own (docs/events.md).
-      await rt.emit(
-        failure
-          ? { kind: 'message.status', messageId: cmd.messageId, status: 'failed', reason: failure }
-          : { kind: 'message.status', messageId: cmd.messageId, status: 'sent' },
-      );
+      await (failure
+        ? failed(failure)
+        : rt.emit({ kind: 'message.status', messageId: cmd.messageId, status: 'sent' }));
       if (cmd.content.uploadKey) scheduleUploadDeletion(cmd.content.uploadKey);
       break;
     }

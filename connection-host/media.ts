@@ -1,7 +1,6 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
-import { env } from '#shared/config/env';
 import type { OutboundContent } from '#shared/messages/content';
 import { synthesise } from '#shared/speech/synthesise';
 import { toVoiceNote } from '#shared/speech/voice-note';

@@ -3,9 +3,9 @@ import { authenticateApiKey } from '#shared/auth/credentials';
 import { ensureAdminTenant, requireTenant, rotatePortalId } from '#shared/auth/tenants';
 import { clientAddress } from '#shared/http/client-address';
 import { router } from '#shared/http/context';
-import { UnauthorizedError } from '#shared/http/errors';
-import { bearer, ErrorSchema, errorResponses, json, type Security } from '#shared/http/schemas';
+import { bearer, errorResponses, json, rateLimitedResponse, type Security } from '#shared/http/schemas';
 import { requireAuth } from './middleware.ts';
+import { apiKeyBody, presentedKey } from './presented-key.ts';
 import { issueToken } from './tokens.ts';
 
 /** The key in its header, or none: it may come in the body instead. */
@@ -20,17 +20,12 @@ const tokenRoute = createRoute({
     'Failed attempts are limited per client address and per key prefix (docs/api.md, "Revocation and throttling"); past the limit every attempt answers 429 with `Retry-After` until the window ends.',
   tags: ['auth'],
   request: {
-    body: {
-      required: false,
-      content: {
-        'application/json': { schema: z.object({ apiKey: z.string().min(1).max(200).optional() }) },
-      },
-    },
+    body: apiKeyBody,
   },
   responses: {
     200: json(z.object({ success: z.literal(true), token: z.string(), expiresIn: z.number().int() })),
     ...errorResponses,
-    429: json(ErrorSchema, 'Too many failed attempts (see Retry-After)'),
+    429: rateLimitedResponse,
   },
 });
 
@@ -58,9 +53,7 @@ const portalRotateRoute = createRoute({
 export function authRoutes() {
   const r = router();
   r.openapi(tokenRoute, async (c) => {
-    const fromBody = c.req.header('content-type')?.includes('json') ? c.req.valid('json')?.apiKey : undefined;
-    const candidate = fromBody ?? c.req.header('x-api-key');
-    if (!candidate) throw new UnauthorizedError('apiKey (body) or X-Api-Key (header) is required');
+    const candidate = presentedKey(c, c.req.valid('json')?.apiKey);
     const claims = await authenticateApiKey(candidate, clientAddress(c), { admin: true });
     if (claims.scope === 'admin') await ensureAdminTenant();
     const { token, expiresIn } = await issueToken(claims);

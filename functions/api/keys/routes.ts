@@ -3,9 +3,9 @@ import { listApiKeys, revokeApiKey, rotateApiKey } from '#shared/auth/api-keys';
 import { authenticateApiKey } from '#shared/auth/credentials';
 import { clientAddress } from '#shared/http/client-address';
 import { router } from '#shared/http/context';
-import { UnauthorizedError } from '#shared/http/errors';
-import { bearer, ErrorSchema, errorResponses, json } from '#shared/http/schemas';
+import { bearer, errorResponses, json, rateLimitedResponse } from '#shared/http/schemas';
 import { requireAuth } from '../auth/middleware.ts';
+import { apiKeyBody, presentedKey } from '../auth/presented-key.ts';
 import { ApiKeySchema, KeyIdParam, keyView, NewKeySchema } from './schemas.ts';
 
 const listRoute = createRoute({
@@ -39,17 +39,12 @@ const rotateRoute = createRoute({
     'Needs the key itself, not a token: a token (which lasts an hour) cannot be turned into a lasting key. The old key and its tokens are refused from then on. Failed attempts count as at `/api/auth/token`.',
   tags: ['keys'],
   request: {
-    body: {
-      required: false,
-      content: {
-        'application/json': { schema: z.object({ apiKey: z.string().min(1).max(200).optional() }) },
-      },
-    },
+    body: apiKeyBody,
   },
   responses: {
     201: json(NewKeySchema),
     ...errorResponses,
-    429: json(ErrorSchema, 'Too many failed attempts (see Retry-After)'),
+    429: rateLimitedResponse,
   },
 });
 
@@ -60,9 +55,7 @@ const rotateRoute = createRoute({
 export function keyRoutes() {
   const r = router();
   r.openapi(rotateRoute, async (c) => {
-    const fromBody = c.req.header('content-type')?.includes('json') ? c.req.valid('json')?.apiKey : undefined;
-    const presented = fromBody ?? c.req.header('x-api-key');
-    if (!presented) throw new UnauthorizedError('apiKey (body) or X-Api-Key (header) is required');
+    const presented = presentedKey(c, c.req.valid('json')?.apiKey);
     const claims = await authenticateApiKey(presented, clientAddress(c));
     const { apiKey, record, replaced } = await rotateApiKey(claims.tenant, claims.sub);
     return c.json({ success: true as const, apiKey, keyId: record.keyId, replaced }, 201);
