@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '#shared/http/context';
@@ -9,6 +10,7 @@ import { VOICE_DEFAULT_SECONDS } from '#shared/messages/content';
 import { requireAuth } from '../auth/middleware.ts';
 import { requireReadySession } from '../sessions/service.ts';
 import { buildContent } from './content-builder.ts';
+import { IdempotencyHeaders, idempotent } from './idempotency.ts';
 import { newMessageId } from './message-id.ts';
 import { Recipient } from './recipient.ts';
 import { Accepted, sendErrorResponses } from './send-routes.ts';
@@ -71,7 +73,7 @@ const standardRoute = createRoute({
   tags: ['messages'],
   security: bearer,
   summary: 'Upload a file (multipart, up to 64 MiB) and send it in one step',
-  request: { body: form(StandardForm) },
+  request: { headers: IdempotencyHeaders, body: form(StandardForm) },
   responses,
 });
 
@@ -82,6 +84,7 @@ const pathRoute = createRoute({
   security: bearer,
   summary: 'Upload and send; the sender is in the path',
   request: {
+    headers: IdempotencyHeaders,
     params: z.object({ phoneNumberId: Sender.openapi({ param: { name: 'phoneNumberId', in: 'path' } }) }),
     body: form(PathForm),
   },
@@ -109,14 +112,33 @@ function resolveType(asked: UploadType | undefined, detected: DetectedFile): Upl
   return asked;
 }
 
+/**
+ * Once per `Idempotency-Key`: the request is identified by the sender, its fields and the file's
+ * digest, so a retry of the same upload is recognised before anything is stored again.
+ */
 async function uploadAndSend(
   c: Context<AppEnv>,
   sender: string,
   f: z.infer<typeof PathForm>,
 ): Promise<z.infer<typeof Accepted>> {
+  const bytes = new Uint8Array(await f.file.arrayBuffer());
+  const { file, ...fields } = f;
+  const request = {
+    sender,
+    ...fields,
+    file: { name: file.name, type: file.type, sha256: createHash('sha256').update(bytes).digest('hex') },
+  };
+  return idempotent(c, request, () => storeAndSend(c, sender, f, bytes));
+}
+
+async function storeAndSend(
+  c: Context<AppEnv>,
+  sender: string,
+  f: z.infer<typeof PathForm>,
+  bytes: Uint8Array,
+): Promise<z.infer<typeof Accepted>> {
   const tenant = c.get('auth').tenant;
   const session = await requireReadySession(tenant, sender);
-  const bytes = new Uint8Array(await f.file.arrayBuffer());
   const detected = await detectFile(bytes, f.file.type || undefined);
   const type = resolveType(f.type, detected);
   checkNetworkLimit(type, bytes.byteLength);
