@@ -21,6 +21,9 @@ export interface OutboxEntry {
   durationMs?: number;
   /** The message this one replies to. */
   quotedId?: string;
+  location?: { latitude: number; longitude: number; name?: string; address?: string };
+  contacts?: Array<{ name: string; vcard: string }>;
+  poll?: { question: string; options: string[]; multiple: boolean };
   presence: Array<{ type: 'composing' | 'recording' | 'paused'; at: number }>;
   at: number;
 }

@@ -61,6 +61,17 @@ export const DeviceSend = z.object({
   durationMs: z.number().optional(),
   quotedId: z.string().optional(),
   mediaBase64: z.string().optional(),
+  location: z
+    .object({
+      latitude: z.number(),
+      longitude: z.number(),
+      name: z.string().optional(),
+      address: z.string().optional(),
+    })
+    .optional(),
+  /** Contact cards as the network carries them: a display name and a vCard each. */
+  contacts: z.array(z.object({ name: z.string(), vcard: z.string() })).optional(),
+  poll: z.object({ question: z.string(), options: z.array(z.string()), multiple: z.boolean() }).optional(),
 });
 
 /** `POST …/group`: group management; answered with `DeviceGroupReply`. */

@@ -1,5 +1,6 @@
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
+import { toVCard } from '#shared/messages/vcard';
 import { STATUS_JID } from '#shared/phone/jid';
 import type {
   DriverLink,
@@ -142,6 +143,9 @@ export function deviceLink(conn: DeviceConnection, forgetCreds: () => Promise<vo
         durationMs: content.durationSeconds !== undefined ? content.durationSeconds * 1000 : undefined,
         quotedId: content.quotedId,
         mediaBase64: base64(media),
+        location: content.location,
+        contacts: content.contacts?.map((c) => ({ name: c.name, vcard: toVCard(c) })),
+        poll: content.poll && { ...content.poll, multiple: content.poll.multiple ?? false },
       });
     },
     async presence(u) {

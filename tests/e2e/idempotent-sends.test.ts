@@ -135,7 +135,11 @@ describe('Idempotency-Key on sends', () => {
         headers: { authorization: `Bearer ${t.token}`, ...idem(k) },
         body: form,
       });
-      return { status: res.status, body: await res.json(), replayed: res.headers.get('idempotent-replayed') };
+      return {
+        status: res.status,
+        body: (await res.json()) as { messageId: string },
+        replayed: res.headers.get('idempotent-replayed'),
+      };
     };
     const [one, two] = await Promise.all([post(), post()]);
     expect(one.status, JSON.stringify(one.body)).toBe(202);
@@ -177,5 +181,19 @@ describe('Idempotency-Key on sends', () => {
 
     const out = await settledOutbox(s.sessionId, 1);
     expect(out.map((m) => m.text)).toEqual(['cloud once']);
+  });
+
+  it('every send path documents the header in /openapi.json', async () => {
+    const t = await newTenant();
+    const doc = (await t.api.get('/openapi.json')).body;
+    for (const path of [
+      '/api/messages/send',
+      '/api/messages/upload-send',
+      '/api/messages/{phoneNumberId}/upload-send',
+      '/api/messages/{phoneNumberId}/messages',
+    ]) {
+      const params = doc.paths[path].post.parameters as Array<{ name: string; in: string }>;
+      expect(params, path).toContainEqual(expect.objectContaining({ name: 'idempotency-key', in: 'header' }));
+    }
   });
 });

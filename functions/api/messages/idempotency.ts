@@ -22,7 +22,7 @@ export const IdempotencyHeaders = z.object({
   [HEADER]: IdempotencyKey.optional().openapi({
     description:
       'A key of your choice (1–255 printable ASCII characters, e.g. a UUID). The same key with the same body within 24 hours answers the first answer again and sends nothing; with another body, 422 `IDEMPOTENCY_KEY_REUSED`.',
-    param: { name: 'Idempotency-Key', in: 'header' },
+    param: { name: HEADER, in: 'header' },
   }),
 });
 

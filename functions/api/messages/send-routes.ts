@@ -31,7 +31,8 @@ const sendRoute = createRoute({
   path: '/send',
   tags: ['messages'],
   security: bearer,
-  summary: 'Send a text, media, voice, template or buttons message (accepted asynchronously)',
+  summary:
+    'Send a text, media, voice, template, buttons, location, contact or poll message (accepted asynchronously)',
   request: { headers: IdempotencyHeaders, body: { content: { 'application/json': { schema: SendBody } } } },
   responses: { 202: json(Accepted, 'Accepted and queued'), ...sendErrorResponses },
 });
