@@ -27,6 +27,10 @@ export interface MessageFrame {
   fileName?: string;
   mimetype?: string;
   mediaUrl?: string;
+  location?: { latitude: number; longitude: number; name?: string; address?: string };
+  /** Contact cards as the network carries them: a display name and a vCard each. */
+  contacts?: Array<{ name: string; vcard: string }>;
+  poll?: { question: string; options: string[]; multiple: boolean };
   timestampMs: number;
 }
 

@@ -4,6 +4,8 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '#shared/http/context';
 import { errorBody } from '#shared/http/errors';
+import { ContactCard, Location, Poll } from '#shared/messages/content';
+import { toVCard } from '#shared/messages/vcard';
 import { phoneNumberInput } from '#shared/phone/schema';
 import { sessionOfMobid } from '#shared/sessions/repository';
 import { nodeResponse, nodeSink } from '#shared/stream/sink';
@@ -38,13 +40,18 @@ const InboundBody = z.object({
   sessionId: z.string().min(1),
   from: digits,
   name: z.string().max(200).optional(),
-  type: z.enum(['text', 'image', 'audio', 'voice', 'video', 'document', 'sticker']).default('text'),
+  type: z
+    .enum(['text', 'image', 'audio', 'voice', 'video', 'document', 'sticker', 'location', 'contact', 'poll'])
+    .default('text'),
   text: z.string().max(65_536).optional(),
   mediaUrl: z.string().url().optional(),
   mimetype: z.string().max(200).optional(),
   fileName: z.string().max(300).optional(),
   groupId: z.string().max(100).optional(),
   lid: z.boolean().optional(),
+  location: Location.optional(),
+  contacts: z.array(ContactCard).min(1).optional(),
+  poll: Poll.optional(),
 });
 
 /** mobid → session id via the store; session ids and mobile numbers are known to the network. */
@@ -101,6 +108,10 @@ export function simulatorRoutes() {
       fileName: b.fileName,
       groupId: b.groupId,
       lidMode: b.lid,
+      location: b.location,
+      // The network carries contact cards as vCards, as a phone sends them.
+      contacts: b.contacts?.map((c) => ({ name: c.name, vcard: toVCard(c) })),
+      poll: b.poll && { ...b.poll, multiple: b.poll.multiple ?? false },
     });
     if (!id) return c.json(errorBody('SESSION_NOT_FOUND', `no linked account for ${b.sessionId}`), 404);
     return c.json({ success: true, messageId: id });

@@ -101,6 +101,7 @@ export const InboundKind = z.enum([
   'location',
   'contact',
   'reaction',
+  'poll',
   'unknown',
 ]);
 export type InboundKind = z.infer<typeof InboundKind>;
@@ -122,6 +123,29 @@ export const InboundMessage = z.object({
   mimetype: z.string().optional(),
   /** S3 key of the media the host stored, if any. */
   mediaKey: z.string().optional(),
+  /**
+   * A location, contact or poll as data (its `text` is the summary: `<latitude>,<longitude>`, the
+   * names, the question). Not validated against the send limits: what the network carried is kept.
+   */
+  location: z
+    .object({
+      latitude: z.number(),
+      longitude: z.number(),
+      name: z.string().optional(),
+      address: z.string().optional(),
+    })
+    .optional(),
+  contacts: z
+    .array(
+      z.object({
+        name: z.string(),
+        phones: z.array(z.string()),
+        email: z.string().optional(),
+        org: z.string().optional(),
+      }),
+    )
+    .optional(),
+  poll: z.object({ question: z.string(), options: z.array(z.string()), multiple: z.boolean() }).optional(),
   timestampMs: z.number(),
   /**
    * Received while the link was down: the network's offline queue, replayed when it came back. No

@@ -7,17 +7,17 @@ import type { ContactCard } from './content.ts';
  */
 
 /** A vCard text value: backslash, comma, semicolon and line breaks escaped (RFC 2426 §4). */
-const escape = (v: string) => v.replace(/[\\,;]/g, (c) => `\\${c}`).replace(/\r?\n/g, '\\n');
-const unescape = (v: string) => v.replace(/\\n/gi, '\n').replace(/\\([\\,;])/g, '$1');
+const escapeText = (v: string) => v.replace(/[\\,;]/g, (c) => `\\${c}`).replace(/\r?\n/g, '\\n');
+const unescapeText = (v: string) => v.replace(/\\n/gi, '\n').replace(/\\([\\,;])/g, '$1');
 
 export function toVCard(c: ContactCard): string {
   return [
     'BEGIN:VCARD',
     'VERSION:3.0',
-    `FN:${escape(c.name)}`,
-    ...(c.org ? [`ORG:${escape(c.org)}`] : []),
+    `FN:${escapeText(c.name)}`,
+    ...(c.org ? [`ORG:${escapeText(c.org)}`] : []),
     ...c.phones.map((d) => `TEL;type=CELL;type=VOICE;waid=${d}:+${d}`),
-    ...(c.email ? [`EMAIL;type=INTERNET:${escape(c.email)}`] : []),
+    ...(c.email ? [`EMAIL;type=INTERNET:${escapeText(c.email)}`] : []),
     'END:VCARD',
   ].join('\n');
 }
@@ -44,10 +44,10 @@ export function fromVCard(vcard: string, displayName?: string): ContactCard | un
     const [prop, ...params] = head.split(';');
     switch (prop?.replace(/^[^.]*\./, '').toUpperCase()) {
       case 'FN':
-        name ??= unescape(value).trim() || undefined;
+        name ??= unescapeText(value).trim() || undefined;
         break;
       case 'N':
-        structured ??= value.split(';').slice(0, 2).reverse().map(unescape).join(' ').trim() || undefined;
+        structured ??= value.split(';').slice(0, 2).reverse().map(unescapeText).join(' ').trim() || undefined;
         break;
       case 'TEL': {
         const waid = params.find((p) => p.toLowerCase().startsWith('waid='))?.slice(5);
@@ -56,10 +56,10 @@ export function fromVCard(vcard: string, displayName?: string): ContactCard | un
         break;
       }
       case 'EMAIL':
-        email ??= unescape(value).trim() || undefined;
+        email ??= unescapeText(value).trim() || undefined;
         break;
       case 'ORG':
-        org ??= unescape(value.split(';')[0] ?? '').trim() || undefined;
+        org ??= unescapeText(value.split(';')[0] ?? '').trim() || undefined;
         break;
     }
   }

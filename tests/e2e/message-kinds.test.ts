@@ -1,7 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { getMessage } from '#shared/messages/repository';
 import { fromVCard } from '#shared/messages/vcard';
-import { newTenant, readySession, waitFor } from '../support/client.ts';
+import { messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { outboxWith } from '../support/outbox.ts';
+import { openStream } from '../support/sse-client.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
 
 describe('POST /api/messages/send: location, contact and poll', () => {
   it('sends each kind into the network with the documented outbox fields, and lists them in history', async () => {
@@ -124,5 +132,66 @@ describe('POST /api/messages/send: location, contact and poll', () => {
     });
     expect(r.status).toBe(404);
     expect(r.body.error.code).toBe('SESSION_NOT_FOUND');
+  });
+});
+
+describe('inbound location, contact and poll', () => {
+  it('arrive as message.inbound webhooks, stream events and history, with a summary text', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    const recv = await startReceiver();
+    closers.push(recv.close);
+    const cfg = await t.api.post('/api/webhook/config', {
+      webhookUrl: recv.url,
+      secretToken: 'whsec-kinds-0123456789',
+      approvedDomains: '127.0.0.1',
+      enabled: true,
+    });
+    expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
+    const stream = await openStream(t.portalId);
+    closers.push(() => stream.close());
+    await stream.connected;
+
+    const from = '15550003333';
+    const sent = [
+      {
+        type: 'location',
+        location: { latitude: 12.9716, longitude: 77.5946, name: 'Shop', address: 'MG Road' },
+        text: '12.9716,77.5946',
+      },
+      {
+        type: 'contact',
+        contacts: [{ name: 'Asha Rao', phones: ['919876543211'], org: 'Clinic' }],
+        text: 'Asha Rao',
+      },
+      { type: 'poll', poll: { question: 'Which day?', options: ['Mon', 'Tue'] }, text: 'Which day?' },
+    ];
+    const ids: string[] = [];
+    for (const { text: _summary, ...body } of sent) {
+      ids.push(await simInbound({ sessionId: s.sessionId, from, name: 'Cara', ...body }));
+    }
+    for (const id of ids) await messageStored(t.api, id, 15_000);
+
+    for (const [i, id] of ids.entries()) {
+      const hook = await waitFor(async () => recv.of('message.inbound', id)[0], 15_000, `webhook of ${id}`);
+      expect(hook.json.content.text).toBe(sent[i]!.text);
+    }
+    const events = await waitFor(
+      async () => (stream.events.length >= ids.length ? stream.events : undefined),
+      15_000,
+      'stream events',
+    );
+    expect(events.map((e) => [e.json.type, e.json.message])).toEqual(sent.map((m) => [m.type, m.text]));
+
+    const h = await t.api.get(`/view/messages/v1?sessionId=${s.sessionId}&type=inbound&limit=20`);
+    const byId = new Map((h.body.messages as Array<{ id: string; text: string }>).map((m) => [m.id, m.text]));
+    expect(ids.map((id) => byId.get(id))).toEqual(sent.map((m) => m.text));
+
+    // The data itself is kept with the stored message.
+    const stored = await Promise.all(ids.map((id) => getMessage(t.id, s.sessionId, id)));
+    expect(stored.map((m) => m?.kind)).toEqual(['location', 'contact', 'poll']);
+    expect(stored[0]?.location).toEqual(sent[0]!.location);
+    expect(stored[1]?.contacts).toEqual([{ name: 'Asha Rao', phones: ['919876543211'], org: 'Clinic' }]);
+    expect(stored[2]?.poll).toEqual({ question: 'Which day?', options: ['Mon', 'Tue'], multiple: false });
   });
 });
