@@ -97,7 +97,13 @@ export interface DeviceGroupReply {
 /** The body of each device request, by the last segment of its path. */
 export interface DeviceRequests {
   send: z.input<typeof DeviceSend>;
-  presence: { token: string; to: string; type: 'composing' | 'recording' | 'paused' };
+  presence: {
+    token: string;
+    to: string;
+    type: 'composing' | 'recording' | 'paused' | 'available' | 'unavailable';
+  };
+  /** Read receipts for received messages of chat `to`; `played` are the voice notes among them. */
+  read: { token: string; to: string; ids: string[]; played: string[] };
   group: z.input<typeof DeviceGroupAction>;
   probe: { token: string };
   logout: { token: string };

@@ -84,7 +84,13 @@ async function jsonBody(c: Context<AppEnv>): Promise<unknown> {
 const fieldsOf = (body: unknown): Record<string, unknown> =>
   body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
 
-const PresenceType = z.enum(['composing', 'recording', 'paused']);
+const PresenceType = z.enum(['composing', 'recording', 'paused', 'available', 'unavailable']);
+const ReadBody = z.object({
+  token: z.string(),
+  to: z.string().min(1).max(100),
+  ids: z.array(z.string().min(1).max(128)).min(1).max(100),
+  played: z.array(z.string().min(1).max(128)).max(100),
+});
 
 function bad(message: string) {
   return errorBody('VALIDATION_FAILED', message);
@@ -133,6 +139,12 @@ export function simulatorRoutes() {
     );
     if (!groupId) return c.json(errorBody('SESSION_NOT_FOUND', 'no such account'), 404);
     return c.json({ success: true, groupId });
+  });
+
+  r.get('/_sim/activity', async (c) => {
+    const activity = simNetwork.activity(await resolve(c.req.query('sessionId') ?? ''));
+    if (!activity) return c.json(errorBody('SESSION_NOT_FOUND', 'no such account'), 404);
+    return c.json({ success: true, ...activity });
   });
 
   r.get('/_sim/outbox', async (c) => {
@@ -194,10 +206,20 @@ export function simulatorRoutes() {
     return ok ? c.json({ success: true }) : c.json(errorBody('UNAUTHORIZED', 'device not linked'), 401);
   });
 
+  r.post('/_sim/device/:sessionId/read', async (c) => {
+    const parsed = ReadBody.safeParse(await jsonBody(c));
+    if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
+    const { token, to, ids, played } = parsed.data;
+    const ok = simNetwork.read(c.req.param('sessionId'), token, to, ids, played);
+    return ok ? c.json({ success: true }) : c.json(errorBody('UNAUTHORIZED', 'device not linked'), 401);
+  });
+
   r.post('/_sim/device/:sessionId/presence', async (c) => {
     const b = fieldsOf(await jsonBody(c));
     const type = PresenceType.safeParse(b.type);
-    if (!type.success) return c.json(bad('type must be composing, recording or paused'), 400);
+    if (!type.success) {
+      return c.json(bad('type must be composing, recording, paused, available or unavailable'), 400);
+    }
     const ok = simNetwork.presence(c.req.param('sessionId'), String(b.token), String(b.to), type.data);
     return ok ? c.json({ success: true }) : c.json(errorBody('UNAUTHORIZED', 'device not linked'), 401);
   });

@@ -151,6 +151,13 @@ export function deviceLink(conn: DeviceConnection, forgetCreds: () => Promise<vo
     async presence(u) {
       await conn.post('presence', { to: u.to, type: u.type });
     },
+    async read(chatId, messages) {
+      await conn.post('read', {
+        to: chatId,
+        ids: messages.map((m) => m.id),
+        played: messages.filter((m) => m.voice).map((m) => m.id),
+      });
+    },
     async react(to, messageId, emoji) {
       await conn.post('send', { id: `R${messageId}${Date.now()}`, to, type: 'reaction', text: emoji });
     },
