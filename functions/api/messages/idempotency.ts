@@ -101,7 +101,7 @@ class NotKept extends Error {}
  * Mount it after authentication.
  */
 export const idempotentJson: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.req.header(HEADER) === undefined) return next();
+  if (c.req.method !== 'POST' || c.req.header(HEADER) === undefined) return next();
   const body: unknown = await c.req.json().catch(() => undefined);
   let ran = false;
   try {
