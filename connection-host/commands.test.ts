@@ -32,6 +32,7 @@ function driver() {
           sent.push(messageId);
         },
         presence: nothing,
+        read: nothing,
         react: nothing,
         pin: nothing,
         postStatus: nothing,

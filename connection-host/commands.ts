@@ -126,6 +126,8 @@ export async function applyCommand(cmd: Command, ctx: CommandContext, signal?: A
     }
     case 'react':
     case 'pin':
+    case 'read':
+    case 'presence':
     case 'status':
     case 'group': {
       const rt = await requireRuntime(cmd, ctx);
@@ -139,6 +141,8 @@ export async function applyCommand(cmd: Command, ctx: CommandContext, signal?: A
         let result: Record<string, unknown> = {};
         if (cmd.kind === 'react') await link.react(cmd.to, cmd.messageId, cmd.emoji);
         else if (cmd.kind === 'pin') await link.pin(cmd.chatId, cmd.pin);
+        else if (cmd.kind === 'read') await link.read(cmd.chatId, cmd.messages);
+        else if (cmd.kind === 'presence') await link.presence({ to: cmd.chatId, type: cmd.state });
         else if (cmd.kind === 'status') {
           const media =
             cmd.type === 'text' ? undefined : await fetchMedia({ kind: cmd.type, mediaUrl: cmd.content });

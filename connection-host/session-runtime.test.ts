@@ -24,6 +24,7 @@ function fakeLink() {
     send: vi.fn(async () => {}),
     presence: vi.fn(async () => {}),
     react: vi.fn(async () => {}),
+    read: vi.fn(async () => {}),
     pin: vi.fn(async () => {}),
     postStatus: vi.fn(async () => {}),
     groupAction: vi.fn(async () => ({})),

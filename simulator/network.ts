@@ -21,9 +21,23 @@ export interface OutboxEntry {
   durationMs?: number;
   /** The message this one replies to. */
   quotedId?: string;
-  presence: Array<{ type: 'composing' | 'recording' | 'paused'; at: number }>;
+  location?: { latitude: number; longitude: number; name?: string; address?: string };
+  contacts?: Array<{ name: string; vcard: string }>;
+  poll?: { question: string; options: string[]; multiple: boolean };
+  presence: Array<{ type: PresenceType; at: number }>;
   at: number;
 }
+
+export type PresenceType = 'composing' | 'recording' | 'paused' | 'available' | 'unavailable';
+
+/** What the device did in a chat besides sending (`GET /_sim/activity`). */
+export interface DeviceActivity {
+  reads: Array<{ to: string; ids: string[]; played: string[]; at: number }>;
+  presence: Array<{ to: string; type: PresenceType; at: number }>;
+}
+
+/** The activity kept per account: the latest, enough for any test, bounded for long `npm start` runs. */
+const ACTIVITY_MAX = 500;
 
 export interface Link {
   id: number;
@@ -42,6 +56,7 @@ interface Account {
   outbox: OutboxEntry[];
   outboxIds: Set<string>;
   presence: Map<string, OutboxEntry['presence']>;
+  activity: DeviceActivity;
   lids: Map<string, string>;
   /** Timestamp of the last message written to the account: each next one is later (order keys follow it). */
   lastInboundMs?: number;
@@ -56,7 +71,15 @@ export class SimNetwork {
   private account(sessionId: string): Account {
     let a = this.accounts.get(sessionId);
     if (!a) {
-      a = { sessionId, pending: [], outbox: [], outboxIds: new Set(), presence: new Map(), lids: new Map() };
+      a = {
+        sessionId,
+        pending: [],
+        outbox: [],
+        outboxIds: new Set(),
+        presence: new Map(),
+        activity: { reads: [], presence: [] },
+        lids: new Map(),
+      };
       this.accounts.set(sessionId, a);
     }
     return a;
@@ -228,18 +251,27 @@ export class SimNetwork {
     return true;
   }
 
-  presence(
-    sessionId: string,
-    token: string,
-    to: string,
-    type: 'composing' | 'recording' | 'paused',
-  ): boolean {
+  presence(sessionId: string, token: string, to: string, type: PresenceType): boolean {
     const a = this.accounts.get(sessionId);
     if (!a || a.token !== token) return false;
     const list = a.presence.get(to) ?? [];
-    list.push({ type, at: Date.now() });
+    const at = Date.now();
+    list.push({ type, at });
     a.presence.set(to, list);
+    keep(a.activity.presence, { to, type, at });
     return true;
+  }
+
+  /** Read receipts the device sent for messages of a chat (`played`: voice notes among them). */
+  read(sessionId: string, token: string, to: string, ids: string[], played: string[]): boolean {
+    const a = this.accounts.get(sessionId);
+    if (!a || a.token !== token) return false;
+    keep(a.activity.reads, { to, ids, played, at: Date.now() });
+    return true;
+  }
+
+  activity(identifier: string): DeviceActivity | undefined {
+    return this.find(identifier)?.activity;
   }
 
   /** True when the device's link is alive; a frozen link answers nothing, like a dead socket. */
@@ -288,3 +320,8 @@ export class SimNetwork {
 
 /** The one network of this process (the app serves it when MESSAGING_DRIVER=simulator). */
 export const simNetwork = new SimNetwork();
+
+function keep<T>(list: T[], item: T): void {
+  list.push(item);
+  if (list.length > ACTIVITY_MAX) list.splice(0, list.length - ACTIVITY_MAX);
+}

@@ -27,6 +27,10 @@ export interface MessageFrame {
   fileName?: string;
   mimetype?: string;
   mediaUrl?: string;
+  location?: { latitude: number; longitude: number; name?: string; address?: string };
+  /** Contact cards as the network carries them: a display name and a vCard each. */
+  contacts?: Array<{ name: string; vcard: string }>;
+  poll?: { question: string; options: string[]; multiple: boolean };
   timestampMs: number;
 }
 
@@ -61,6 +65,17 @@ export const DeviceSend = z.object({
   durationMs: z.number().optional(),
   quotedId: z.string().optional(),
   mediaBase64: z.string().optional(),
+  location: z
+    .object({
+      latitude: z.number(),
+      longitude: z.number(),
+      name: z.string().optional(),
+      address: z.string().optional(),
+    })
+    .optional(),
+  /** Contact cards as the network carries them: a display name and a vCard each. */
+  contacts: z.array(z.object({ name: z.string(), vcard: z.string() })).optional(),
+  poll: z.object({ question: z.string(), options: z.array(z.string()), multiple: z.boolean() }).optional(),
 });
 
 /** `POST …/group`: group management; answered with `DeviceGroupReply`. */
@@ -82,7 +97,13 @@ export interface DeviceGroupReply {
 /** The body of each device request, by the last segment of its path. */
 export interface DeviceRequests {
   send: z.input<typeof DeviceSend>;
-  presence: { token: string; to: string; type: 'composing' | 'recording' | 'paused' };
+  presence: {
+    token: string;
+    to: string;
+    type: 'composing' | 'recording' | 'paused' | 'available' | 'unavailable';
+  };
+  /** Read receipts for received messages of chat `to`; `played` are the voice notes among them. */
+  read: { token: string; to: string; ids: string[]; played: string[] };
   group: z.input<typeof DeviceGroupAction>;
   probe: { token: string };
   logout: { token: string };

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import type { AppEnv } from '#shared/http/context';
 import { errorBody } from '#shared/http/errors';
 import { jsonTextProblem } from '#shared/http/json-text';
+import { ContactCard, Location, Poll } from '#shared/messages/content';
+import { toVCard } from '#shared/messages/vcard';
 import { phoneNumberInput } from '#shared/phone/schema';
 import { sessionOfMobid } from '#shared/sessions/repository';
 import { nodeResponse, nodeSink } from '#shared/stream/sink';
@@ -39,13 +41,18 @@ const InboundBody = z.object({
   sessionId: z.string().min(1),
   from: digits,
   name: z.string().max(200).optional(),
-  type: z.enum(['text', 'image', 'audio', 'voice', 'video', 'document', 'sticker']).default('text'),
+  type: z
+    .enum(['text', 'image', 'audio', 'voice', 'video', 'document', 'sticker', 'location', 'contact', 'poll'])
+    .default('text'),
   text: z.string().max(65_536).optional(),
   mediaUrl: z.string().url().optional(),
   mimetype: z.string().max(200).optional(),
   fileName: z.string().max(300).optional(),
   groupId: z.string().max(100).optional(),
   lid: z.boolean().optional(),
+  location: Location.optional(),
+  contacts: z.array(ContactCard).min(1).optional(),
+  poll: Poll.optional(),
 });
 
 /** mobid → session id via the store; session ids and mobile numbers are known to the network. */
@@ -108,7 +115,13 @@ async function jsonBody(c: Context<AppEnv>): Promise<unknown> {
 const fieldsOf = (body: unknown): Record<string, unknown> =>
   body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
 
-const PresenceType = z.enum(['composing', 'recording', 'paused']);
+const PresenceType = z.enum(['composing', 'recording', 'paused', 'available', 'unavailable']);
+const ReadBody = z.object({
+  token: z.string(),
+  to: z.string().min(1).max(100),
+  ids: z.array(z.string().min(1).max(128)).min(1).max(100),
+  played: z.array(z.string().min(1).max(128)).max(100),
+});
 
 function bad(message: string) {
   return errorBody('VALIDATION_FAILED', message);
@@ -157,6 +170,10 @@ export function simulatorRoutes() {
       fileName: b.fileName,
       groupId: b.groupId,
       lidMode: b.lid,
+      location: b.location,
+      // The network carries contact cards as vCards, as a phone sends them.
+      contacts: b.contacts?.map((c) => ({ name: c.name, vcard: toVCard(c) })),
+      poll: b.poll && { ...b.poll, multiple: b.poll.multiple ?? false },
     });
     if (!id) return c.json(errorBody('SESSION_NOT_FOUND', `no linked account for ${b.sessionId}`), 404);
     return c.json({ success: true, messageId: id });
@@ -178,6 +195,12 @@ export function simulatorRoutes() {
     );
     if (!groupId) return c.json(errorBody('SESSION_NOT_FOUND', 'no such account'), 404);
     return c.json({ success: true, groupId });
+  });
+
+  r.get('/_sim/activity', async (c) => {
+    const activity = simNetwork.activity(await resolve(c.req.query('sessionId') ?? ''));
+    if (!activity) return c.json(errorBody('SESSION_NOT_FOUND', 'no such account'), 404);
+    return c.json({ success: true, ...activity });
   });
 
   r.get('/_sim/outbox', async (c) => {
@@ -239,10 +262,20 @@ export function simulatorRoutes() {
     return ok ? c.json({ success: true }) : c.json(errorBody('UNAUTHORIZED', 'device not linked'), 401);
   });
 
+  r.post('/_sim/device/:sessionId/read', async (c) => {
+    const parsed = ReadBody.safeParse(await jsonBody(c));
+    if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
+    const { token, to, ids, played } = parsed.data;
+    const ok = simNetwork.read(c.req.param('sessionId'), token, to, ids, played);
+    return ok ? c.json({ success: true }) : c.json(errorBody('UNAUTHORIZED', 'device not linked'), 401);
+  });
+
   r.post('/_sim/device/:sessionId/presence', async (c) => {
     const b = fieldsOf(await jsonBody(c));
     const type = PresenceType.safeParse(b.type);
-    if (!type.success) return c.json(bad('type must be composing, recording or paused'), 400);
+    if (!type.success) {
+      return c.json(bad('type must be composing, recording, paused, available or unavailable'), 400);
+    }
     const ok = simNetwork.presence(c.req.param('sessionId'), String(b.token), String(b.to), type.data);
     return ok ? c.json({ success: true }) : c.json(errorBody('UNAUTHORIZED', 'device not linked'), 401);
   });

@@ -1,3 +1,4 @@
+import type { PresenceState, ReadTarget } from '#shared/commands/types';
 import type { LidCache } from '#shared/contacts/lid-cache';
 import type { InboundMessage, OutboundContent } from '#shared/messages/content';
 import type { LeaseGuard } from '../leases.ts';
@@ -62,7 +63,7 @@ export interface OutboundMedia {
 
 export interface PresenceUpdate {
   to: string;
-  type: 'composing' | 'recording' | 'paused';
+  type: PresenceState;
 }
 
 /** The network answered a message with an error: it will not be delivered, and is not sent again. */
@@ -93,6 +94,8 @@ export interface DriverLink {
   send(messageId: string, to: string, content: OutboundContent, media?: OutboundMedia): Promise<void>;
   presence(update: PresenceUpdate): Promise<void>;
   react(to: string, messageId: string, emoji: string): Promise<void>;
+  /** Read receipts for received messages of one chat; voice notes are marked played as well. */
+  read(chatId: string, messages: ReadTarget[]): Promise<void>;
   pin(chatId: string, pin: boolean): Promise<void>;
   /** A status story; image and video stories come with the media the host fetched (guarded). */
   postStatus(story: {

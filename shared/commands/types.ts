@@ -8,6 +8,22 @@ const base = {
   issuedAt: z.number(),
 };
 
+/** What a session shows a chat: typing, recording, stopped; or itself online or offline. */
+export const PresenceState = z.enum(['composing', 'recording', 'paused', 'available', 'unavailable']);
+export type PresenceState = z.infer<typeof PresenceState>;
+
+/** The most messages one read command marks. */
+export const READ_MAX = 100;
+
+/** A received message to mark read: its id, who sent it (in a group the key needs the sender), and whether it is a voice note (marked played too). */
+export const ReadTarget = z.object({
+  id: z.string(),
+  senderPhone: z.string().optional(),
+  senderLid: z.string().optional(),
+  voice: z.boolean().optional(),
+});
+export type ReadTarget = z.infer<typeof ReadTarget>;
+
 /** Work for the connection host. One FIFO queue per shard, MessageGroupId = sessionId. */
 export const Command = z.discriminatedUnion('kind', [
   z.object({
@@ -41,6 +57,13 @@ export const Command = z.discriminatedUnion('kind', [
     emoji: z.string(),
   }),
   z.object({ ...base, kind: z.literal('pin'), chatId: z.string(), pin: z.boolean() }),
+  z.object({
+    ...base,
+    kind: z.literal('read'),
+    chatId: z.string(),
+    messages: z.array(ReadTarget).min(1).max(READ_MAX),
+  }),
+  z.object({ ...base, kind: z.literal('presence'), chatId: z.string(), state: PresenceState }),
   z.object({
     ...base,
     kind: z.literal('status'),

@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'SESSION_NOT_READY'
+  | 'IDEMPOTENCY_KEY_REUSED'
   | 'PAYMENT_NOT_CONFIGURED'
   | 'QUOTA_EXCEEDED'
   | 'RATE_LIMITED'
@@ -34,6 +35,7 @@ const STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   SESSION_NOT_READY: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
   PAYMENT_NOT_CONFIGURED: 422,
   QUOTA_EXCEEDED: 429,
   RATE_LIMITED: 429,
@@ -91,6 +93,17 @@ export class ConflictError extends ServiceError {
 export class SessionNotReadyError extends ServiceError {
   constructor(sessionId: string, status: string) {
     super('SESSION_NOT_READY', `session ${sessionId} is ${status}, not READY`);
+  }
+}
+
+/** An `Idempotency-Key` already used, within its 24 hours, for a request with another body. */
+export class IdempotencyKeyReusedError extends ServiceError {
+  constructor() {
+    super(
+      'IDEMPOTENCY_KEY_REUSED',
+      'this Idempotency-Key was used in the last 24 hours for a request with another body; choose a new key',
+      { field: 'Idempotency-Key' },
+    );
   }
 }
 

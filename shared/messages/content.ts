@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPhoneDigits } from '../phone/number.ts';
 
 /** What we ask the network to deliver: our own shape, converted to the network's at the driver. */
 export const OutboundKind = z.enum([
@@ -10,8 +11,53 @@ export const OutboundKind = z.enum([
   'video',
   'voice',
   'buttons',
+  'location',
+  'contact',
+  'poll',
 ]);
 export type OutboundKind = z.infer<typeof OutboundKind>;
+
+/** A place: what a `location` message carries, either way. */
+export const Location = z.object({
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+  name: z.string().trim().min(1).max(256).optional(),
+  address: z.string().trim().min(1).max(512).optional(),
+});
+export type Location = z.infer<typeof Location>;
+
+/** The most numbers one contact card carries. */
+export const CONTACT_PHONES_MAX = 10;
+
+/** One contact card of a `contact` message; sent as a vCard (shared/messages/vcard.ts). */
+export const ContactCard = z.object({
+  name: z.string().trim().min(1).max(256),
+  /** Digits with country code, each a WhatsApp number the card links to. */
+  phones: z
+    .array(z.string().refine((d) => isPhoneDigits(d), 'digits with country code'))
+    .min(1)
+    .max(CONTACT_PHONES_MAX),
+  email: z.string().trim().email().max(256).optional(),
+  org: z.string().trim().min(1).max(256).optional(),
+});
+export type ContactCard = z.infer<typeof ContactCard>;
+/** The most cards one `contact` message carries. */
+export const CONTACTS_MAX = 10;
+
+/** The network takes 2 to 12 options per poll, each named once. */
+export const POLL_OPTIONS_MIN = 2;
+export const POLL_OPTIONS_MAX = 12;
+export const Poll = z.object({
+  question: z.string().trim().min(1).max(255),
+  options: z
+    .array(z.string().trim().min(1).max(100))
+    .min(POLL_OPTIONS_MIN)
+    .max(POLL_OPTIONS_MAX)
+    .refine((o) => new Set(o).size === o.length, 'options must differ from each other'),
+  /** Several options may be chosen (default: one). */
+  multiple: z.boolean().optional(),
+});
+export type Poll = z.infer<typeof Poll>;
 
 export const OutboundContent = z.object({
   kind: OutboundKind,
@@ -24,6 +70,9 @@ export const OutboundContent = z.object({
   /** Voice notes: seconds. */
   durationSeconds: z.number().optional(),
   buttons: z.array(z.object({ id: z.string(), title: z.string() })).optional(),
+  location: Location.optional(),
+  contacts: z.array(ContactCard).min(1).max(CONTACTS_MAX).optional(),
+  poll: Poll.optional(),
   /** Reply context: the id of the quoted message. */
   quotedId: z.string().optional(),
   /** A voice note to speak rather than fetch (the chatbot's voice replies): the host synthesises it. */
@@ -54,6 +103,7 @@ export const InboundKind = z.enum([
   'location',
   'contact',
   'reaction',
+  'poll',
   'unknown',
 ]);
 export type InboundKind = z.infer<typeof InboundKind>;
@@ -75,6 +125,29 @@ export const InboundMessage = z.object({
   mimetype: z.string().optional(),
   /** S3 key of the media the host stored, if any. */
   mediaKey: z.string().optional(),
+  /**
+   * A location, contact or poll as data (its `text` is the summary: `<latitude>,<longitude>`, the
+   * names, the question). Not validated against the send limits: what the network carried is kept.
+   */
+  location: z
+    .object({
+      latitude: z.number(),
+      longitude: z.number(),
+      name: z.string().optional(),
+      address: z.string().optional(),
+    })
+    .optional(),
+  contacts: z
+    .array(
+      z.object({
+        name: z.string(),
+        phones: z.array(z.string()),
+        email: z.string().optional(),
+        org: z.string().optional(),
+      }),
+    )
+    .optional(),
+  poll: z.object({ question: z.string(), options: z.array(z.string()), multiple: z.boolean() }).optional(),
   timestampMs: z.number(),
   /**
    * Received while the link was down: the network's offline queue, replayed when it came back. No

@@ -1,5 +1,6 @@
 import type { MessageStatus } from '../events/types.ts';
 import type { MessageAnalysis } from './analysis.ts';
+import type { InboundMessage } from './content.ts';
 
 /** A stored message, inbound or outbound. Phone numbers are digits; `chatId` is a chat id (shared/phone/jid.ts). */
 export interface StoredMessage {
@@ -20,6 +21,10 @@ export interface StoredMessage {
   mimetype?: string;
   mediaKey?: string;
   mediaUrl?: string;
+  /** A location, contact or poll as data (`text` is its summary). */
+  location?: InboundMessage['location'];
+  contacts?: InboundMessage['contacts'];
+  poll?: InboundMessage['poll'];
   /**
    * Inbound media only (docs/media.md, "Pipeline"): `pending` while the media consumer analyses it
    * (the message is stored but not yet in the tenant feed, the webhook or the chatbot), `done` after.

@@ -48,19 +48,31 @@ export class Table {
     return r.Item ? (fromAttr(r.Item) as T) : undefined;
   }
 
-  /** Put; with `ifAbsent` the write fails with `false` when the key exists already. */
-  async put(item: Item & Key, opt: { ifAbsent?: boolean } = {}): Promise<boolean> {
+  /**
+   * Put; with `ifAbsent` the write fails with `false` when the key exists already, with `condition`
+   * when that condition on the stored item fails.
+   */
+  async put(
+    item: Item & Key,
+    opt: {
+      ifAbsent?: boolean;
+      condition?: { expression: string; names?: Record<string, string>; values?: Item };
+    } = {},
+  ): Promise<boolean> {
+    const c = opt.condition;
     try {
       await dynamoClient().send(
         new PutItemCommand({
           TableName: this.name(),
           Item: toAttr(item),
-          ConditionExpression: opt.ifAbsent ? 'attribute_not_exists(pk)' : undefined,
+          ConditionExpression: c?.expression ?? (opt.ifAbsent ? 'attribute_not_exists(pk)' : undefined),
+          ExpressionAttributeNames: c?.names,
+          ExpressionAttributeValues: c?.values ? toAttr(c.values) : undefined,
         }),
       );
       return true;
     } catch (err) {
-      if (opt.ifAbsent && err instanceof ConditionalCheckFailedException) return false;
+      if ((opt.ifAbsent || c) && err instanceof ConditionalCheckFailedException) return false;
       throw err;
     }
   }

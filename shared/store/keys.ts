@@ -257,6 +257,14 @@ export const chatbotTurnKey = (tenantId: string, sessionId: string, messageId: s
   pk: `${tenantPk(tenantId)}#CB#${sessionId}`,
   sk: messageId,
 });
+/**
+ * A send's `Idempotency-Key`, in a partition of its own per tenant and key (keys are the caller's
+ * choice; one partition each spreads a busy tenant's keys over the table).
+ */
+export const idempotencyKey = (tenantId: string, key: string) => ({
+  pk: `${tenantPk(tenantId)}#IDEM#${key}`,
+  sk: META,
+});
 export const commandDoneKey = (commandId: string) => ({ pk: `CMDDONE#${commandId}`, sk: META });
 export const leaseKey = (shard: number) => ({ pk: `SHARD#${shard}`, sk: 'LEASE' });
 const shardPk = (shard: number) => `SHARD#${shard}`;

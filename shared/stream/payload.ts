@@ -32,6 +32,7 @@ const LABELS: Record<string, string> = {
   location: '[Location]',
   contact: '[Contact]',
   reaction: '[Reaction]',
+  poll: '[Poll]',
   unknown: '[Unsupported message]',
 };
 

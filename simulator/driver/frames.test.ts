@@ -130,7 +130,29 @@ describe('simulator frames', () => {
       caption: 'invoice',
       fileName: 'a.pdf',
     });
-    expect(inboundOf(message({ kind: 'poll' })).kind).toBe('unknown');
+    expect(inboundOf(message({ kind: 'list' })).kind).toBe('unknown');
+  });
+
+  it('reads locations, vCards and polls, with the summary text the Baileys driver gives too', () => {
+    const location = { latitude: 12.97, longitude: 77.59, name: 'Shop' };
+    expect(inboundOf(message({ kind: 'location', text: undefined, location }))).toMatchObject({
+      kind: 'location',
+      text: '12.97,77.59',
+      caption: undefined,
+      location,
+    });
+    const vcard = 'BEGIN:VCARD\nVERSION:3.0\nFN:Asha Rao\nTEL;waid=919876543211:+919876543211\nEND:VCARD';
+    expect(inboundOf(message({ kind: 'contact', contacts: [{ name: 'Asha', vcard }] }))).toMatchObject({
+      kind: 'contact',
+      text: 'Asha Rao',
+      contacts: [{ name: 'Asha Rao', phones: ['919876543211'] }],
+    });
+    const poll = { question: 'Which day?', options: ['Mon', 'Tue'], multiple: false };
+    expect(inboundOf(message({ kind: 'poll', poll }))).toMatchObject({
+      kind: 'poll',
+      text: 'Which day?',
+      poll,
+    });
   });
 
   it('delivers a reported event to its callback with its arguments', () => {

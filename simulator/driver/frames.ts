@@ -1,4 +1,5 @@
 import type { InboundMessage } from '#shared/messages/content';
+import { fromVCard } from '#shared/messages/vcard';
 import { groupJid, lidJid } from '#shared/phone/jid';
 import type { DriverEvents, LinkEnd } from '../../connection-host/drivers/driver.ts';
 import type { Frame, MessageFrame } from '../protocol.ts';
@@ -20,7 +21,31 @@ export type FrameStep =
   /** Nothing to report: the network's ack of our own send (the host reports `sent` when the send resolves). */
   | { step: 'ignore' };
 
-const KINDS = ['text', 'image', 'audio', 'voice', 'video', 'document', 'sticker'] as const;
+const KINDS = [
+  'text',
+  'image',
+  'audio',
+  'voice',
+  'video',
+  'document',
+  'sticker',
+  'location',
+  'contact',
+  'poll',
+] as const;
+
+/** The data of a location, contact or poll frame, with the summary text the Baileys driver gives too. */
+function structuredOf(f: MessageFrame): Partial<InboundMessage> | undefined {
+  if (f.kind === 'location' && f.location) {
+    return { text: `${f.location.latitude},${f.location.longitude}`, location: f.location };
+  }
+  if (f.kind === 'contact' && f.contacts) {
+    const contacts = f.contacts.map((c) => fromVCard(c.vcard, c.name) ?? { name: c.name, phones: [] });
+    return { text: contacts.map((c) => c.name).join(', '), contacts };
+  }
+  if (f.kind === 'poll' && f.poll) return { text: f.poll.question, poll: f.poll };
+  return undefined;
+}
 
 /** The network's frame in our words. Pure: no I/O, no state. */
 export function stepOf(f: Frame): FrameStep {
@@ -58,6 +83,7 @@ export function stepOf(f: Frame): FrameStep {
 /** A message frame as our inbound message; a sender hidden behind a LID chats as `<lid>@lid`. */
 export function inboundOf(f: MessageFrame): Omit<InboundMessage, 'mediaKey'> {
   const group = f.groupId ? groupJid(f.groupId) : undefined;
+  const structured = structuredOf(f);
   return {
     id: f.id,
     chatId: group ?? (f.from || lidJid(f.lid ?? '')),
@@ -67,10 +93,11 @@ export function inboundOf(f: MessageFrame): Omit<InboundMessage, 'mediaKey'> {
     groupId: group,
     kind: KINDS.find((k) => k === f.kind) ?? 'unknown',
     text: f.kind === 'text' ? f.text : undefined,
-    caption: f.kind !== 'text' ? f.text : undefined,
+    caption: f.kind !== 'text' && !structured ? f.text : undefined,
     fileName: f.fileName,
     mimetype: f.mimetype,
     timestampMs: f.timestampMs,
+    ...(structured ?? {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { maskUrl } from '#shared/http/mask-url';
 import { logger } from '#shared/log/logger';
+import { toVCard } from '#shared/messages/vcard';
 import { STATUS_JID } from '#shared/phone/jid';
 import { guardedFetch } from '#shared/webhooks/guard';
 import type {
@@ -154,10 +155,20 @@ export function deviceLink(conn: DeviceConnection, forgetCreds: () => Promise<vo
         durationMs: content.durationSeconds !== undefined ? content.durationSeconds * 1000 : undefined,
         quotedId: content.quotedId,
         mediaBase64: base64(media),
+        location: content.location,
+        contacts: content.contacts?.map((c) => ({ name: c.name, vcard: toVCard(c) })),
+        poll: content.poll && { ...content.poll, multiple: content.poll.multiple ?? false },
       });
     },
     async presence(u) {
       await conn.post('presence', { to: u.to, type: u.type });
+    },
+    async read(chatId, messages) {
+      await conn.post('read', {
+        to: chatId,
+        ids: messages.map((m) => m.id),
+        played: messages.filter((m) => m.voice).map((m) => m.id),
+      });
     },
     async react(to, messageId, emoji) {
       await conn.post('send', { id: `R${messageId}${Date.now()}`, to, type: 'reaction', text: emoji });

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { getBinaryNodeChild, getBinaryNodeChildren } from '@whiskeysockets/baileys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '#shared/config/env';
 import { logger } from '#shared/log/logger';
 import type { InboundMessage } from '#shared/messages/content';
+import { fromVCard, toVCard } from '#shared/messages/vcard';
 import { AUTH_CREDS_SK, authPk } from '#shared/store/keys';
 import { authTable } from '#shared/store/tables';
 import { baileysDriver } from '../../connection-host/drivers/baileys/driver.ts';
@@ -139,6 +141,94 @@ describe('Baileys driver against the fake network', () => {
     expect(got?.from).toBe(device);
     // Our own phone gets the copy every linked device sends it.
     expect(me.received.find((m) => m.id === 'msg-out-1')?.text).toBe('hi Asha, your order shipped');
+  });
+
+  it('a location, contact cards and a poll each way', async () => {
+    const to = '+1 415 555 0100';
+    await link.send('loc-out-1', to, {
+      kind: 'location',
+      location: { latitude: 12.9716, longitude: 77.5946, name: 'Shop', address: 'MG Road' },
+    });
+    const cards = [
+      { name: 'Ravi', phones: ['919876543211'], org: 'Clinic' },
+      { name: 'Meera', phones: ['919876543212'] },
+    ];
+    await link.send('card-out-1', to, { kind: 'contact', contacts: [cards[0]!] });
+    await link.send('cards-out-1', to, { kind: 'contact', contacts: cards });
+    await link.send('poll-out-1', to, {
+      kind: 'poll',
+      poll: { question: 'Which day?', options: ['Mon', 'Tue'], multiple: false },
+    });
+    await poll(() => asha.received.map((m) => m.id)).toEqual(
+      expect.arrayContaining(['loc-out-1', 'card-out-1', 'cards-out-1', 'poll-out-1']),
+    );
+    const got = (id: string) => asha.received.find((m) => m.id === id)?.message;
+    expect(got('loc-out-1')?.locationMessage).toMatchObject({
+      degreesLatitude: 12.9716,
+      degreesLongitude: 77.5946,
+      name: 'Shop',
+      address: 'MG Road',
+    });
+    const one = got('card-out-1')?.contactMessage;
+    expect(one?.displayName).toBe('Ravi');
+    expect(fromVCard(one?.vcard ?? '')).toEqual(cards[0]);
+    const many = got('cards-out-1')?.contactsArrayMessage?.contacts ?? [];
+    expect(many.map((c) => fromVCard(c.vcard ?? ''))).toEqual(cards);
+    const created = got('poll-out-1');
+    const pollMessage =
+      created?.pollCreationMessageV3 ?? created?.pollCreationMessage ?? created?.pollCreationMessageV2;
+    expect(pollMessage?.name).toBe('Which day?');
+    expect(pollMessage?.options?.map((o) => o.optionName)).toEqual(['Mon', 'Tue']);
+    expect(pollMessage?.selectableOptionsCount).toBe(1);
+
+    // And from the phone: each normalised with its data and summary.
+    await asha.send(me, {
+      locationMessage: { degreesLatitude: -33.92, degreesLongitude: 18.42, name: 'Beach' },
+    });
+    await asha.send(me, {
+      contactMessage: { displayName: 'Ravi', vcard: toVCard({ name: 'Ravi', phones: ['919876543211'] }) },
+    });
+    await asha.send(me, {
+      pollCreationMessageV3: {
+        name: 'Lunch?',
+        options: [{ optionName: 'Yes' }, { optionName: 'No' }],
+        selectableOptionsCount: 1,
+      },
+    });
+    await poll(() => rec.inbound.map((m) => m.kind)).toEqual(
+      expect.arrayContaining(['location', 'contact', 'poll']),
+    );
+    expect(rec.inbound.find((m) => m.kind === 'location')).toMatchObject({
+      text: '-33.92,18.42',
+      location: { latitude: -33.92, longitude: 18.42, name: 'Beach' },
+    });
+    expect(rec.inbound.find((m) => m.kind === 'contact')).toMatchObject({
+      text: 'Ravi',
+      contacts: [{ name: 'Ravi', phones: ['919876543211'] }],
+    });
+    expect(rec.inbound.find((m) => m.kind === 'poll')).toMatchObject({
+      text: 'Lunch?',
+      poll: { question: 'Lunch?', options: ['Yes', 'No'], multiple: false },
+    });
+  });
+
+  it('read receipts for received messages, voice notes played', async () => {
+    const textId = await asha.sendText(me, 'read me');
+    const voiceId = await asha.send(me, { audioMessage: { ptt: true, mimetype: 'audio/ogg; codecs=opus' } });
+    const before = net.receipts.length;
+    await link.read('14155550100', [{ id: textId }, { id: voiceId, voice: true }]);
+    await poll(() => net.receipts.length - before).toBeGreaterThanOrEqual(2);
+    const sent = net.receipts.slice(before).map(({ node }) => ({
+      type: node.attrs.type,
+      to: node.attrs.to,
+      ids: [
+        node.attrs.id,
+        ...getBinaryNodeChildren(getBinaryNodeChild(node, 'list'), 'item').map((i) => i.attrs.id),
+      ],
+    }));
+    const read = sent.find((r) => r.type === 'read' || r.type === 'read-self');
+    expect(read?.ids.sort()).toEqual([textId, voiceId].sort());
+    expect(sent.find((r) => r.type === 'played')?.ids).toEqual([voiceId]);
   });
 
   it("the peer's delivery and read receipts reach onReceipt", async () => {

@@ -31,6 +31,7 @@ function session(sessionId: string) {
           sent.push(messageId);
         },
         presence: nothing,
+        read: nothing,
         react: nothing,
         pin: nothing,
         postStatus: nothing,

@@ -33,6 +33,7 @@ import {
   toJid,
   toMessageContent,
 } from './outbound.ts';
+import { markRead } from './read.ts';
 import { wireEvents } from './wire.ts';
 
 export interface BaileysDriverOptions {
@@ -337,6 +338,9 @@ async function connect(
     },
     async pin(chatId, pin) {
       await sock.chatModify({ pin }, toJid(chatId));
+    },
+    async read(chatId, messages) {
+      await markRead(sock, chatId, messages);
     },
     async postStatus(story) {
       const stored = opts.statusAudience ? await opts.statusAudience(sessionId) : [];

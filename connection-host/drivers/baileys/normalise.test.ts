@@ -35,6 +35,68 @@ describe('inbound normalisation', () => {
     expect(n?.media).toBeUndefined();
   });
 
+  it('location, contact cards and polls carry their data, with a summary as text', () => {
+    const from = (id: string, message: proto.IMessage) =>
+      normaliseMessage(msg({ key: { remoteJid: '919876543210@s.whatsapp.net', id, fromMe: false }, message }))
+        ?.message;
+    expect(
+      from('L1', {
+        locationMessage: {
+          degreesLatitude: 12.97,
+          degreesLongitude: 77.59,
+          name: 'Shop',
+          address: 'MG Road',
+        },
+      }),
+    ).toMatchObject({
+      kind: 'location',
+      text: '12.97,77.59',
+      location: { latitude: 12.97, longitude: 77.59, name: 'Shop', address: 'MG Road' },
+    });
+    expect(from('L2', { liveLocationMessage: { degreesLatitude: 1, degreesLongitude: 2 } })).toMatchObject({
+      kind: 'location',
+      location: { latitude: 1, longitude: 2 },
+    });
+
+    const vcard =
+      'BEGIN:VCARD\nVERSION:3.0\nFN:Asha Rao\nTEL;type=CELL;waid=919876543211:+91 98765 43211\nEND:VCARD';
+    expect(from('C1', { contactMessage: { displayName: 'Asha', vcard } })).toMatchObject({
+      kind: 'contact',
+      text: 'Asha Rao',
+      contacts: [{ name: 'Asha Rao', phones: ['919876543211'] }],
+    });
+    expect(
+      from('C2', {
+        contactsArrayMessage: {
+          displayName: '2 contacts',
+          contacts: [{ displayName: 'Asha', vcard }, { displayName: 'Bob' }],
+        },
+      }),
+    ).toMatchObject({
+      kind: 'contact',
+      text: 'Asha Rao, Bob',
+      contacts: [
+        { name: 'Asha Rao', phones: ['919876543211'] },
+        { name: 'Bob', phones: [] },
+      ],
+    });
+
+    const options = [{ optionName: 'Mon' }, { optionName: 'Tue' }];
+    expect(
+      from('P1', { pollCreationMessageV3: { name: 'Which day?', options, selectableOptionsCount: 1 } }),
+    ).toMatchObject({
+      kind: 'poll',
+      text: 'Which day?',
+      poll: { question: 'Which day?', options: ['Mon', 'Tue'], multiple: false },
+    });
+    expect(
+      from('P2', { pollCreationMessage: { name: 'Toppings?', options, selectableOptionsCount: 0 } }),
+    ).toMatchObject({
+      kind: 'poll',
+      poll: { question: 'Toppings?', options: ['Mon', 'Tue'], multiple: true },
+    });
+  });
+
   it('group image with caption from a LID-only sender', () => {
     const n = normaliseMessage(
       msg({

@@ -16,6 +16,7 @@ import {
   type WAMessageUpdate,
 } from '@whiskeysockets/baileys';
 import type { InboundKind, InboundMessage } from '#shared/messages/content';
+import { fromVCard } from '#shared/messages/vcard';
 import { chatIdOf, groupJid, isUserJid } from '#shared/phone/jid';
 
 /** Network → our shapes. JIDs and LIDs never leave this folder: phones are digits, LIDs their user part. */
@@ -62,7 +63,31 @@ function toMs(ts: WAMessage['messageTimestamp']): number {
   return n > 0 ? n * 1000 : Date.now();
 }
 
-type Fields = Pick<InboundMessage, 'kind' | 'text' | 'caption' | 'fileName' | 'mimetype'>;
+type Fields = Pick<
+  InboundMessage,
+  'kind' | 'text' | 'caption' | 'fileName' | 'mimetype' | 'location' | 'contacts' | 'poll'
+>;
+
+/** The cards of contact messages; a vCard that names nobody and no number is left out. */
+function cardsOf(messages: Array<proto.Message.IContactMessage | null | undefined>): Fields {
+  const contacts = messages.flatMap((m) => {
+    const card = m?.vcard ? fromVCard(m.vcard, m.displayName ?? undefined) : undefined;
+    if (card) return [card];
+    return m?.displayName ? [{ name: m.displayName, phones: [] }] : [];
+  });
+  return { kind: 'contact', text: contacts.map((c) => c.name).join(', '), contacts };
+}
+
+/** A poll as it was created; `selectableOptionsCount` 1 is a single choice, 0 (or more) several. */
+function pollOf(p: proto.Message.IPollCreationMessage | null | undefined): Fields {
+  const question = p?.name ?? '';
+  const options = (p?.options ?? []).map((o) => o.optionName ?? '');
+  return {
+    kind: 'poll',
+    text: question,
+    poll: { question, options, multiple: p?.selectableOptionsCount !== 1 },
+  };
+}
 
 /** Kind and text fields from (unwrapped) content; undefined for protocol-only messages. */
 export function contentFields(content: proto.IMessage | undefined): Fields | undefined {
@@ -97,12 +122,30 @@ export function contentFields(content: proto.IMessage | undefined): Fields | und
     case 'locationMessage':
     case 'liveLocationMessage': {
       const l = c.locationMessage ?? c.liveLocationMessage;
-      return { kind: 'location', text: `${l?.degreesLatitude ?? 0},${l?.degreesLongitude ?? 0}` };
+      const latitude = l?.degreesLatitude ?? 0;
+      const longitude = l?.degreesLongitude ?? 0;
+      const place = c.locationMessage;
+      return {
+        kind: 'location',
+        text: `${latitude},${longitude}`,
+        location: {
+          latitude,
+          longitude,
+          ...(place?.name ? { name: place.name } : {}),
+          ...(place?.address ? { address: place.address } : {}),
+        },
+      };
     }
     case 'contactMessage':
-      return { kind: 'contact', text: c.contactMessage?.displayName ?? undefined };
+      return cardsOf([c.contactMessage]);
     case 'contactsArrayMessage':
-      return { kind: 'contact', text: c.contactsArrayMessage?.displayName ?? undefined };
+      return cardsOf(c.contactsArrayMessage?.contacts ?? []);
+    case 'pollCreationMessage':
+      return pollOf(c.pollCreationMessage);
+    case 'pollCreationMessageV2':
+      return pollOf(c.pollCreationMessageV2);
+    case 'pollCreationMessageV3':
+      return pollOf(c.pollCreationMessageV3);
     case 'reactionMessage':
       return { kind: 'reaction', text: c.reactionMessage?.text ?? '' };
     case 'buttonsResponseMessage':

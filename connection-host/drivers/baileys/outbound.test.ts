@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { toVCard } from '#shared/messages/vcard';
 import { quotedStub, retryContent, sentMediaWire, toJid, toMessageContent } from './outbound.ts';
 
 describe('outbound mapping', () => {
@@ -55,6 +56,47 @@ describe('outbound mapping', () => {
       }),
     ).toEqual({ text: 'Pick one\n\n1. Yes\n2. No' });
     expect(() => toMessageContent({ kind: 'video' })).toThrow(/media/);
+  });
+
+  it('builds location, contact (vCards) and poll content', () => {
+    expect(
+      toMessageContent({
+        kind: 'location',
+        location: { latitude: 12.9716, longitude: 77.5946, name: 'Shop', address: 'MG Road' },
+      }),
+    ).toEqual({
+      location: { degreesLatitude: 12.9716, degreesLongitude: 77.5946, name: 'Shop', address: 'MG Road' },
+    });
+    expect(toMessageContent({ kind: 'location', location: { latitude: -33.9, longitude: 18.4 } })).toEqual({
+      location: { degreesLatitude: -33.9, degreesLongitude: 18.4 },
+    });
+
+    const asha = { name: 'Asha Rao', phones: ['919876543210'], email: 'asha@example.com', org: 'Clinic' };
+    const bob = { name: 'Bob', phones: ['14155550100', '14155550101'] };
+    expect(toMessageContent({ kind: 'contact', contacts: [asha] })).toEqual({
+      contacts: { displayName: 'Asha Rao', contacts: [{ displayName: 'Asha Rao', vcard: toVCard(asha) }] },
+    });
+    const two = toMessageContent({ kind: 'contact', contacts: [asha, bob] }) as {
+      contacts: { displayName: string; contacts: Array<{ displayName: string; vcard: string }> };
+    };
+    expect(two.contacts.displayName).toBe('2 contacts');
+    expect(two.contacts.contacts.map((c) => c.displayName)).toEqual(['Asha Rao', 'Bob']);
+    expect(two.contacts.contacts[1]!.vcard).toContain(
+      'TEL;type=CELL;type=VOICE;waid=14155550101:+14155550101',
+    );
+
+    expect(toMessageContent({ kind: 'poll', poll: { question: 'When?', options: ['Mon', 'Tue'] } })).toEqual({
+      poll: { name: 'When?', values: ['Mon', 'Tue'], selectableCount: 1 },
+    });
+    expect(
+      toMessageContent({
+        kind: 'poll',
+        poll: { question: 'Which?', options: ['A', 'B', 'C'], multiple: true },
+      }),
+    ).toEqual({ poll: { name: 'Which?', values: ['A', 'B', 'C'], selectableCount: 0 } });
+
+    expect(() => toMessageContent({ kind: 'poll' })).toThrow(/poll field/);
+    expect(() => toMessageContent({ kind: 'location' })).toThrow(/location field/);
   });
 
   it('quotes and retries use what the store knows', () => {

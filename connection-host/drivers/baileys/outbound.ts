@@ -1,5 +1,6 @@
 import { type AnyMessageContent, proto, type WAMessage } from '@whiskeysockets/baileys';
-import { documentFileName, type OutboundContent } from '#shared/messages/content';
+import { documentFileName, type Location, type OutboundContent } from '#shared/messages/content';
+import { toVCard } from '#shared/messages/vcard';
 import {
   groupJid,
   isGroupJid,
@@ -82,9 +83,24 @@ export function buttonsAsText(text: string | undefined, buttons: OutboundContent
   return [text ?? '', options.join('\n')].filter((s) => s.length > 0).join('\n\n');
 }
 
-function need(media: OutboundMedia | undefined, kind: string): Buffer {
+function bytesOf(media: OutboundMedia | undefined, kind: string): Buffer {
   if (!media) throw new Error(`a ${kind} message needs its media bytes`);
   return Buffer.from(media.bytes.buffer, media.bytes.byteOffset, media.bytes.byteLength);
+}
+
+/** The part of the content a kind cannot go without (the API's schema requires it; commands are checked again here). */
+function need<T>(part: T | undefined, kind: string): T {
+  if (part === undefined) throw new Error(`a ${kind} message needs its ${kind} field`);
+  return part;
+}
+
+function locationMessage(l: Location): proto.Message.ILocationMessage {
+  return {
+    degreesLatitude: l.latitude,
+    degreesLongitude: l.longitude,
+    ...opt('name', l.name),
+    ...opt('address', l.address),
+  };
 }
 
 const opt = <K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> =>
@@ -100,21 +116,21 @@ export function toMessageContent(content: OutboundContent, media?: OutboundMedia
       return { text: buttonsAsText(content.text, content.buttons) };
     case 'image':
       return {
-        image: need(media, 'image'),
+        image: bytesOf(media, 'image'),
         ...opt('caption', content.caption ?? content.text),
         ...opt('mimetype', mimetype),
       };
     case 'video':
       return {
-        video: need(media, 'video'),
+        video: bytesOf(media, 'video'),
         ...opt('caption', content.caption ?? content.text),
         ...opt('mimetype', mimetype),
       };
     case 'audio':
-      return { audio: need(media, 'audio'), ptt: false, ...opt('mimetype', mimetype) };
+      return { audio: bytesOf(media, 'audio'), ptt: false, ...opt('mimetype', mimetype) };
     case 'voice':
       return {
-        audio: need(media, 'voice'),
+        audio: bytesOf(media, 'voice'),
         ptt: true,
         mimetype: 'audio/ogg; codecs=opus',
         ...opt(
@@ -122,11 +138,27 @@ export function toMessageContent(content: OutboundContent, media?: OutboundMedia
           content.durationSeconds === undefined ? undefined : Math.round(content.durationSeconds),
         ),
       };
+    case 'location':
+      return { location: locationMessage(need(content.location, 'location')) };
+    case 'contact': {
+      const cards = need(content.contacts, 'contact');
+      return {
+        contacts: {
+          displayName: cards.length === 1 ? cards[0]!.name : `${cards.length} contacts`,
+          contacts: cards.map((c) => ({ displayName: c.name, vcard: toVCard(c) })),
+        },
+      };
+    }
+    case 'poll': {
+      const poll = need(content.poll, 'poll');
+      // selectableCount 0 is the network's "any number of options"; 1 is a single choice.
+      return { poll: { name: poll.question, values: poll.options, selectableCount: poll.multiple ? 0 : 1 } };
+    }
     case 'pdf':
     case 'document': {
       const pdf = content.kind === 'pdf';
       return {
-        document: need(media, content.kind),
+        document: bytesOf(media, content.kind),
         mimetype: pdf ? 'application/pdf' : (mimetype ?? 'application/octet-stream'),
         fileName: documentFileName(content.kind, content.fileName),
         ...opt('caption', content.caption ?? content.text),

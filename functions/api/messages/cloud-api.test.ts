@@ -23,6 +23,7 @@ const EXPECTED = {
   PAYLOAD_TOO_LARGE: { status: 413, code: 131053 },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, code: 100 },
   SESSION_NOT_READY: { status: 422, code: 133010 },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, code: 100 },
   PAYMENT_NOT_CONFIGURED: { status: 422, code: 100 },
   QUOTA_EXCEEDED: { status: 429, code: 131056 },
   RATE_LIMITED: { status: 429, code: 130429 },

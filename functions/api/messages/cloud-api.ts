@@ -162,6 +162,7 @@ const CLOUD_CODES: Record<ErrorCode, { code: number; title: string; subcode?: nu
   CONFLICT: { code: 100, title: 'Invalid parameter' },
   PAYLOAD_TOO_LARGE: { code: 131053, title: 'Media upload error' },
   UNSUPPORTED_MEDIA_TYPE: { code: 100, title: 'Invalid parameter' },
+  IDEMPOTENCY_KEY_REUSED: { code: 100, title: 'Invalid parameter' },
   SESSION_NOT_READY: { code: 133010, title: 'Phone number not registered (session not connected)' },
   PAYMENT_NOT_CONFIGURED: { code: 100, title: 'Invalid parameter' },
   QUOTA_EXCEEDED: { code: 131056, title: 'Message quota for this phone number reached' },

@@ -14,6 +14,7 @@ import {
   cloudError,
 } from './cloud-api.ts';
 import { buildContent } from './content-builder.ts';
+import { IdempotencyHeaders, idempotentJson } from './idempotency.ts';
 import { fromWamid, toWamid } from './message-id.ts';
 import { acceptSend } from './send-service.ts';
 
@@ -26,6 +27,7 @@ const route = createRoute({
   security: bearer,
   summary: 'Cloud-API-compatible send; the sender (mobid, mobile number or session id) is in the path',
   request: {
+    headers: IdempotencyHeaders,
     params: z.object({
       phoneNumberId: z
         .string()
@@ -114,6 +116,7 @@ export function cloudRoutes() {
     );
   });
   r.use('/:phoneNumberId/messages', requireAuth);
+  r.use('/:phoneNumberId/messages', idempotentJson);
 
   r.openapi(route, async (c) => {
     const tenant = c.get('auth').tenant;

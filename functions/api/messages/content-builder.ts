@@ -1,7 +1,10 @@
 import {
+  type ContactCard,
   documentFileName,
+  type Location,
   type OutboundContent,
   type OutboundKind,
+  type Poll,
   VOICE_DEFAULT_SECONDS,
 } from '#shared/messages/content';
 import { fileNameFromUrl, mimetypeOfFileName } from './media-names.ts';
@@ -18,6 +21,19 @@ export interface ContentFields {
   buttons?: OutboundContent['buttons'];
   /** An upload's S3 key, which the host deletes after sending. */
   uploadKey?: string;
+  location?: Location;
+  contacts?: ContactCard[];
+  poll?: Poll;
+}
+
+/**
+ * The text a location, contact or poll is stored and listed with, as the inbound side writes it
+ * (connection-host/drivers/baileys/normalise.ts): `<latitude>,<longitude>`, the names, the question.
+ */
+function summaryOf(kind: 'location' | 'contact' | 'poll', f: ContentFields): string {
+  if (kind === 'location') return `${f.location?.latitude},${f.location?.longitude}`;
+  if (kind === 'contact') return (f.contacts ?? []).map((c) => c.name).join(', ');
+  return f.poll?.question ?? '';
 }
 
 /**
@@ -44,6 +60,12 @@ export function buildContent(kind: OutboundKind, f: ContentFields): OutboundCont
       return { kind, ...media };
     case 'voice':
       return { kind, ...media, durationSeconds: f.durationSeconds ?? VOICE_DEFAULT_SECONDS };
+    case 'location':
+      return { kind, text: summaryOf(kind, f), location: f.location };
+    case 'contact':
+      return { kind, text: summaryOf(kind, f), contacts: f.contacts };
+    case 'poll':
+      return { kind, text: summaryOf(kind, f), poll: f.poll };
     case 'pdf':
     case 'document': {
       const fileName = documentFileName(kind, f.fileName ?? fileNameFromUrl(f.mediaUrl ?? ''));

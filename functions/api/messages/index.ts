@@ -1,11 +1,12 @@
 import { router } from '#shared/http/context';
 import { cloudRoutes } from './cloud-routes.ts';
 import { reactionRoutes } from './reaction-routes.ts';
+import { readRoutes } from './read-routes.ts';
 import { sendRoutes } from './send-routes.ts';
 import { uploadRoutes } from './upload-routes.ts';
 
 /**
- * Everything under `/api/messages`: native send, reaction, upload-and-send, then the
+ * Everything under `/api/messages`: native send, reaction, read receipts, upload-and-send, then the
  * Cloud-API-compatible paths keyed by sender (`/{phoneNumberId}/…`), which answer errors in the
  * Cloud API's shape and so apply authentication themselves.
  */
@@ -13,6 +14,7 @@ export function messagesApi() {
   const r = router();
   r.route('/', sendRoutes());
   r.route('/', reactionRoutes());
+  r.route('/', readRoutes());
   r.route('/', uploadRoutes());
   r.route('/', cloudRoutes());
   return r;

@@ -4,6 +4,7 @@ import { bearer, ErrorSchema, errorResponses, json } from '#shared/http/schemas'
 import { requireAuth } from '../auth/middleware.ts';
 import { requireReadySession } from '../sessions/service.ts';
 import { renderStoredTemplate } from '../templates/render.ts';
+import { IdempotencyHeaders, idempotent } from './idempotency.ts';
 import { contentOf, SendBody } from './send-schema.ts';
 import { acceptSend } from './send-service.ts';
 
@@ -30,8 +31,9 @@ const sendRoute = createRoute({
   path: '/send',
   tags: ['messages'],
   security: bearer,
-  summary: 'Send a text, media, voice, template or buttons message (accepted asynchronously)',
-  request: { body: { content: { 'application/json': { schema: SendBody } } } },
+  summary:
+    'Send a text, media, voice, template, buttons, location, contact or poll message (accepted asynchronously)',
+  request: { headers: IdempotencyHeaders, body: { content: { 'application/json': { schema: SendBody } } } },
   responses: { 202: json(Accepted, 'Accepted and queued'), ...sendErrorResponses },
 });
 
@@ -41,19 +43,22 @@ export function sendRoutes() {
   r.openapi(sendRoute, async (c) => {
     const tenant = c.get('auth').tenant;
     const body = c.req.valid('json');
-    // Both lookups at once; a sender problem is reported before a template problem.
-    const [sender, rendered] = await Promise.allSettled([
-      requireReadySession(tenant, body.sessionId),
-      body.type === 'template'
-        ? renderStoredTemplate(tenant, (body.text ?? '').trim(), body.params ?? [])
-        : Promise.resolve(contentOf(body)),
-    ]);
-    if (sender.status === 'rejected') throw sender.reason;
-    if (rendered.status === 'rejected') throw rendered.reason;
-    const session = sender.value;
-    const content = rendered.value;
-    const accepted = await acceptSend({ session, to: body.to, content, requestId: c.get('requestId') });
-    return c.json({ success: true as const, ...accepted }, 202);
+    const answer = await idempotent(c, body, async () => {
+      // Both lookups at once; a sender problem is reported before a template problem.
+      const [sender, rendered] = await Promise.allSettled([
+        requireReadySession(tenant, body.sessionId),
+        body.type === 'template'
+          ? renderStoredTemplate(tenant, (body.text ?? '').trim(), body.params ?? [])
+          : Promise.resolve(contentOf(body)),
+      ]);
+      if (sender.status === 'rejected') throw sender.reason;
+      if (rendered.status === 'rejected') throw rendered.reason;
+      const session = sender.value;
+      const content = rendered.value;
+      const accepted = await acceptSend({ session, to: body.to, content, requestId: c.get('requestId') });
+      return { success: true as const, ...accepted };
+    });
+    return c.json(answer, 202);
   });
   return r;
 }

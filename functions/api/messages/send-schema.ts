@@ -1,5 +1,15 @@
 import { z } from '@hono/zod-openapi';
-import { type OutboundContent, OutboundKind, VOICE_DEFAULT_SECONDS } from '#shared/messages/content';
+import {
+  CONTACT_PHONES_MAX,
+  CONTACTS_MAX,
+  ContactCard,
+  Location,
+  type OutboundContent,
+  OutboundKind,
+  Poll,
+  VOICE_DEFAULT_SECONDS,
+} from '#shared/messages/content';
+import { phoneNumberInput } from '#shared/phone/schema';
 import { Button, HttpUrl } from '../templates/template.ts';
 import { buildContent } from './content-builder.ts';
 import { Recipient } from './recipient.ts';
@@ -11,6 +21,11 @@ export type SendType = z.infer<typeof SendType>;
 const MEDIA_TYPES: ReadonlySet<SendType> = new Set(['image', 'pdf', 'document', 'audio', 'video', 'voice']);
 
 export const TemplateParams = z.array(z.union([z.string().max(1024), z.number()])).max(100);
+
+/** A contact card as a request gives it: numbers as people write them (→ digits with country code). */
+const ContactCardInput = ContactCard.extend({
+  phones: z.array(phoneNumberInput()).min(1).max(CONTACT_PHONES_MAX),
+}).describe('A contact card; each number with its country code');
 
 /** `POST /api/messages/send`: the fields of the interface specification, with their aliases. */
 export const SendBody = z
@@ -48,6 +63,19 @@ export const SendBody = z
       .max(3)
       .optional()
       .openapi({ description: 'For `buttons`: 1 to 3 reply buttons' }),
+    latitude: Location.shape.latitude.optional().describe('For `location`: degrees, -90 to 90'),
+    longitude: Location.shape.longitude.optional().describe('For `location`: degrees, -180 to 180'),
+    name: Location.shape.name.describe("For `location`: the place's name"),
+    address: Location.shape.address.describe('For `location`: its address'),
+    contacts: z
+      .array(ContactCardInput)
+      .min(1)
+      .max(CONTACTS_MAX)
+      .optional()
+      .describe(`For \`contact\`: 1 to ${CONTACTS_MAX} cards, each sent as a vCard`),
+    poll: Poll.optional().describe(
+      'For `poll`: the question and 2 to 12 distinct options; `multiple` lets a voter pick several',
+    ),
   })
   .superRefine((b, ctx) => {
     const text = b.message ?? b.text;
@@ -67,6 +95,18 @@ export const SendBody = z
     }
     if (b.type === 'buttons' && !b.buttons) {
       ctx.addIssue({ code: 'custom', path: ['buttons'], message: 'buttons is required for type buttons' });
+    }
+    if (b.type === 'location') {
+      for (const f of ['latitude', 'longitude'] as const) {
+        if (b[f] === undefined)
+          ctx.addIssue({ code: 'custom', path: [f], message: `${f} is required for type location` });
+      }
+    }
+    if (b.type === 'contact' && !b.contacts) {
+      ctx.addIssue({ code: 'custom', path: ['contacts'], message: 'contacts is required for type contact' });
+    }
+    if (b.type === 'poll' && !b.poll) {
+      ctx.addIssue({ code: 'custom', path: ['poll'], message: 'poll is required for type poll' });
     }
     if (MEDIA_TYPES.has(b.type) && !(b.url ?? b.media_url)) {
       ctx.addIssue({
@@ -89,5 +129,11 @@ export function contentOf(b: SendBody): OutboundContent {
     fileName: b.fileName,
     durationSeconds: b.duration,
     buttons: b.buttons,
+    location:
+      b.latitude === undefined || b.longitude === undefined
+        ? undefined
+        : { latitude: b.latitude, longitude: b.longitude, name: b.name, address: b.address },
+    contacts: b.contacts,
+    poll: b.poll,
   });
 }

@@ -61,6 +61,9 @@ export async function acceptSend(input: {
       mimetype: content.mimetype,
       // A presigned upload URL expires and its object is deleted: not worth keeping.
       mediaUrl: content.uploadKey ? undefined : content.mediaUrl,
+      location: content.location,
+      contacts: content.contacts,
+      poll: content.poll && { ...content.poll, multiple: content.poll.multiple ?? false },
       status: 'queued',
       timestampMs,
       statusAt: timestampMs,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '#shared/http/context';
@@ -9,6 +10,7 @@ import { VOICE_DEFAULT_SECONDS } from '#shared/messages/content';
 import { requireAuth } from '../auth/middleware.ts';
 import { requireReadySession } from '../sessions/service.ts';
 import { buildContent } from './content-builder.ts';
+import { IdempotencyHeaders, idempotent } from './idempotency.ts';
 import { newMessageId } from './message-id.ts';
 import { boundaryOf, readMultipart } from './multipart.ts';
 import { Recipient } from './recipient.ts';
@@ -79,7 +81,7 @@ const standardRoute = createRoute({
   summary: 'Upload a file (multipart, up to 64 MiB) and send it in one step',
   description:
     'The file is streamed to storage as it arrives. A sender named in a field before the file part is checked before the file is read.',
-  request: { body: form('UploadSendForm') },
+  request: { headers: IdempotencyHeaders, body: form('UploadSendForm') },
   responses,
 });
 
@@ -92,6 +94,7 @@ const pathRoute = createRoute({
   description: 'The sender is checked before any of the body is read; the file is streamed to storage.',
   request: {
     params: z.object({ phoneNumberId: Sender.openapi({ param: { name: 'phoneNumberId', in: 'path' } }) }),
+    headers: IdempotencyHeaders,
     body: form('UploadSendPathForm'),
   },
   responses,
@@ -137,7 +140,10 @@ const senderOf = (f: { sessionId?: string; mobid?: string; phoneNumberId?: strin
 /**
  * Reads the form as it arrives and sends its file. The sender is judged as early as it is known:
  * from the path before the body is read, else from a field that comes before the file. The file
- * goes straight to S3; whatever is refused after it was stored is deleted again.
+ * goes straight to S3; whatever is refused after it was stored is deleted again. The send runs once
+ * per `Idempotency-Key`: the request is identified by the sender, its fields and the file's digest
+ * (taken as it streams), and a retry's copy of the file is deleted again when the first answer is
+ * replayed.
  */
 async function uploadAndSend(
   c: Context<AppEnv>,
@@ -150,7 +156,8 @@ async function uploadAndSend(
   const messageId = newMessageId();
   const key = uploadKeyOf(tenant, messageId);
   let sink: ReturnType<typeof uploadSink> | undefined;
-  let file: { name: string; stored?: StoredFile } | undefined;
+  let file: { name: string; type: string; stored?: StoredFile } | undefined;
+  const digest = createHash('sha256');
   try {
     await readMultipart(c.req.raw.body, boundary, {
       field: (name, value) => {
@@ -163,10 +170,16 @@ async function uploadAndSend(
         if (!session && sender) session = await requireReadySession(tenant, sender.trim());
         const asked = UploadTypeSchema.safeParse(raw.type).data;
         const s = uploadSink(key, part.contentType, (d) => resolveType(asked, d));
-        const f: { name: string; stored?: StoredFile } = { name: part.filename };
+        const f: { name: string; type: string; stored?: StoredFile } = {
+          name: part.filename,
+          type: part.contentType ?? '',
+        };
         [sink, file] = [s, f];
         return {
-          write: (chunk) => s.write(chunk),
+          write: (chunk) => {
+            digest.update(chunk);
+            return s.write(chunk);
+          },
           end: async () => {
             f.stored = await s.end();
           },
@@ -195,14 +208,30 @@ async function uploadAndSend(
       fileName: f.fileName ?? partName,
       durationSeconds: f.duration,
     });
-    const accepted = await acceptSend({
-      session: session!, // judged before the body (path) or from the form's sender above
-      to: f.to,
-      content,
-      messageId,
-      requestId: c.get('requestId'),
+    const fields = Object.fromEntries(Object.entries(raw).filter(([k]) => k !== 'file'));
+    const request = {
+      sender: pathSender ?? senderOf(f as { sessionId?: string }),
+      ...fields,
+      file: { name: file.name, type: file.type, sha256: digest.digest('hex') },
+    };
+    let sent = false;
+    const answer = await idempotent(c, request, async () => {
+      sent = true;
+      const accepted = await acceptSend({
+        session: session!, // judged before the body (path) or from the form's sender above
+        to: f.to,
+        content,
+        messageId,
+        requestId: c.get('requestId'),
+      });
+      return { success: true as const, ...accepted };
     });
-    return { success: true as const, ...accepted };
+    // A replayed answer sent nothing: this request's copy of the file is not needed.
+    if (!sent)
+      await sink
+        ?.discard()
+        .catch((e) => logger.warn({ err: e, key }, 'upload not removed; lifecycle rule will'));
+    return answer;
   } catch (err) {
     await (sink as ReturnType<typeof uploadSink> | undefined)
       ?.discard()

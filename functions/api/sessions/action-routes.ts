@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { PresenceState } from '#shared/commands/types';
 import { router } from '#shared/http/context';
 import { groupIdInput, phoneNumberInput } from '#shared/phone/schema';
 import { acceptCommand } from '../commands/accept.ts';
@@ -9,6 +10,13 @@ import { requireReadySession } from './service.ts';
 const STATUS_AUDIENCE_MAX = 1000;
 
 const PinBody = z.object({ sessionId: SessionRef, chatId: ChatRef, pin: z.boolean() });
+const PresenceBody = z.object({
+  sessionId: SessionRef,
+  chatId: ChatRef,
+  state: PresenceState.describe(
+    '`composing` (typing) or `recording` (a voice note) in the chat until `paused`; `available` / `unavailable`: the session online or offline',
+  ),
+});
 const StatusBody = z
   .object({
     sessionId: SessionRef,
@@ -75,7 +83,7 @@ const GroupBody = z
 
 const accepted = (commandId: string) => ({ success: true as const, commandId, status: 'pending' as const });
 
-/** Chat pin, status stories and group management; mounted inside `/api/sessions`. */
+/** Chat pin, presence, status stories and group management; mounted inside `/api/sessions`. */
 export function sessionActionRoutes() {
   const r = router();
   r.openapi(actionRoute('/pin', 'Pin or unpin a chat', PinBody), async (c) => {
@@ -87,6 +95,21 @@ export function sessionActionRoutes() {
     });
     return c.json(accepted(commandId), 202);
   });
+  r.openapi(
+    actionRoute('/presence', 'Show typing, recording or online state to a chat', PresenceBody),
+    async (c) => {
+      const b = c.req.valid('json');
+      const { commandId } = await acceptCommand(
+        await requireReadySession(c.get('auth').tenant, b.sessionId),
+        {
+          kind: 'presence',
+          chatId: b.chatId,
+          state: b.state,
+        },
+      );
+      return c.json(accepted(commandId), 202);
+    },
+  );
   r.openapi(actionRoute('/status', 'Post a status story (text, image or video)', StatusBody), async (c) => {
     const b = c.req.valid('json');
     const { commandId } = await acceptCommand(await requireReadySession(c.get('auth').tenant, b.sessionId), {
