@@ -44,7 +44,7 @@ const route = createRoute({
     401: json(CloudError, 'Invalid token (code 190)'),
     404: json(CloudError, 'Unknown phone number id (code 100, subcode 33) or template (code 132001)'),
     422: json(CloudError, 'Session not connected (code 133010)'),
-    429: json(CloudError, 'Monthly quota used up (code 131056)'),
+    429: json(CloudError, 'Monthly quota used up (code 131042, Retry-After set)'),
   },
 });
 
