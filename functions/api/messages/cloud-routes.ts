@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '#shared/http/context';
 import { bearer, json } from '#shared/http/schemas';
 import type { OutboundContent } from '#shared/messages/content';
+import { fromWamid, toWamid } from '#shared/messages/wamid';
 import { requireAuth } from '../auth/middleware.ts';
 import { acceptCommand } from '../commands/accept.ts';
 import { requireReadySession } from '../sessions/service.ts';
@@ -14,7 +15,6 @@ import {
   cloudError,
 } from './cloud-api.ts';
 import { buildContent } from './content-builder.ts';
-import { fromWamid, toWamid } from './message-id.ts';
 import { acceptSend } from './send-service.ts';
 
 const PATH = '/{phoneNumberId}/messages';
