@@ -67,6 +67,7 @@ const MOUNTS: Mount[] = [
     routes: async () => (await import('#shared/stream/routes')).streamRoutes(),
   },
   { prefix: '/docs', routes: async () => (await import('./docs.ts')).docsRoutes() },
+  { prefix: '/mcp', routes: async () => (await import('./mcp/routes.ts')).mcpRoutes() },
 ];
 
 /** Every mount, with `/metrics` locally only: in the cloud each function's counters go to CloudWatch (EMF). */
