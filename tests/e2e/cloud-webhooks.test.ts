@@ -179,4 +179,33 @@ describe('Cloud-format webhooks', () => {
 
     expect((await t.api.get('/api/webhook/config')).body.cloud).toBeNull();
   });
+
+  it('a receiver holding another app secret refuses every delivery (the signature is checked), which ends failed', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    const wrong = await startCloudReceiver({ appSecret: 'not-the-secret-we-sign-with', verifyToken });
+    closers.push(wrong.close);
+    const saved = await t.api.post('/api/webhook/config', {
+      format: 'cloud',
+      webhookUrl: wrong.url,
+      appSecret,
+      verifyToken,
+      approvedDomains: '127.0.0.1',
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const id = await simInbound({ sessionId: s.sessionId, from: '919811700009', text: 'forged?' });
+    const failed = await waitFor(
+      async () => {
+        const r = await t.api.get('/api/webhook/deliveries?status=failed');
+        return (r.body.deliveries as Array<{ event: string; lastStatusCode: number; payload: any }>).find(
+          (d) => d.payload.entry[0].changes[0].value.messages[0].id === `wamid.${id}`,
+        );
+      },
+      15_000,
+      'the failed delivery',
+    );
+    expect(failed).toMatchObject({ event: 'cloud.message.inbound', lastStatusCode: 401 });
+    expect(wrong.messages).toEqual([]);
+    expect(wrong.answers).toContain(401);
+  });
 });
