@@ -69,6 +69,7 @@ const MOUNTS: Mount[] = [
   },
   { prefix: '/docs', routes: async () => (await import('./docs.ts')).docsRoutes() },
   { prefix: '/console', routes: async () => (await import('./console/routes.ts')).consoleRoutes() },
+  { prefix: '/mcp', routes: async () => (await import('./mcp/routes.ts')).mcpRoutes() },
 ];
 
 /** Every mount, with `/metrics` locally only: in the cloud each function's counters go to CloudWatch (EMF). */

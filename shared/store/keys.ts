@@ -70,6 +70,8 @@ export const webhookConfigKey = (tenantId: string, sessionId?: string) => ({
   pk: tenantPk(tenantId),
   sk: sessionId ? `WHCFG#S#${sessionId}` : 'WHCFG#TENANT',
 });
+/** The tenant's Cloud-format webhook (Meta's envelope), configured beside the native one. */
+export const cloudWebhookConfigKey = (tenantId: string) => ({ pk: tenantPk(tenantId), sk: 'WHCFG#CLOUD' });
 export const webhookOverridesOf = (tenantId: string) => ({
   pk: tenantPk(tenantId),
   skBeginsWith: 'WHCFG#S#',

@@ -5,7 +5,6 @@ import { TRANSACTION_MAX_ITEMS } from '../store/db.ts';
 import { dataTable } from '../store/tables.ts';
 import { backoffConfig, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs } from './backoff.ts';
 import { hostOf, isApprovedHost } from './config.ts';
-import { resolveConfig } from './config-store.ts';
 import { guardedStatus, TargetNotAllowedError, TargetTimeoutError, TargetUnreachableError } from './guard.ts';
 import {
   nextAttempt,
@@ -29,8 +28,8 @@ import {
   getDelivery,
   markDeadLettered,
 } from './repository.ts';
-import { deliveryHeaders } from './sign.ts';
 import { noteAnswer } from './slow-tenants.ts';
+import { headersFor, resolveTarget } from './target.ts';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -378,7 +377,7 @@ async function post(d: Delivery, n: number): Promise<AttemptResult> {
     durationMs: Math.round(performance.now() - t0),
   });
 
-  const cfg = await resolveConfig(d.tenantId, d.sessionId);
+  const cfg = await resolveTarget(d.tenantId, d.sessionId, d.event);
   if (!cfg.enabled || !cfg.webhookUrl) {
     return { record: done('failed', null, null, 'webhook disabled or no URL configured') };
   }
@@ -386,13 +385,7 @@ async function post(d: Delivery, n: number): Promise<AttemptResult> {
   if (!isApprovedHost(hostOf(url), cfg.approvedDomains)) {
     return { record: done('failed', url, null, `host ${hostOf(url)} is not an approved domain`) };
   }
-  const headers = deliveryHeaders({
-    deliveryId: d.id,
-    event: d.event,
-    attempt: n,
-    body: d.body,
-    secret: cfg.secretToken,
-  });
+  const headers = headersFor(cfg, { deliveryId: d.id, event: d.event, attempt: n, body: d.body });
   try {
     // The answer is read to the end (at most MAX_RESPONSE_BYTES): a fully read answer leaves its
     // connection free for the next delivery, a cancelled one closes it.

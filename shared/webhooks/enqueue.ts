@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { logger } from '../log/logger.ts';
 import { hostOf, isApprovedHost } from './config.ts';
-import { resolveConfig } from './config-store.ts';
 import {
   carriesPayload,
   firstAttempt,
@@ -12,6 +11,7 @@ import {
   type WebhookJob,
 } from './job.ts';
 import { createDelivery, type Delivery, deliveryItem, getDelivery } from './repository.ts';
+import { resolveTarget, serialise } from './target.ts';
 
 export interface EnqueueOptions {
   /**
@@ -42,7 +42,7 @@ export function enqueueWebhook(
 }
 
 /**
- * The URL the session's webhooks go to now, or undefined when none are sent: forwarding off, no URL,
+ * The URL the session's webhooks of this event (its format: native or Cloud) go to now, or undefined when none are sent: forwarding off, no URL,
  * or the URL's host not approved (logged).
  */
 async function webhookTarget(
@@ -50,7 +50,7 @@ async function webhookTarget(
   sessionId: string,
   event: string,
 ): Promise<string | undefined> {
-  const cfg = await resolveConfig(tenantId, sessionId);
+  const cfg = await resolveTarget(tenantId, sessionId, event);
   if (!cfg.enabled || !cfg.webhookUrl) return undefined;
   if (!isApprovedHost(hostOf(cfg.webhookUrl), cfg.approvedDomains)) {
     logger.warn(
@@ -71,7 +71,7 @@ function pendingDelivery(
   const iso = new Date(nowMs).toISOString();
   return {
     ...d,
-    body: JSON.stringify(payload),
+    body: serialise(d.event, payload),
     status: 'pending',
     round: 0,
     attempts: 0,

@@ -7,6 +7,7 @@ import { getSession } from '../sessions/repository.ts';
 import type { Session } from '../sessions/session.ts';
 import { sessionStatusSentKey } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
+import { CLOUD_EVENTS, cloudInboundPayload, cloudStatusPayload } from './cloud/events.ts';
 import { enqueueBuilt, enqueueBuiltMany, enqueueReplayed, prepareDeliveries } from './enqueue.ts';
 import { mediaLink } from './media-link.ts';
 import {
@@ -48,42 +49,72 @@ function sessionOf(tenantId: string, sessionId: string): Promise<Session | undef
  * event twice queues one delivery.
  */
 
-/** `message.inbound`; a media message carries what its analysis found (docs/media.md). */
-export function inboundMessageWebhook(
+/**
+ * `message.inbound`; a media message carries what its analysis found (docs/media.md). Each function
+ * here also queues the Cloud-format delivery of the same event when the tenant has that webhook
+ * (docs/webhooks-cloud.md); the native delivery's id is answered.
+ */
+export async function inboundMessageWebhook(
   tenantId: string,
   sessionId: string,
   m: InboundMessage,
   analysis?: MessageAnalysis,
 ) {
-  return enqueueBuilt(
-    tenantId,
-    sessionId,
-    'message.inbound',
-    () => buildInbound(tenantId, sessionId, m, analysis),
-    {
-      dedupKey: `${sessionId}:${m.id}`,
-    },
-  );
+  const dedupKey = `${sessionId}:${m.id}`;
+  const [id] = await Promise.all([
+    enqueueBuilt(
+      tenantId,
+      sessionId,
+      'message.inbound',
+      () => buildInbound(tenantId, sessionId, m, analysis),
+      { dedupKey },
+    ),
+    enqueueBuilt(tenantId, sessionId, CLOUD_EVENTS.inbound, () => buildCloudInbound(tenantId, sessionId, m), {
+      dedupKey,
+    }),
+  ]);
+  return id;
 }
 
 /** `message.inbound` for several messages of one session, queued in their order. */
-export function inboundMessageWebhooks(tenantId: string, sessionId: string, ms: InboundMessage[]) {
-  return enqueueBuiltMany(tenantId, sessionId, 'message.inbound', inboundEntries(tenantId, sessionId, ms));
+export async function inboundMessageWebhooks(tenantId: string, sessionId: string, ms: InboundMessage[]) {
+  const [ids] = await Promise.all([
+    enqueueBuiltMany(tenantId, sessionId, 'message.inbound', inboundEntries(tenantId, sessionId, ms)),
+    enqueueBuiltMany(tenantId, sessionId, CLOUD_EVENTS.inbound, cloudEntries(tenantId, sessionId, ms)),
+  ]);
+  return ids;
 }
 
 /** `message.inbound` for messages of one session stored before, now applied again (`enqueueReplayed`). */
-export function replayedInboundWebhooks(tenantId: string, sessionId: string, ms: InboundMessage[]) {
-  return enqueueReplayed(tenantId, sessionId, 'message.inbound', inboundEntries(tenantId, sessionId, ms));
+export async function replayedInboundWebhooks(tenantId: string, sessionId: string, ms: InboundMessage[]) {
+  await Promise.all([
+    enqueueReplayed(tenantId, sessionId, 'message.inbound', inboundEntries(tenantId, sessionId, ms)),
+    enqueueReplayed(tenantId, sessionId, CLOUD_EVENTS.inbound, cloudEntries(tenantId, sessionId, ms)),
+  ]);
 }
 
 /** The `message.inbound` delivery records of several messages, built for one transaction. */
-export function prepareInboundWebhooks(tenantId: string, sessionId: string, ms: InboundMessage[]) {
-  return prepareDeliveries(tenantId, sessionId, 'message.inbound', inboundEntries(tenantId, sessionId, ms));
+export async function prepareInboundWebhooks(tenantId: string, sessionId: string, ms: InboundMessage[]) {
+  const [native, cloud] = await Promise.all([
+    prepareDeliveries(tenantId, sessionId, 'message.inbound', inboundEntries(tenantId, sessionId, ms)),
+    prepareDeliveries(tenantId, sessionId, CLOUD_EVENTS.inbound, cloudEntries(tenantId, sessionId, ms)),
+  ]);
+  return { items: [...native.items, ...cloud.items], jobs: [...native.jobs, ...cloud.jobs] };
 }
 
 /** One delivery entry per message: its payload built when sent, its id from the message id. */
 const inboundEntries = (tenantId: string, sessionId: string, ms: InboundMessage[]) =>
   ms.map((m) => ({ build: () => buildInbound(tenantId, sessionId, m), dedupKey: `${sessionId}:${m.id}` }));
+
+const cloudEntries = (tenantId: string, sessionId: string, ms: InboundMessage[]) =>
+  ms.map((m) => ({
+    build: () => buildCloudInbound(tenantId, sessionId, m),
+    dedupKey: `${sessionId}:${m.id}`,
+  }));
+
+async function buildCloudInbound(tenantId: string, sessionId: string, m: InboundMessage) {
+  return cloudInboundPayload(tenantId, sessionId, await sessionOf(tenantId, sessionId), m);
+}
 
 async function buildInbound(
   tenantId: string,
@@ -107,26 +138,37 @@ async function buildInbound(
   });
 }
 
-export function messageStatusWebhook(m: StoredMessage & { status: MessageStatus }) {
-  return enqueueBuilt(
-    m.tenantId,
-    m.sessionId,
-    'message.status',
-    async () => {
-      const session = await sessionOf(m.tenantId, m.sessionId);
-      return messageStatusPayload({
-        sessionId: m.sessionId,
-        mobid: session?.mobid,
-        messageId: m.messageId,
-        chatId: m.chatId,
-        direction: m.direction,
-        status: m.status,
-        reason: m.statusReason,
-        at: m.statusAt,
-      });
-    },
-    { dedupKey: `${m.sessionId}:${m.messageId}:${m.status}` },
-  );
+export async function messageStatusWebhook(m: StoredMessage & { status: MessageStatus }) {
+  const dedupKey = `${m.sessionId}:${m.messageId}:${m.status}`;
+  const [id] = await Promise.all([
+    enqueueBuilt(
+      m.tenantId,
+      m.sessionId,
+      'message.status',
+      async () => {
+        const session = await sessionOf(m.tenantId, m.sessionId);
+        return messageStatusPayload({
+          sessionId: m.sessionId,
+          mobid: session?.mobid,
+          messageId: m.messageId,
+          chatId: m.chatId,
+          direction: m.direction,
+          status: m.status,
+          reason: m.statusReason,
+          at: m.statusAt,
+        });
+      },
+      { dedupKey },
+    ),
+    enqueueBuilt(
+      m.tenantId,
+      m.sessionId,
+      CLOUD_EVENTS.status,
+      async () => cloudStatusPayload(await sessionOf(m.tenantId, m.sessionId), m),
+      { dedupKey },
+    ),
+  ]);
+  return id;
 }
 
 /**

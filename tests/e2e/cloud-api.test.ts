@@ -190,7 +190,9 @@ describe('Cloud-API-compatible send', () => {
     await t.api.post(`/api/sessions/usage/${s.mobid}`, { limit: 0 });
     const quota = await post({ messaging_product: 'network', to: '919876543210', text: { body: 'x' } });
     expect(quota.status).toBe(429);
-    expect(quota.body).toEqual(shape(131056));
+    // Meta's spending-limit code, not 131056 (pair rate limit), which clients retry in seconds.
+    expect(quota.body).toEqual(shape(131042));
+    expect(quota.body.error.error_data.details).toMatch(/quota resets at the start of next month/);
     expect(quota.body.error.error_data.messaging_product).toBe('network');
     expect(Number(quota.headers.get('retry-after'))).toBeGreaterThan(0);
 

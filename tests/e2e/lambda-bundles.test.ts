@@ -22,7 +22,14 @@ interface Reply {
 }
 
 /** One cold invocation of the bundled API: a fresh `node` process imports `index.mjs` and calls `handler`. */
-function invoke(dir: string, method: string, path: string, body?: unknown, token?: string): Reply {
+function invoke(
+  dir: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+  headers: Record<string, string> = {},
+): Reply {
   const [rawPath, rawQueryString = ''] = path.split('?');
   const event = {
     version: '2.0',
@@ -33,6 +40,7 @@ function invoke(dir: string, method: string, path: string, body?: unknown, token
       host: 'api.example.test',
       'content-type': 'application/json',
       ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
     },
     requestContext: {
       accountId: '123456789012',
@@ -167,6 +175,18 @@ describe('the bundled Lambdas (what `cdk deploy` uploads), run with plain node',
     expect(link.statusCode, link.body).toBe(200);
     expect(json(link).upi_uri).toMatch(/^upi:\/\/pay\?pa=shop@okaxis/);
     expect(json(link).qr_image_url).toMatch(/^http/);
+
+    // The MCP SDK, imported on first use: the tool list over the streamable HTTP transport.
+    const tools = invoke(
+      api,
+      'POST',
+      '/mcp',
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+      token,
+      { accept: 'application/json, text/event-stream' },
+    );
+    expect(tools.statusCode, tools.body).toBe(200);
+    expect(json(tools).result.tools.map((t: { name: string }) => t.name)).toContain('send_text');
   }, 120_000);
 
   it('media consumer: OCR worker script, wasm core and language data beside the bundle; it imports', async () => {

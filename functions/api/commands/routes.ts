@@ -3,8 +3,8 @@ import { getCommand } from '#shared/commands/results';
 import { router } from '#shared/http/context';
 import { NotFoundError } from '#shared/http/errors';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
+import { fromWamid } from '#shared/messages/wamid';
 import { requireAuth } from '../auth/middleware.ts';
-import { fromWamid } from '../messages/message-id.ts';
 
 const CommandView = z.object({
   id: z.string(),

@@ -25,7 +25,7 @@ const EXPECTED = {
   SESSION_NOT_READY: { status: 422, code: 133010 },
   IDEMPOTENCY_KEY_REUSED: { status: 422, code: 100 },
   PAYMENT_NOT_CONFIGURED: { status: 422, code: 100 },
-  QUOTA_EXCEEDED: { status: 429, code: 131056 },
+  QUOTA_EXCEEDED: { status: 429, code: 131042 },
   RATE_LIMITED: { status: 429, code: 130429 },
   TENANT_DISABLED: { status: 403, code: 131031 },
   UPSTREAM_UNAVAILABLE: { status: 503, code: 131016 },
@@ -74,7 +74,8 @@ describe('cloudError', () => {
     const e = cloudError(new QuotaExceededError('monthly quota of 10 reached', 3600), 't');
     expect(e.status).toBe(429);
     expect(e.retryAfterSeconds).toBe(3600);
-    expect(e.body.error.code).toBe(131056);
+    expect(e.body.error.code).toBe(131042);
+    expect(e.body.error.error_data.details).toBe('monthly quota of 10 reached');
   });
 
   it('echoes the messaging product the client used', () => {

@@ -165,7 +165,10 @@ const CLOUD_CODES: Record<ErrorCode, { code: number; title: string; subcode?: nu
   IDEMPOTENCY_KEY_REUSED: { code: 100, title: 'Invalid parameter' },
   SESSION_NOT_READY: { code: 133010, title: 'Phone number not registered (session not connected)' },
   PAYMENT_NOT_CONFIGURED: { code: 100, title: 'Invalid parameter' },
-  QUOTA_EXCEEDED: { code: 131056, title: 'Message quota for this phone number reached' },
+  // Not 131056 (pair rate limit: "wait a few seconds"), which Cloud clients retry at once. A monthly
+  // allowance used up is Meta's spending-limit refusal ("credit line is over the limit"): no retry
+  // helps until the period resets (Retry-After) or the limit is raised.
+  QUOTA_EXCEEDED: { code: 131042, title: 'Business eligibility payment issue: message limit reached' },
   RATE_LIMITED: { code: 130429, title: 'Rate limit hit' },
   TENANT_DISABLED: { code: 131031, title: 'Account has been locked' },
   UPSTREAM_UNAVAILABLE: { code: 131016, title: 'Service unavailable' },

@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '#shared/http/context';
 import { bearer, json } from '#shared/http/schemas';
 import type { OutboundContent } from '#shared/messages/content';
+import { fromWamid, toWamid } from '#shared/messages/wamid';
 import { requireAuth } from '../auth/middleware.ts';
 import { acceptCommand } from '../commands/accept.ts';
 import { requireReadySession } from '../sessions/service.ts';
@@ -15,7 +16,6 @@ import {
 } from './cloud-api.ts';
 import { buildContent } from './content-builder.ts';
 import { IdempotencyHeaders, idempotentJson } from './idempotency.ts';
-import { fromWamid, toWamid } from './message-id.ts';
 import { acceptSend } from './send-service.ts';
 
 const PATH = '/{phoneNumberId}/messages';
@@ -46,7 +46,7 @@ const route = createRoute({
     401: json(CloudError, 'Invalid token (code 190)'),
     404: json(CloudError, 'Unknown phone number id (code 100, subcode 33) or template (code 132001)'),
     422: json(CloudError, 'Session not connected (code 133010)'),
-    429: json(CloudError, 'Monthly quota used up (code 131056)'),
+    429: json(CloudError, 'Monthly quota used up (code 131042, Retry-After set)'),
   },
 });
 

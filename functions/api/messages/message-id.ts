@@ -4,15 +4,3 @@ import { randomBytes } from 'node:crypto';
 export function newMessageId(): string {
   return `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
 }
-
-const WAMID = 'wamid.';
-
-/** The Cloud-API-compatible path shows our id with the `wamid.` prefix its clients expect. */
-export function toWamid(messageId: string): string {
-  return `${WAMID}${messageId}`;
-}
-
-/** Accepts a `wamid.`-prefixed id or a bare one and answers our id. */
-export function fromWamid(id: string): string {
-  return id.startsWith(WAMID) ? id.slice(WAMID.length) : id;
-}

@@ -4,6 +4,7 @@ import { ServiceError } from '#shared/http/errors';
 import { maskUrl, unmaskUrl } from '#shared/http/mask-url';
 import { bearer, errorResponses, json, StringList } from '#shared/http/schemas';
 import { requireSession } from '#shared/sessions/repository';
+import { getCloudWebhookConfig } from '#shared/webhooks/cloud/config-store';
 import {
   type EffectiveConfig,
   effectiveConfig,
@@ -16,6 +17,7 @@ import {
 import { getWebhookConfig, listSessionOverrides, putWebhookConfig } from '#shared/webhooks/config-store';
 import { assertPublicTarget } from '#shared/webhooks/guard';
 import { requireAuth } from '../auth/middleware.ts';
+import { CloudConfigView, cloudView, saveCloudConfig } from './cloud-config.ts';
 import { deliveryRoutes } from './delivery-routes.ts';
 
 const isHttpUrl = (v: string) => {
@@ -28,6 +30,19 @@ const isHttpUrl = (v: string) => {
 
 const ConfigBody = z
   .object({
+    format: z.enum(['native', 'cloud']).default('native').openapi({
+      description:
+        "`native` (default): our payloads. `cloud`: Meta's Cloud API envelope, signed with `appSecret` (docs/webhooks-cloud.md); one per tenant, beside the native one",
+    }),
+    appSecret: z.string().max(512).nullable().optional().openapi({
+      description: 'Cloud format: signs deliveries (`X-Hub-Signature-256`); `null` or "" removes it',
+    }),
+    verifyToken: z
+      .string()
+      .max(512)
+      .nullable()
+      .optional()
+      .openapi({ description: 'Cloud format: sent as `hub.verify_token` in the verification handshake' }),
     webhookUrl: z
       .string()
       .trim()
@@ -53,6 +68,22 @@ const ConfigBody = z
       .max(100)
       .optional()
       .openapi({ description: 'Session id, mobid or number: store an override for this session only' }),
+  })
+  .superRefine((b, ctx) => {
+    const cloud = b.format === 'cloud';
+    const misplaced = cloud
+      ? ([
+          ['secretToken', 'the Cloud format signs with appSecret'],
+          ['sessionId', 'the Cloud-format webhook is configured per tenant'],
+        ] as const)
+      : ([
+          ['appSecret', 'appSecret is for format "cloud"'],
+          ['verifyToken', 'verifyToken is for format "cloud"'],
+        ] as const);
+    for (const [field, why] of misplaced) {
+      if (b[field] !== undefined)
+        ctx.addIssue({ code: 'custom', path: [field], message: `not allowed here: ${why}` });
+    }
   })
   .openapi('WebhookConfigInput');
 
@@ -84,6 +115,16 @@ const ConfigAnswer = z.object({
   config: ConfigView,
   effective: EffectiveView,
   overrides: z.array(ConfigView.extend({ sessionId: z.string() })).optional(),
+  cloud: CloudConfigView.nullable()
+    .optional()
+    .openapi({ description: "The tenant's Cloud-format webhook (null: none)" }),
+});
+
+const CloudAnswer = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  format: z.literal('cloud'),
+  cloud: CloudConfigView,
 });
 
 function view(c: WebhookConfig | undefined): z.infer<typeof ConfigView> {
@@ -138,13 +179,28 @@ export function webhookRoutes() {
       security: bearer,
       summary: 'Configure the webhook of the tenant, or of one session (`sessionId`); all fields optional',
       description:
-        'The target host must be in approvedDomains (or WEBHOOK_APPROVED_DOMAINS) and resolve to a public address, else 403 DOMAIN_NOT_APPROVED / FORBIDDEN.',
+        'The target host must be in approvedDomains (or WEBHOOK_APPROVED_DOMAINS) and resolve to a public address, else 403 DOMAIN_NOT_APPROVED / FORBIDDEN. With `format: "cloud"`, the receiver must also pass Meta\'s verification handshake (echo `hub.challenge`), else 400 and nothing is saved.',
       request: { body: { required: true, content: { 'application/json': { schema: ConfigBody } } } },
-      responses: { 200: json(ConfigAnswer), ...errorResponses },
+      responses: { 200: json(z.union([ConfigAnswer, CloudAnswer])), ...errorResponses },
     }),
     async (c) => {
       const tenantId = c.get('auth').tenant;
       const body = c.req.valid('json');
+      if (body.format === 'cloud') {
+        const saved = await saveCloudConfig(tenantId, body);
+        return c.json(
+          {
+            success: true as const,
+            message:
+              saved.verifiedAt && saved.webhookUrl
+                ? 'Cloud-format webhook verified and saved'
+                : 'Cloud-format webhook saved',
+            format: 'cloud' as const,
+            cloud: cloudView(saved),
+          },
+          200,
+        );
+      }
       const sessionId = body.sessionId
         ? (await requireSession(tenantId, body.sessionId)).sessionId
         : undefined;
@@ -206,10 +262,11 @@ export function webhookRoutes() {
       const tenantId = c.get('auth').tenant;
       const q = c.req.valid('query');
       const sessionId = q.sessionId ? (await requireSession(tenantId, q.sessionId)).sessionId : undefined;
-      const [tenantCfg, sessionCfg, overrides] = await Promise.all([
+      const [tenantCfg, sessionCfg, overrides, cloud] = await Promise.all([
         getWebhookConfig(tenantId),
         sessionId ? getWebhookConfig(tenantId, sessionId) : Promise.resolve(undefined),
         sessionId ? Promise.resolve(undefined) : listSessionOverrides(tenantId),
+        getCloudWebhookConfig(tenantId),
       ]);
       return c.json(
         {
@@ -218,6 +275,7 @@ export function webhookRoutes() {
           config: view(sessionId ? sessionCfg : tenantCfg),
           effective: effectiveView(effectiveConfig(tenantCfg, sessionCfg)),
           overrides: overrides?.map((o) => ({ ...view(o), sessionId: o.sessionId })),
+          cloud: cloud ? cloudView(cloud) : null,
         },
         200,
       );

@@ -1,0 +1,178 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { toServiceError } from '#shared/http/service-app';
+import { logger } from '#shared/log/logger';
+import { listSessions, requireSession } from '#shared/sessions/repository';
+import { publicSession } from '#shared/sessions/session';
+import { listDeliveries } from '#shared/webhooks/repository';
+import { ChatId, chatHistory, latestPerChat } from '../history/formatted.ts';
+import { buildContent } from '../messages/content-builder.ts';
+import { Recipient } from '../messages/recipient.ts';
+import { acceptSend } from '../messages/send-service.ts';
+import { requireReadySession } from '../sessions/service.ts';
+
+/** What every tool call knows: the caller's tenant (from its bearer token) and the request id. */
+export interface McpCaller {
+  tenantId: string;
+  requestId: string;
+}
+
+const Session = z.string().min(1).max(100).describe('The session: mobid, mobile number or session id');
+const Limit = z.number().int().min(1).max(500).default(20);
+
+type ToolResult = { content: Array<{ type: 'text'; text: string }>; isError?: boolean };
+
+/**
+ * Runs a tool: its answer as JSON text; a refusal as an error result naming our code and message,
+ * as the REST API would (an unexpected error only by the request id, logged here).
+ */
+async function run(caller: McpCaller, tool: string, fn: () => Promise<unknown>): Promise<ToolResult> {
+  try {
+    return { content: [{ type: 'text', text: JSON.stringify(await fn()) }] };
+  } catch (err) {
+    const svc = toServiceError(err, caller.requestId);
+    if (svc.code === 'INTERNAL') logger.error({ err, requestId: caller.requestId, tool }, 'MCP tool failed');
+    return { isError: true, content: [{ type: 'text', text: `${svc.code}: ${svc.message}` }] };
+  }
+}
+
+/** The tools: each a thin call into the same services the REST routes use, scoped to the caller's tenant. */
+export function registerTools(server: McpServer, caller: McpCaller): void {
+  const { tenantId } = caller;
+
+  server.registerTool(
+    'list_sessions',
+    { description: 'The sessions (linked accounts) of this tenant with their live status', inputSchema: {} },
+    () =>
+      run(caller, 'list_sessions', async () => ({
+        sessions: (await listSessions(tenantId)).map(publicSession),
+      })),
+  );
+
+  server.registerTool(
+    'get_session_qr',
+    {
+      description:
+        'The QR code text (and pairing code) to link a session, while it is waiting to be linked (status QR_READY or PAIRING); null otherwise',
+      inputSchema: { session: Session },
+    },
+    ({ session }) =>
+      run(caller, 'get_session_qr', async () => {
+        const s = await requireSession(tenantId, session);
+        const live = s.status === 'QR_READY' || s.status === 'PAIRING';
+        return {
+          sessionId: s.sessionId,
+          status: s.status,
+          qr: live ? (s.qr ?? null) : null,
+          pairingCode: live ? (s.pairingCode ?? null) : null,
+        };
+      }),
+  );
+
+  server.registerTool(
+    'list_chats',
+    {
+      description: "The latest message of each of a session's most recent chats, newest first",
+      inputSchema: { session: Session, limit: Limit },
+    },
+    ({ session, limit }) =>
+      run(caller, 'list_chats', async () => ({
+        chats: await latestPerChat(await requireSession(tenantId, session), limit),
+      })),
+  );
+
+  server.registerTool(
+    'read_messages',
+    {
+      description: "A chat's latest messages, oldest first, with readable phone numbers",
+      inputSchema: {
+        session: Session,
+        chatId: ChatId.describe('A phone number (with or without country code), <lid>@lid or <id>@g.us'),
+        limit: Limit,
+      },
+    },
+    ({ session, chatId, limit }) =>
+      run(caller, 'read_messages', async () =>
+        chatHistory(await requireSession(tenantId, session), chatId, limit),
+      ),
+  );
+
+  server.registerTool(
+    'send_text',
+    {
+      description:
+        'Queues a text message from a READY session; counts against its monthly quota. Answers the message id (follow it with read_messages)',
+      inputSchema: {
+        session: Session,
+        to: Recipient.describe('Recipient phone number with country code'),
+        text: z.string().min(1).max(4096),
+      },
+    },
+    ({ session, to, text }) =>
+      run(caller, 'send_text', async () => {
+        const s = await requireReadySession(tenantId, session);
+        const { messageId } = await acceptSend({
+          session: s,
+          to,
+          content: buildContent('text', { text }),
+          requestId: caller.requestId,
+        });
+        return { messageId, status: 'queued', sessionId: s.sessionId, to };
+      }),
+  );
+
+  server.registerTool(
+    'send_media',
+    {
+      description: 'Queues an image, video, audio, voice note or document given by a public URL',
+      inputSchema: {
+        session: Session,
+        to: Recipient.describe('Recipient phone number with country code'),
+        type: z.enum(['image', 'video', 'audio', 'voice', 'document', 'pdf']),
+        url: z.url({ protocol: /^https?$/ }),
+        caption: z.string().max(1024).optional(),
+        fileName: z.string().max(255).optional(),
+      },
+    },
+    ({ session, to, type, url, caption, fileName }) =>
+      run(caller, 'send_media', async () => {
+        const s = await requireReadySession(tenantId, session);
+        const { messageId } = await acceptSend({
+          session: s,
+          to,
+          content: buildContent(type, { mediaUrl: url, caption, fileName }),
+          requestId: caller.requestId,
+        });
+        return { messageId, status: 'queued', sessionId: s.sessionId, to };
+      }),
+  );
+}
+
+/** The webhook delivery log as a resource: the tenant's latest deliveries and their attempts. */
+export function registerResources(server: McpServer, caller: McpCaller): void {
+  server.registerResource(
+    'webhook_deliveries',
+    'webhooks://deliveries',
+    {
+      description: "This tenant's latest 50 webhook deliveries (status, attempts, payload), newest first",
+      mimeType: 'application/json',
+    },
+    async (uri) => {
+      const deliveries = await listDeliveries(caller.tenantId, { limit: 50 });
+      const shown = deliveries.map(({ claimToken: _claim, body, ...d }) => ({ ...d, payload: parsed(body) }));
+      return {
+        contents: [
+          { uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ deliveries: shown }) },
+        ],
+      };
+    },
+  );
+}
+
+function parsed(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return null;
+  }
+}

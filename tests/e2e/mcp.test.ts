@@ -1,0 +1,102 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { baseUrl, newTenant, readySession } from '../support/client.ts';
+import { outboxWith } from '../support/outbox.ts';
+
+const clients: Client[] = [];
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.close();
+});
+
+/** The official SDK's client over the streamable HTTP transport, with a tenant's bearer token. */
+async function mcpClient(token?: string) {
+  const client = new Client({ name: 'e2e', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl()}/mcp`), {
+    requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : {},
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+/** A tool's JSON answer (the tools answer one text item holding JSON). */
+async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const r = await client.callTool({ name, arguments: args });
+  const content = r.content as Array<{ type: string; text: string }>;
+  return { isError: r.isError === true, text: content[0]!.text, json: () => JSON.parse(content[0]!.text) };
+}
+
+describe('MCP server', () => {
+  it('lists its tools, sends a message that reaches the network, reads it back, and is refused another tenant', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    const client = await mcpClient(t.token);
+
+    const tools = (await client.listTools()).tools.map((x) => x.name).sort();
+    expect(tools).toEqual(
+      ['get_session_qr', 'list_chats', 'list_sessions', 'read_messages', 'send_media', 'send_text'].sort(),
+    );
+
+    const sessions = (await call(client, 'list_sessions')).json().sessions;
+    expect(sessions).toEqual([
+      expect.objectContaining({ sessionId: s.sessionId, mobid: s.mobid, status: 'READY' }),
+    ]);
+
+    const sent = await call(client, 'send_text', {
+      session: s.mobid,
+      to: '+91 98117 00003',
+      text: 'hello from MCP',
+    });
+    expect(sent.isError, sent.text).toBe(false);
+    const { messageId } = sent.json();
+    expect(messageId).toMatch(/^3EB0[0-9A-F]{16}$/);
+    const [out] = await outboxWith(s.sessionId, 1);
+    expect(out).toMatchObject({ id: messageId, type: 'text', text: 'hello from MCP' });
+
+    const read = (
+      await call(client, 'read_messages', { session: s.sessionId, chatId: '919811700003' })
+    ).json();
+    expect(read.messages).toEqual([
+      expect.objectContaining({ id: messageId, message: 'hello from MCP', direction: 'outbound' }),
+    ]);
+    const chats = (await call(client, 'list_chats', { session: s.sessionId })).json().chats;
+    expect(chats.map((m: { id: string }) => m.id)).toContain(messageId);
+
+    const qr = (await call(client, 'get_session_qr', { session: s.sessionId })).json();
+    expect(qr).toEqual({ sessionId: s.sessionId, status: 'READY', qr: null, pairingCode: null });
+
+    const deliveries = await client.readResource({ uri: 'webhooks://deliveries' });
+    expect(JSON.parse((deliveries.contents[0] as { text: string }).text)).toEqual({ deliveries: [] });
+
+    // Bad input is refused by the tool's schema.
+    const bad = await call(client, 'send_text', { session: s.sessionId, to: '12', text: 'x' });
+    expect(bad.isError).toBe(true);
+
+    // Another tenant's client sees none of it.
+    const other = await newTenant();
+    const intruder = await mcpClient(other.token);
+    expect((await call(intruder, 'list_sessions')).json().sessions).toEqual([]);
+    for (const [tool, args] of [
+      ['send_text', { session: s.mobid, to: '919811700003', text: 'not yours' }],
+      ['read_messages', { session: s.sessionId, chatId: '919811700003' }],
+      ['get_session_qr', { session: s.sessionId }],
+    ] as const) {
+      const refused = await call(intruder, tool, args);
+      expect(refused.isError, tool).toBe(true);
+      expect(refused.text).toMatch(/^SESSION_NOT_FOUND: /);
+    }
+    expect(await outboxWith(s.sessionId, 1)).toHaveLength(1);
+  });
+
+  it('refuses a client without a valid bearer token, and a GET for a stream', async () => {
+    await expect(mcpClient()).rejects.toThrow(/UNAUTHORIZED/);
+    await expect(mcpClient('not-a-token')).rejects.toThrow(/UNAUTHORIZED/);
+    // Stateless: no server-to-client stream to open.
+    const t = await newTenant();
+    const get = await fetch(`${baseUrl()}/mcp`, {
+      headers: { authorization: `Bearer ${t.token}`, accept: 'text/event-stream' },
+    });
+    expect(get.status).toBe(405);
+  });
+});
