@@ -16,7 +16,7 @@ export interface ModelAnswer {
 
 /** What the chatbot decided for one turn (docs/chatbot.md, "Evaluation order"). */
 export type Decision =
-  | { kind: 'silent'; reason: 'pure extractor' | 'chatbot disabled' }
+  | { kind: 'silent'; reason: 'pure extractor' | 'chatbot disabled' | 'human takeover' }
   | {
       kind: 'reply';
       text: string;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '#shared/config/env';
 import { logger } from '#shared/log/logger';
-import type { InboundMessage } from '#shared/messages/content';
+import type { InboundMessage, OwnMessage } from '#shared/messages/content';
 import { AUTH_CREDS_SK, authPk } from '#shared/store/keys';
 import { authTable } from '#shared/store/tables';
 import { baileysDriver } from '../../connection-host/drivers/baileys/driver.ts';
@@ -52,6 +52,7 @@ function recorder() {
     opens: [] as string[],
     closes: [] as LinkEnd[],
     inbound: [] as Array<Omit<InboundMessage, 'mediaKey'>>,
+    own: [] as OwnMessage[],
     receipts: [] as Array<[string, string]>,
     failures: [] as Array<[string, string]>,
   };
@@ -61,6 +62,7 @@ function recorder() {
     onOpen: ({ mobile }) => r.opens.push(mobile),
     onClose: (end) => r.closes.push(end),
     onInbound: (m) => r.inbound.push(m),
+    onOwnMessage: (m) => r.own.push(m),
     onReceipt: (id, status) => r.receipts.push([id, status]),
     onSendFailed: (id, reason) => r.failures.push([id, reason]),
     onContacts: () => {},

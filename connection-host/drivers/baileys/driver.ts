@@ -112,6 +112,7 @@ const EVENT_NAMES = [
   'onOpen',
   'onClose',
   'onInbound',
+  'onOwnMessage',
   'onReceipt',
   'onSendFailed',
   'onContacts',

@@ -13,6 +13,7 @@ import {
   normaliseContacts,
   normaliseGroup,
   normaliseMessage,
+  normaliseOwnMessage,
   outcomeOfStatus,
   outcomeOfUpdate,
   phoneOfJid,
@@ -89,6 +90,8 @@ export function wireEvents(ctx: WireContext): { drain(): Promise<void> } {
   const upsert = async (messages: WAMessage[], backlog: boolean) => {
     await resolve(messages.flatMap((m) => [m.key.remoteJid, m.key.participant, m.key.participantAlt]));
     for (const m of messages) {
+      const own = normaliseOwnMessage(m, phoneForLid);
+      if (own) events.onOwnMessage(own);
       const n = normaliseMessage(m, phoneForLid);
       if (!n) continue;
       if (backlog) n.message.backlog = true;
