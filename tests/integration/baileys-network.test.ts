@@ -138,6 +138,17 @@ describe('Baileys driver against the fake network', () => {
     expect(me.received.find((m) => m.id === 'msg-out-1')?.text).toBe('hi Asha, your order shipped');
   });
 
+  it('a message the business types on its own phone reaches onOwnMessage in the customer’s chat, not onInbound', async () => {
+    const id = await me.sendFromMyPhone(asha, 'Ravi here, I will help you');
+    await poll(() => rec.own.map((m) => m.id)).toContain(id);
+    expect(rec.own.find((m) => m.id === id)).toMatchObject({
+      chatId: '14155550100',
+      kind: 'text',
+      text: 'Ravi here, I will help you',
+    });
+    expect(rec.inbound.map((m) => m.id)).not.toContain(id);
+  });
+
   it("the peer's delivery and read receipts reach onReceipt", async () => {
     // A receipt landing within Baileys' 100 ms buffer of its own sent message is folded into that
     // message's `append` upsert instead of a messages.update; the phone re-sends until reported.
