@@ -277,6 +277,26 @@ describe('human takeover', () => {
     );
   });
 
+  it('extraction carries on in a paused chat', async () => {
+    const { t, s } = await setup();
+    const m = customer();
+    await t.api.post(`${BASE}/json-extraction/toggle`, { sessionKey: 'global', enabled: true });
+    await fromPhone(s.sessionId, m, 'Asha, I can book you in');
+    await pausedChat(t, s.sessionId, m);
+    const tool = `TOOL:${JSON.stringify({ found: true, type: 'booking', name: 'Asha', phone: m, what: 'cleaning', when: '2026-12-01T10:00:00Z', confidence: 0.9 })}`;
+    expect((await ask(t, s.sessionId, m, `price for tomorrow 10am? ${tool}`)).outcome).toBe('human takeover');
+    const records = await waitFor(
+      async () => {
+        const r = await t.api.get(`${BASE}/extracted-data?sessionKey=global`);
+        return r.body.records?.length ? (r.body.records as Array<Record<string, unknown>>) : undefined;
+      },
+      10_000,
+      'the extracted booking',
+    );
+    expect(records[0]).toMatchObject({ type: 'booking', chatId: m });
+    expect((await outbox(s.sessionId)).filter((x) => x.to.startsWith(m))).toEqual([]);
+  });
+
   it('is scoped to the tenant: another tenant can neither see nor change a session’s takeovers', async () => {
     const { t, s } = await setup();
     const other = await newTenant('takeover-other');
