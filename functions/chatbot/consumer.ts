@@ -162,6 +162,9 @@ export async function handleChatbotJob(job: ChatbotJob): Promise<JobOutcome> {
   log.info(
     {
       tier: decision.tier,
+      // Intent ids and scores only: never the customer's text.
+      intentCandidates: decision.explanation?.candidates,
+      deferReason: decision.explanation?.deferReason ?? undefined,
       replied: Boolean(reply),
       turnMessages: pending.inbound.length,
       totalMs,
