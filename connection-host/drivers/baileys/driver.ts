@@ -106,6 +106,9 @@ function trustTestRootKey(): void {
   if (hex && process.env.NODE_ENV === 'test') WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(hex, 'hex');
 }
 
+/** How many of its latest send ids a link keeps to tell its own echoes from the phone's messages. */
+const SENT_IDS_KEPT = 500;
+
 const EVENT_NAMES = [
   'onQr',
   'onPairingCode',
@@ -219,12 +222,19 @@ async function connect(
     }
   });
 
+  // Our own sends, which the network echoes back as own messages (wire.ts); the latest few hundred.
+  const sentIds = new Set<string>();
+  const rememberSent = (id: string) => {
+    sentIds.add(id);
+    if (sentIds.size > SENT_IDS_KEPT) sentIds.delete(sentIds.values().next().value as string);
+  };
   const wiring = wireEvents({
     sock,
     events,
     log,
     groups,
     contacts,
+    sentIds,
     lids: request.lids ?? new LidCache(),
     maxMediaBytes: opts.maxMediaBytes ?? 64 * 1024 * 1024,
     mediaTimeoutMs: opts.mediaTimeoutMs ?? 60_000,
@@ -245,6 +255,7 @@ async function connect(
       const quoted = content.quotedId
         ? quotedStub(jid, content.quotedId, await known(content.quotedId))
         : undefined;
+      rememberSent(messageId);
       const sent = await sock.sendMessage(jid, toMessageContent(content, media), {
         messageId,
         ...(quoted ? { quoted } : {}),
