@@ -245,6 +245,7 @@ export class SessionRuntime {
       },
       onClose: (end) => current() && void this.onClose(end),
       onInbound: (message, media) => void this.onInbound(message, media),
+      onOwnMessage: (message) => void this.emit({ kind: 'message.own', message }),
       onReceipt: (messageId, status) => void this.emit({ kind: 'message.status', messageId, status }),
       onSendFailed: (messageId, reason) =>
         void this.emit({ kind: 'message.status', messageId, status: 'failed', reason }),

@@ -192,6 +192,25 @@ export class SimNetwork {
     return id;
   }
 
+  /**
+   * The account's own phone writes to `to`: every linked device sees it as the account's own message.
+   * `id` lets a test replay the echo of a message the service sent (same id) instead of a new one.
+   */
+  ownMessage(identifier: string, m: { to: string; text: string; id?: string }): string | undefined {
+    const a = this.find(identifier);
+    if (!a) return undefined;
+    const id = m.id ?? `SIMOWN${randomBytes(7).toString('hex').toUpperCase()}`;
+    this.deliver(a, {
+      type: 'own-message',
+      id,
+      to: m.to,
+      kind: 'text',
+      text: m.text,
+      timestampMs: Date.now(),
+    });
+    return id;
+  }
+
   createGroup(identifier: string, subject: string, participants: Array<{ phone: string; name?: string }>) {
     const a = this.find(identifier);
     if (!a) return undefined;

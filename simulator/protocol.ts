@@ -34,6 +34,17 @@ export interface MessageFrame {
   timestampMs: number;
 }
 
+/** The account's own phone sent a message to `to` (the network shows it to every linked device). */
+export interface OwnMessageFrame {
+  type: 'own-message';
+  id: string;
+  /** The customer's phone digits. */
+  to: string;
+  kind: string;
+  text?: string;
+  timestampMs: number;
+}
+
 export type Frame =
   | { type: 'qr'; qr: string }
   | { type: 'pairing-code'; code: string }
@@ -42,6 +53,7 @@ export type Frame =
   | { type: 'open'; mobile: string }
   | { type: 'close'; reason: CloseReason; detail: string }
   | MessageFrame
+  | OwnMessageFrame
   | { type: 'receipt'; id: string; status: 'sent' | 'delivered' | 'read' }
   | { type: 'lid-mapping'; lid: string; phone: string }
   | { type: 'contacts'; contacts: Array<{ phone: string; name?: string; lid?: string }> }

@@ -179,6 +179,22 @@ export function simulatorRoutes() {
     return c.json({ success: true, messageId: id });
   });
 
+  r.post('/_sim/own', async (c) => {
+    const parsed = z
+      .object({
+        sessionId: z.string().min(1),
+        to: digits,
+        text: z.string().min(1).max(65_536),
+        id: z.string().min(1).max(100).optional(),
+      })
+      .safeParse(await jsonBody(c));
+    if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
+    const b = parsed.data;
+    const id = simNetwork.ownMessage(await resolve(b.sessionId), { to: b.to, text: b.text, id: b.id });
+    if (!id) return c.json(errorBody('SESSION_NOT_FOUND', `no linked account for ${b.sessionId}`), 404);
+    return c.json({ success: true, messageId: id });
+  });
+
   r.post('/_sim/groups', async (c) => {
     const parsed = z
       .object({

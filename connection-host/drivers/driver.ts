@@ -1,6 +1,6 @@
 import type { PresenceState, ReadTarget } from '#shared/commands/types';
 import type { LidCache } from '#shared/contacts/lid-cache';
-import type { InboundMessage, OutboundContent } from '#shared/messages/content';
+import type { InboundMessage, OutboundContent, OwnMessage } from '#shared/messages/content';
 import type { LeaseGuard } from '../leases.ts';
 
 /**
@@ -35,6 +35,11 @@ export interface DriverEvents {
   onOpen(identity: LinkedIdentity): void;
   onClose(end: LinkEnd): void;
   onInbound(message: Omit<InboundMessage, 'mediaKey'>, media?: { bytes: Uint8Array; mimetype: string }): void;
+  /**
+   * The account wrote to a one-to-one chat from another of its devices (the business's phone). Our
+   * own sends may come back here too; the events consumer knows them by id.
+   */
+  onOwnMessage(message: OwnMessage): void;
   /**
    * The recipient's side only. `sent` is not a receipt: the host reports it once, when `send`
    * resolves, so a driver drops the network's own server ack (docs/events.md).

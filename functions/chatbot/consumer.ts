@@ -4,13 +4,14 @@ import type { ChatbotJob } from '#shared/chatbot/job';
 import { tenantProfile } from '#shared/chatbot/knowledge';
 import { sessionKeysOf } from '#shared/chatbot/session-keys';
 import { readSwitches } from '#shared/chatbot/switches';
+import { activeTakeover } from '#shared/chatbot/takeover';
 import { env } from '#shared/config/env';
 import { logger } from '#shared/log/logger';
 import { getSession } from '#shared/sessions/repository';
 import { chatbotTurnKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { pendingTurn } from './debounce.ts';
-import { evaluateTurn } from './evaluate.ts';
+import { type Decision, evaluateTurn } from './evaluate.ts';
 import { extractTurn } from './extract.ts';
 import { recentMessages, textOf, turnsOf } from './history.ts';
 import { dispatchReply } from './reply.ts';
@@ -31,6 +32,7 @@ export type JobOutcome =
   | 'own message'
   | 'pure extractor'
   | 'chatbot disabled'
+  | 'human takeover'
   | 'model unavailable';
 
 /**
@@ -80,17 +82,22 @@ export async function handleChatbotJob(job: ChatbotJob): Promise<JobOutcome> {
     profile,
   );
   const turns = turnsOf(recent, history);
-  const [decision, switches] = await Promise.all([
-    evaluateTurn({
-      tenantId: job.tenantId,
-      sessionId: job.sessionId,
-      keys,
-      text: pending.inbound.map(textOf).join('\n'),
-      lastText: textOf(newest),
-      turns,
-    }),
+  const [switches, takeover] = await Promise.all([
     readSwitches(job.tenantId, keys),
+    activeTakeover(job.tenantId, job.sessionId, job.chatId),
   ]);
+  // A person of the business has the chat (docs/chatbot.md, "Human takeover"): no rule, intent or
+  // model answers it; extraction below still runs.
+  const decision: Decision = takeover
+    ? { kind: 'silent', reason: 'human takeover' }
+    : await evaluateTurn({
+        tenantId: job.tenantId,
+        sessionId: job.sessionId,
+        keys,
+        text: pending.inbound.map(textOf).join('\n'),
+        lastText: textOf(newest),
+        turns,
+      });
   // Structured extraction (docs/extraction.md) runs whenever it is on, replies or not.
   const extract = (withReply?: string) =>
     switches.extractionEnabled
@@ -155,6 +162,9 @@ export async function handleChatbotJob(job: ChatbotJob): Promise<JobOutcome> {
   log.info(
     {
       tier: decision.tier,
+      // Intent ids and scores only: never the customer's text.
+      intentCandidates: decision.explanation?.candidates,
+      deferReason: decision.explanation?.deferReason ?? undefined,
       replied: Boolean(reply),
       turnMessages: pending.inbound.length,
       totalMs,

@@ -3,7 +3,7 @@ import { getIntents, resolveBrain, resolvePrompt } from '#shared/chatbot/knowled
 import { rulesForKeys } from '#shared/chatbot/rules';
 import { readSwitches } from '#shared/chatbot/switches';
 import type { Turn } from './history.ts';
-import { buildIntentEngine } from './intents/index.ts';
+import { buildIntentEngine, type DeferReason, type IntentCandidate } from './intents/index.ts';
 import { matchRule } from './rules/match.ts';
 
 export interface ModelAnswer {
@@ -14,18 +14,28 @@ export interface ModelAnswer {
   latencyMs: number;
 }
 
+/**
+ * What the intent engine saw in a turn it was asked about (docs/chatbot.md, "Explaining a decision"):
+ * the best intents with their scores, and why it left the turn to the model (null when it answered).
+ */
+export interface IntentExplanation {
+  candidates: IntentCandidate[];
+  deferReason: DeferReason | 'no intents' | null;
+}
+
 /** What the chatbot decided for one turn (docs/chatbot.md, "Evaluation order"). */
 export type Decision =
-  | { kind: 'silent'; reason: 'pure extractor' | 'chatbot disabled' }
+  | { kind: 'silent'; reason: 'pure extractor' | 'chatbot disabled' | 'human takeover' }
   | {
       kind: 'reply';
       text: string;
       tier: 'rule' | 'intent' | 'model';
       ruleId?: string;
       intent?: { id: string; score: number; match: 'rule' | 'semantic' };
+      explanation?: IntentExplanation;
       model?: ModelAnswer;
     }
-  | { kind: 'failed'; tier: 'model'; ruleId?: string; error: string };
+  | { kind: 'failed'; tier: 'model'; ruleId?: string; explanation?: IntentExplanation; error: string };
 
 export interface TurnInput {
   tenantId: string;
@@ -74,6 +84,7 @@ export async function evaluateTurn(input: TurnInput): Promise<Decision> {
 
   const [intents, brain] = await Promise.all([getIntents(tenantId), resolveBrain(tenantId, keys)]);
   let hint: string | undefined;
+  let explanation: IntentExplanation = { candidates: [], deferReason: 'no intents' };
   if (intents) {
     // Built once per intents version and cached by the engine, so a warm consumer does not rebuild it.
     const d = buildIntentEngine(intents).decide(text, brain?.brain);
@@ -83,23 +94,32 @@ export async function evaluateTurn(input: TurnInput): Promise<Decision> {
         text: d.reply,
         tier: 'intent',
         intent: { id: d.intentId, score: d.score, match: d.match },
+        explanation: { candidates: d.candidates, deferReason: null },
       };
     }
     hint = d.hint;
+    explanation = { candidates: d.candidates, deferReason: d.reason };
   }
   if (fallback?.replyType === 'text')
-    return { kind: 'reply', text: fallback.response, tier: 'rule', ruleId: fallback.id };
+    return { kind: 'reply', text: fallback.response, tier: 'rule', ruleId: fallback.id, explanation };
   return askModel(input, {
     instructions: [fallback?.response, hint].filter(Boolean).join('\n\n') || undefined,
     ruleId: fallback?.id,
     brain: brain?.brain,
     brainResolved: true,
+    explanation,
   });
 }
 
 async function askModel(
   input: TurnInput,
-  opt: { instructions?: string; ruleId?: string; brain?: unknown; brainResolved?: boolean },
+  opt: {
+    instructions?: string;
+    ruleId?: string;
+    brain?: unknown;
+    brainResolved?: boolean;
+    explanation?: IntentExplanation;
+  },
 ): Promise<Decision> {
   const { tenantId, sessionId, keys } = input;
   const [brain, prompt] = await Promise.all([
@@ -118,6 +138,7 @@ async function askModel(
       text: r.text,
       tier: 'model',
       ruleId: opt.ruleId,
+      explanation: opt.explanation,
       model: {
         providerTier: r.tier,
         keyIndex: r.keyIndex,
@@ -128,6 +149,12 @@ async function askModel(
     };
   } catch (err) {
     if ((err as Error)?.name !== 'ModelUnavailableError') throw err;
-    return { kind: 'failed', tier: 'model', ruleId: opt.ruleId, error: (err as Error).message };
+    return {
+      kind: 'failed',
+      tier: 'model',
+      ruleId: opt.ruleId,
+      explanation: opt.explanation,
+      error: (err as Error).message,
+    };
   }
 }

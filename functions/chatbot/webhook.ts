@@ -23,6 +23,12 @@ export interface ChatbotReplyPayload {
   tier: 'rule' | 'intent' | 'model';
   rule_id: string | null;
   intent: { id: string; score: number; match: 'rule' | 'semantic' } | null;
+  /**
+   * The intents the engine weighed, best first (at most three), and why it left the turn to the
+   * model; both null when the intent engine was not asked (a static rule answered first).
+   */
+  intent_candidates: Array<{ id: string; score: number; match: 'rule' | 'semantic' }> | null;
+  defer_reason: string | null;
   model: { provider_tier: 'primary' | 'fallback' | 'bedrock'; key_index: number; model: string } | null;
   tokens: { input: number; output: number; cache_read: number; cache_write: number } | null;
   credits: number;
@@ -66,6 +72,8 @@ export function chatbotReplyPayload(p: {
     tier: d.tier,
     rule_id: d.ruleId ?? null,
     intent: d.kind === 'reply' ? (d.intent ?? null) : null,
+    intent_candidates: d.explanation?.candidates ?? null,
+    defer_reason: d.explanation?.deferReason ?? null,
     model: model
       ? { provider_tier: model.providerTier, key_index: model.keyIndex, model: model.model }
       : null,

@@ -1,3 +1,5 @@
+import { chatbotMayAct } from '#shared/chatbot/gate';
+import { extendTakeover } from '#shared/chatbot/takeover';
 import { enqueueChatbotTurn } from '#shared/chatbot/turn-job';
 import { recordCommandResult } from '#shared/commands/results';
 import { recordChatActivity, saveContacts, saveGroup, saveLidMapping } from '#shared/contacts/repository';
@@ -6,9 +8,9 @@ import { logger } from '#shared/log/logger';
 import { enqueueMediaJob, needsAnalysis } from '#shared/media/job';
 import type { InboundMessage } from '#shared/messages/content';
 import type { StoredMessage } from '#shared/messages/message';
-import { advanceStatus, saveMessage } from '#shared/messages/repository';
+import { advanceStatus, getMessage, saveMessage } from '#shared/messages/repository';
 import { type Counter, count } from '#shared/metrics/metrics';
-import { addAlias, applySessionState } from '#shared/sessions/repository';
+import { addAlias, applySessionState, getSession } from '#shared/sessions/repository';
 import { feedClock } from '#shared/store/keys';
 import { nudgeTenantFeed } from '#shared/stream/feed';
 import {
@@ -133,6 +135,8 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
       ]);
       return;
     }
+    case 'message.own':
+      return applyOwnMessage(e);
     case 'message.status': {
       const advanced = await advanceStatus(e.tenantId, e.sessionId, e.messageId, e.status, e.at, e.reason);
       if (advanced) {
@@ -157,4 +161,36 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
       return;
     }
   }
+}
+
+/**
+ * The business wrote from its phone: the message joins the chat's history (outbound, `origin:
+ * phone`) and, where the tenant's chatbot acts, the bot stays out of the chat for the takeover time
+ * (docs/chatbot.md, "Human takeover"). A message the service sent itself comes back the same way
+ * and is already stored under its id: it changes nothing. A retried event finds its own message
+ * stored with `origin: phone` and extends again, which is idempotent.
+ */
+async function applyOwnMessage(e: Extract<HostEvent, { kind: 'message.own' }>): Promise<void> {
+  const m = e.message;
+  const session = await getSession(e.tenantId, e.sessionId);
+  if (!session) return;
+  const stored: StoredMessage = {
+    tenantId: e.tenantId,
+    sessionId: e.sessionId,
+    messageId: m.id,
+    direction: 'outbound',
+    origin: 'phone',
+    chatId: m.chatId,
+    senderPhone: session.mobile_number ?? null,
+    kind: m.kind,
+    text: m.text,
+    caption: m.caption,
+    status: 'sent',
+    timestampMs: m.timestampMs,
+    statusAt: e.at,
+  };
+  const isNew = await saveMessage(stored);
+  const fromPhone = isNew || (await getMessage(e.tenantId, e.sessionId, m.id))?.origin === 'phone';
+  if (!fromPhone || !(await chatbotMayAct(e.tenantId))) return;
+  await extendTakeover(e.tenantId, session, m.chatId, 'phone', m.timestampMs);
 }

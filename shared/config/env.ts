@@ -116,6 +116,11 @@ const EnvSchema = z.object({
   CHATBOT_DEBOUNCE_MS: z.coerce.number().int().min(0).max(900_000).default(1000),
   /** No automatic reply to a message older than this when the chatbot sees it (docs/events.md, "Backlog"). */
   CHATBOT_MAX_MESSAGE_AGE_S: z.coerce.number().int().min(1).default(300),
+  /**
+   * Human takeover (docs/chatbot.md): how long the bot stays out of a chat after the business wrote
+   * to it; a session key's own `takeoverMinutes` wins. Fractions allowed (0.5 = 30 s); at most a week.
+   */
+  CHATBOT_TAKEOVER_MINUTES: z.coerce.number().positive().max(10_080).default(30),
   /** Turns of the chat (inbound and outbound messages) the model sees. */
   CHATBOT_HISTORY_TURNS: z.coerce.number().int().min(0).max(100).default(10),
   /** Human-like delivery: the random pause before `composing` starts. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InboundMessage } from '../messages/content.ts';
+import { InboundMessage, OwnMessage } from '../messages/content.ts';
 
 export const SessionStatus = z.enum([
   'REGISTERING',
@@ -32,6 +32,8 @@ export const HostEvent = z.discriminatedUnion('kind', [
     fence: z.number().int().optional(),
   }),
   z.object({ ...base, kind: z.literal('message.inbound'), message: InboundMessage }),
+  /** The business wrote from its phone (docs/chatbot.md, "Human takeover"). */
+  z.object({ ...base, kind: z.literal('message.own'), message: OwnMessage }),
   z.object({
     ...base,
     kind: z.literal('message.status'),

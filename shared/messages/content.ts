@@ -156,3 +156,19 @@ export const InboundMessage = z.object({
   backlog: z.boolean().optional(),
 });
 export type InboundMessage = z.infer<typeof InboundMessage>;
+
+/**
+ * A message the account itself sent from another device (the business's phone), seen by the linked
+ * session: the network echoes it to every device of the account. One-to-one chats only. Our own sends
+ * come back the same way; the events consumer tells them apart by their id (already stored).
+ */
+export const OwnMessage = z.object({
+  id: z.string(),
+  /** The customer's chat: digits, or `<lid>@lid` when only a LID is known. */
+  chatId: z.string(),
+  kind: InboundKind,
+  text: z.string().optional(),
+  caption: z.string().optional(),
+  timestampMs: z.number(),
+});
+export type OwnMessage = z.infer<typeof OwnMessage>;

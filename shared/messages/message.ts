@@ -32,6 +32,11 @@ export interface StoredMessage {
   analysisState?: 'pending' | 'done';
   /** What the analysers found; a field is null where its analysis does not apply or failed. */
   analysis?: MessageAnalysis;
+  /**
+   * Outbound only: `phone` when the business sent it from its own phone (another device of the
+   * account), not through the service; such a message pauses the bot in its chat (docs/chatbot.md).
+   */
+  origin?: 'phone';
   /** Inbound only: replayed from the network's offline queue after a link came up (docs/events.md). */
   backlog?: boolean;
   status: MessageStatus;

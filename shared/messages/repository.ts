@@ -5,6 +5,7 @@ import type { MessageStatus } from '../events/types.ts';
 import { fromAttr, toAttr } from '../store/db.ts';
 import { chatMessagesPk, feedPk, messageIndexKeys, messageKey } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
+import type { FeedEventRow } from '../stream/feed-event.ts';
 import { type StoredMessage, statusRank } from './message.ts';
 
 /** Stores a message once; a second save of the same id is a no-op that answers false. */
@@ -55,9 +56,12 @@ export async function advanceStatus(
   );
 }
 
-/** The tenant's messages, newest first, or those after an order key (oldest first) for SSE replay. */
+/**
+ * The tenant feed, newest first, or after an order key (oldest first) for SSE replay: its messages
+ * and its events that are not messages (`direction: 'event'`, shared/stream/feed-event.ts).
+ */
 export async function tenantFeed(tenantId: string, opt: { limit?: number; after?: string } = {}) {
-  return dataTable.query<StoredMessage & { gsi1sk: string }>({
+  return dataTable.query<(StoredMessage | FeedEventRow) & { gsi1sk: string }>({
     index: 'gsi1',
     pk: feedPk(tenantId),
     skAfter: opt.after,
@@ -71,7 +75,7 @@ export interface FeedEntry {
   pk: string;
   sk: string;
   gsi1sk: string;
-  direction: StoredMessage['direction'];
+  direction: StoredMessage['direction'] | 'event';
 }
 
 /** The tenant feed after `after` (an order key), oldest first, keys and direction only. */
@@ -85,12 +89,12 @@ export function tenantFeedEntries(tenantId: string, after: string): Promise<Feed
   });
 }
 
-/** The messages of feed entries (strongly consistent), in their order; a missing one is left out. */
-export async function feedMessages(entries: FeedEntry[]): Promise<Array<StoredMessage & { gsi1sk: string }>> {
-  const found = await dataTable.getMany<StoredMessage & { gsi1sk: string }>(
-    entries.map((e) => ({ pk: e.pk, sk: e.sk })),
-  );
-  return found.filter((m): m is StoredMessage & { gsi1sk: string } => m !== undefined);
+type FeedItem = (StoredMessage | FeedEventRow) & { gsi1sk: string };
+
+/** The items of feed entries (strongly consistent), in their order; a missing one is left out. */
+export async function feedMessages(entries: FeedEntry[]): Promise<FeedItem[]> {
+  const found = await dataTable.getMany<FeedItem>(entries.map((e) => ({ pk: e.pk, sk: e.sk })));
+  return found.filter((m): m is FeedItem => m !== undefined);
 }
 
 /** What the history views select; everything but the partition is a DynamoDB filter. */
@@ -117,6 +121,12 @@ export async function* messagesNewestFirst(
     ':pk': q.chatId === undefined ? feedPk(q.tenantId) : chatMessagesPk(q.tenantId, q.chatId),
   };
   const filters: string[] = [];
+  if (q.chatId === undefined) {
+    // The tenant feed also holds the stream's events that are not messages (feed-event.ts).
+    names['#type'] = 'type';
+    values[':message'] = 'message';
+    filters.push('#type = :message');
+  }
   if (q.sessionId !== undefined) {
     names['#sid'] = 'sessionId';
     values[':sid'] = q.sessionId;

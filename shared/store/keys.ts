@@ -108,6 +108,20 @@ export const chatbotSwitchKey = (tenantId: string, key: string) => ({
   pk: tenantPk(tenantId),
   sk: `CBSW#${key}`,
 });
+/** A chat the business has taken over from the bot (docs/chatbot.md, "Human takeover"). */
+export const takeoverKey = (tenantId: string, sessionId: string, chatId: string) => ({
+  pk: `T#${tenantId}#TAKEOVER`,
+  sk: `${sessionId}#${chatId}`,
+});
+export const takeoversOf = (tenantId: string, sessionId: string) => ({
+  pk: `T#${tenantId}#TAKEOVER`,
+  skBeginsWith: `${sessionId}#`,
+});
+/** An event of the tenant stream that is not a message (`chat.takeover`), in the tenant feed (gsi1). */
+export const feedEventKey = (tenantId: string, eventId: string) => ({
+  pk: `T#${tenantId}#FEEDEVT`,
+  sk: eventId,
+});
 /** Every session key's chatbot switches of the tenant. */
 export const chatbotSwitchesOf = (tenantId: string) => ({ pk: tenantPk(tenantId), skBeginsWith: 'CBSW#' });
 

@@ -5,6 +5,7 @@ import { feedMessages, tenantFeed, tenantFeedEntries } from '../messages/reposit
 import { feedKey, orderKeyAt } from '../store/keys.ts';
 import { mediaLink } from '../webhooks/media-link.ts';
 import { resolveSender } from '../webhooks/sender.ts';
+import { type FeedEventRow, isFeedEvent } from './feed-event.ts';
 import { streamPayload } from './payload.ts';
 
 /**
@@ -29,15 +30,22 @@ export interface FeedEvent {
 }
 export type FeedListener = (events: FeedEvent[]) => void;
 
-type FeedRow = StoredMessage & { gsi1sk?: string };
+type FeedRow = (StoredMessage & { gsi1sk?: string }) | FeedEventRow;
 
-const keyOf = (m: FeedRow) => m.gsi1sk ?? feedKey(m);
+const keyOf = (m: FeedRow) => m.gsi1sk ?? feedKey(m as StoredMessage);
+
+/** What the stream sends: inbound messages and the feed's own events (feed-event.ts), not outbound messages. */
+const streamed = (row: { direction: string }) => row.direction === 'inbound' || row.direction === 'event';
 
 const encoder = new TextEncoder();
 
 async function toEvent(tenantId: string, m: FeedRow): Promise<FeedEvent> {
-  const [sender, url] = await Promise.all([resolveSender(tenantId, m.sessionId, m), mediaLink(m)]);
   const id = keyOf(m);
+  if (isFeedEvent(m)) {
+    const data = JSON.stringify(m.payload);
+    return { id, data, frame: encoder.encode(`id: ${id}\ndata: ${data}\n\n`) };
+  }
+  const [sender, url] = await Promise.all([resolveSender(tenantId, m.sessionId, m), mediaLink(m)]);
   // JSON.stringify never emits a raw line break, so the data fits on one `data:` line.
   const data = JSON.stringify(streamPayload(m, sender, url, m.analysis));
   return { id, data, frame: encoder.encode(`id: ${id}\ndata: ${data}\n\n`) };
@@ -111,7 +119,7 @@ class TenantPoller {
 
   /** The inbound rows not emitted yet (by their order key), now counted as emitted. */
   private markFresh<R extends { direction: string }>(rows: R[], key: (row: R) => string): R[] {
-    const fresh = rows.filter((r) => r.direction === 'inbound' && !this.seen.has(key(r)));
+    const fresh = rows.filter((r) => streamed(r) && !this.seen.has(key(r)));
     for (const r of fresh) {
       const ts = timeOf(key(r));
       this.seen.set(key(r), ts);
@@ -143,7 +151,7 @@ class TenantPoller {
       const start = Math.min(this.newestTs, Date.now()) - LOOKBACK_MS;
       const entries = await tenantFeedEntries(this.tenantId, orderKeyAt(start));
       for (const [k, ts] of this.seen) if (ts < start) this.seen.delete(k);
-      const unseen = entries.filter((e) => e.direction === 'inbound' && !this.seen.has(e.gsi1sk));
+      const unseen = entries.filter((e) => streamed(e) && !this.seen.has(e.gsi1sk));
       // The first poll only learns the window. Later ones mark what they read (a failed read is
       // tried again at the next poll) and emit what was not offered meanwhile.
       if (!emit) this.markFresh(unseen, (e) => e.gsi1sk);
@@ -185,7 +193,7 @@ async function replay(tenantId: string, after: string, forward: FeedListener, ma
   let left = max;
   for (;;) {
     const page = await tenantFeed(tenantId, { after: cursor, limit: REPLAY_PAGE });
-    const inbound = page.filter((m) => m.direction === 'inbound');
+    const inbound = page.filter(streamed);
     const taken = inbound.slice(0, left);
     if (taken.length) forward(await Promise.all(taken.map((m) => toEvent(tenantId, m))));
     left -= taken.length;

@@ -49,7 +49,7 @@ const route = createRoute({
   },
   responses: {
     200: {
-      description: 'text/event-stream of `message:inbound` payloads',
+      description: 'text/event-stream of `message:inbound` payloads and `chat.takeover` events',
       content: { 'text/event-stream': { schema: z.string() } },
     },
     400: errorResponses[400],

@@ -83,6 +83,34 @@ describe('simulator frames', () => {
     expect(stepOf(frame)).toEqual(step);
   });
 
+  it('reports the account’s own phone message as an own message in the customer’s chat', () => {
+    expect(
+      stepOf({
+        type: 'own-message',
+        id: 'SIMOWN1',
+        to: '14155550100',
+        kind: 'text',
+        text: 'on it',
+        timestampMs: 5,
+      }),
+    ).toEqual({
+      step: 'report',
+      event: {
+        name: 'onOwnMessage',
+        args: [
+          {
+            id: 'SIMOWN1',
+            chatId: '14155550100',
+            kind: 'text',
+            text: 'on it',
+            caption: undefined,
+            timestampMs: 5,
+          },
+        ],
+      },
+    });
+  });
+
   it('hands a message on with the URL of its media, to fetch first', () => {
     const frame = message({ kind: 'image', text: 'look', mediaUrl: 'http://sim/m/1', mimetype: 'image/png' });
     expect(stepOf(frame)).toEqual({ step: 'inbound', message: inboundOf(frame), mediaUrl: 'http://sim/m/1' });

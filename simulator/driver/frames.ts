@@ -66,6 +66,20 @@ export function stepOf(f: Frame): FrameStep {
       };
     case 'message':
       return { step: 'inbound', message: inboundOf(f), mediaUrl: f.mediaUrl };
+    case 'own-message':
+      return report({
+        name: 'onOwnMessage',
+        args: [
+          {
+            id: f.id,
+            chatId: f.to,
+            kind: KINDS.find((k) => k === f.kind) ?? 'unknown',
+            text: f.kind === 'text' ? f.text : undefined,
+            caption: f.kind !== 'text' ? f.text : undefined,
+            timestampMs: f.timestampMs,
+          },
+        ],
+      });
     case 'receipt':
       return f.status === 'sent' ? { step: 'ignore' } : report({ name: 'onReceipt', args: [f.id, f.status] });
     case 'lid-mapping':

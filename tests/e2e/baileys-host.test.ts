@@ -68,6 +68,34 @@ describe('connection host with the Baileys driver on the fake network', () => {
       'read',
     );
 
+    // The business answers from its phone: the message joins the chat's history and the bot stays
+    // out of Asha's chat (docs/chatbot.md, "Human takeover"); our own API send above, which the
+    // network echoes back to the socket as well, took nothing over.
+    const rule = await admin.post('/api/v1/chatbot/rules', {
+      mobid: '*',
+      triggerType: 'contains',
+      keyword: 'price',
+      replyType: 'text',
+      response: 'A haircut is 300.',
+    });
+    expect(rule.status).toBe(201);
+    const ownId = await me.sendFromMyPhone(asha, 'Ravi here, I will answer you myself');
+    const own = await waitFor(
+      async () => (await view('outbound')).find((m) => m.id === ownId),
+      15_000,
+      'the phone message in history',
+    );
+    expect(own.text).toBe('Ravi here, I will answer you myself');
+    const paused = await waitFor(
+      async () => {
+        const r = await admin.get(`/api/v1/chatbot/takeover?sessionId=${sessionId}`);
+        return r.body.paused?.length ? r.body.paused : undefined;
+      },
+      15_000,
+      'the takeover',
+    );
+    expect(paused).toEqual([{ chatId: '14155550122', until: expect.any(String), by: 'phone' }]);
+
     // A new host process picks the session up from the stored creds: a login, not a new link.
     await stopProcess(host);
     await waitFor(async () => !device.link, 10_000, 'the old socket to close');

@@ -161,6 +161,9 @@ describe('chatbot pipeline', () => {
       credits: 0,
       media_analysis: null,
       extracted: null,
+      // A static rule answered before the intent engine was asked.
+      intent_candidates: null,
+      defer_reason: null,
     });
     expect(hook.json.rule_id).toMatch(/^rule_\d+$/);
     expect(hook.json.history.at(-1)).toMatchObject({ direction: 'inbound', message_id: inboundId });
@@ -348,6 +351,8 @@ describe('chatbot with the model', () => {
       model: { provider_tier: 'primary' },
       reply: { text: `Reply to: ${question}` },
       rule_id: null,
+      intent_candidates: [],
+      defer_reason: 'no intents',
     });
     expect(hook.json.model.key_index).toBeGreaterThanOrEqual(0);
     expect(
@@ -439,14 +444,20 @@ describe('chatbot with the model', () => {
     expect(reply!.text).toBe(`Free parking behind the building (${tag}).`);
     const hook = await waitFor(async () => recv.of('chatbot.reply', q1)[0], 10_000, 'chatbot.reply');
     expect(hook.json).toMatchObject({ tier: 'intent', intent: { id: 'parking' }, model: null, credits: 0 });
+    // Every decision is explained: the intents weighed, with their scores, and why not (null: answered).
+    expect(hook.json.intent_candidates).toEqual([{ id: 'parking', score: 1, match: 'rule' }]);
+    expect(hook.json.defer_reason).toBeNull();
 
     const offTopic = `What is the capital of Peru? ${tag}`;
-    await inbound(s.sessionId, from, offTopic);
+    const q2 = await inbound(s.sessionId, from, offTopic);
     const sent = await repliesTo(s.sessionId, from, 2, 20_000);
     expect(sent[1]!.text).toBe(`Reply to: ${offTopic}`);
     const calls = (await fakeAi.requests()).filter((r) => JSON.stringify(r.body).includes(tag));
     // Only the off-topic question reached the model (the earlier turn is in its history).
     expect(calls).toHaveLength(1);
     expect(JSON.stringify(calls[0]!.body.messages.at(-1))).toContain('capital of Peru');
+    const deferred = await waitFor(async () => recv.of('chatbot.reply', q2)[0], 10_000, 'chatbot.reply');
+    expect(deferred.json).toMatchObject({ tier: 'model', intent: null, defer_reason: 'no match' });
+    expect(Array.isArray(deferred.json.intent_candidates)).toBe(true);
   });
 });

@@ -131,6 +131,7 @@ function recorder() {
     onOpen: () => seen.push('open'),
     onClose: (end) => closes.push(end),
     onInbound: () => seen.push('inbound'),
+    onOwnMessage: () => seen.push('own'),
     onReceipt: () => seen.push('receipt'),
     onSendFailed: () => seen.push('failed'),
     onContacts: () => seen.push('contacts'),

@@ -3,7 +3,7 @@ import { getBinaryNodeChild, getBinaryNodeChildren } from '@whiskeysockets/baile
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '#shared/config/env';
 import { logger } from '#shared/log/logger';
-import type { InboundMessage } from '#shared/messages/content';
+import type { InboundMessage, OwnMessage } from '#shared/messages/content';
 import { fromVCard, toVCard } from '#shared/messages/vcard';
 import { AUTH_CREDS_SK, authPk } from '#shared/store/keys';
 import { authTable } from '#shared/store/tables';
@@ -59,6 +59,7 @@ function recorder() {
     opens: [] as string[],
     closes: [] as LinkEnd[],
     inbound: [] as Array<Omit<InboundMessage, 'mediaKey'>>,
+    own: [] as OwnMessage[],
     receipts: [] as Array<[string, string]>,
     failures: [] as Array<[string, string]>,
   };
@@ -68,6 +69,7 @@ function recorder() {
     onOpen: ({ mobile }) => r.opens.push(mobile),
     onClose: (end) => r.closes.push(end),
     onInbound: (m) => r.inbound.push(m),
+    onOwnMessage: (m) => r.own.push(m),
     onReceipt: (id, status) => r.receipts.push([id, status]),
     onSendFailed: (id, reason) => r.failures.push([id, reason]),
     onContacts: () => {},
@@ -229,6 +231,19 @@ describe('Baileys driver against the fake network', () => {
     const read = sent.find((r) => r.type === 'read' || r.type === 'read-self');
     expect(read?.ids.sort()).toEqual([textId, voiceId].sort());
     expect(sent.find((r) => r.type === 'played')?.ids).toEqual([voiceId]);
+  });
+
+  it('a message the business types on its own phone reaches onOwnMessage in the customer’s chat, not onInbound', async () => {
+    const id = await me.sendFromMyPhone(asha, 'Ravi here, I will help you');
+    await poll(() => rec.own.map((m) => m.id)).toContain(id);
+    expect(rec.own.find((m) => m.id === id)).toMatchObject({
+      chatId: '14155550100',
+      kind: 'text',
+      text: 'Ravi here, I will help you',
+    });
+    expect(rec.inbound.map((m) => m.id)).not.toContain(id);
+    // Our own send of the test before is echoed by Baileys as an own message: not reported.
+    expect(rec.own.map((m) => m.id)).not.toContain('msg-out-1');
   });
 
   it("the peer's delivery and read receipts reach onReceipt", async () => {

@@ -48,6 +48,7 @@ function recorder() {
     onOpen: ({ mobile }) => r.opens.push(mobile),
     onClose: (end) => r.closes.push(end),
     onInbound: (m) => r.inbound.push(m),
+    onOwnMessage: () => {},
     onReceipt: () => {},
     onSendFailed: () => {},
     onContacts: () => {},

@@ -47,6 +47,7 @@ function recorder() {
     onOpen: ({ mobile }) => r.opens.push(mobile),
     onClose: (end) => r.closes.push(end),
     onInbound: () => {},
+    onOwnMessage: () => {},
     onReceipt: () => {},
     onSendFailed: () => {},
     onContacts: () => {},

@@ -131,12 +131,16 @@ function trustTestRootKey(): void {
   if (hex && process.env.NODE_ENV === 'test') WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(hex, 'hex');
 }
 
+/** How many of its latest send ids a link keeps to tell its own echoes from the phone's messages. */
+const SENT_IDS_KEPT = 500;
+
 const EVENT_NAMES = [
   'onQr',
   'onPairingCode',
   'onOpen',
   'onClose',
   'onInbound',
+  'onOwnMessage',
   'onReceipt',
   'onSendFailed',
   'onContacts',
@@ -272,12 +276,19 @@ async function connect(
     return emit(event as 'messages.upsert', data as never);
   }) as typeof sock.ev.emit;
 
+  // Our own sends, which the network echoes back as own messages (wire.ts); the latest few hundred.
+  const sentIds = new Set<string>();
+  const rememberSent = (id: string) => {
+    sentIds.add(id);
+    if (sentIds.size > SENT_IDS_KEPT) sentIds.delete(sentIds.values().next().value as string);
+  };
   const wiring = wireEvents({
     sock,
     events,
     log,
     groups,
     contacts,
+    sentIds,
     lids: request.lids ?? new LidCache(),
     maxMediaBytes: opts.maxMediaBytes ?? 64 * 1024 * 1024,
     mediaTimeoutMs: opts.mediaTimeoutMs ?? 60_000,
@@ -298,6 +309,7 @@ async function connect(
       const quoted = content.quotedId
         ? quotedStub(jid, content.quotedId, await known(content.quotedId))
         : undefined;
+      rememberSent(messageId);
       // Written to the socket is not taken by the network: `sent` waits for the server's ack.
       const acked = serverAck(sock, messageId, opts.sendAckTimeoutMs ?? 20_000, 'message');
       awaited.add(messageId);

@@ -4,6 +4,7 @@ import {
   normaliseContacts,
   normaliseGroup,
   normaliseMessage,
+  normaliseOwnMessage,
   outcomeOfStatus,
   outcomeOfUpdate,
   receiptOfUserReceipt,
@@ -12,6 +13,52 @@ import {
 const msg = (m: Partial<WAMessage> & { key: WAMessage['key'] }): WAMessage => ({
   messageTimestamp: 1_700_000_000,
   ...m,
+});
+
+describe('own messages (the business writing from its phone)', () => {
+  it('a text the account sent to a customer, by phone or behind a LID', () => {
+    const own = normaliseOwnMessage(
+      msg({
+        key: { remoteJid: '919876543210@s.whatsapp.net', id: 'OWN1', fromMe: true },
+        message: { conversation: 'I will take this one' },
+      }),
+    );
+    expect(own).toEqual({
+      id: 'OWN1',
+      chatId: '919876543210',
+      kind: 'text',
+      text: 'I will take this one',
+      timestampMs: 1_700_000_000_000,
+    });
+    const lid = normaliseOwnMessage(
+      msg({
+        key: { remoteJid: '555555555555555@lid', id: 'OWN2', fromMe: true },
+        message: { conversation: 'x' },
+      }),
+      (l) => (l === '555555555555555' ? '14155550100' : undefined),
+    );
+    expect(lid?.chatId).toBe('14155550100');
+  });
+
+  it('ignores others’ messages, groups, status broadcasts and protocol messages', () => {
+    const k = (remoteJid: string, fromMe: boolean) => ({ remoteJid, id: 'X', fromMe });
+    const text = { conversation: 'hi' };
+    expect(
+      normaliseOwnMessage(msg({ key: k('919876543210@s.whatsapp.net', false), message: text })),
+    ).toBeUndefined();
+    expect(
+      normaliseOwnMessage(msg({ key: k('120363000000000000@g.us', true), message: text })),
+    ).toBeUndefined();
+    expect(normaliseOwnMessage(msg({ key: k('status@broadcast', true), message: text }))).toBeUndefined();
+    expect(
+      normaliseOwnMessage(
+        msg({
+          key: k('919876543210@s.whatsapp.net', true),
+          message: { protocolMessage: { type: proto.Message.ProtocolMessage.Type.REVOKE } },
+        }),
+      ),
+    ).toBeUndefined();
+  });
 });
 
 describe('inbound normalisation', () => {

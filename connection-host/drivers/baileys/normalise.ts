@@ -15,7 +15,7 @@ import {
   type WAMessage,
   type WAMessageUpdate,
 } from '@whiskeysockets/baileys';
-import type { InboundKind, InboundMessage } from '#shared/messages/content';
+import type { InboundKind, InboundMessage, OwnMessage } from '#shared/messages/content';
 import { fromVCard } from '#shared/messages/vcard';
 import { chatIdOf, groupJid, isUserJid } from '#shared/phone/jid';
 
@@ -221,6 +221,36 @@ export function normaliseMessage(
   }
   if (lid && pnJid) out.lidMapping = { lid, phone: phoneOfJid(pnJid) ?? '' };
   return out;
+}
+
+/**
+ * One of the account's own messages in a one-to-one chat (typed on the business's phone, or our own
+ * send echoed back: the events consumer tells them apart by id). Answers undefined for anything else:
+ * others' messages, groups, status/broadcast/newsletter traffic, protocol messages.
+ */
+export function normaliseOwnMessage(
+  msg: WAMessage,
+  phoneForLid: PhoneForLid = () => undefined,
+): OwnMessage | undefined {
+  const key = msg.key;
+  const remote = key.remoteJid;
+  if (!remote || !key.fromMe || !key.id) return undefined;
+  if (isJidBroadcast(remote) || isJidNewsletter(remote) || isJidGroup(remote)) return undefined;
+  const fields = contentFields(extractMessageContent(msg.message));
+  if (!fields) return undefined;
+  const candidates = [remote, key.remoteJidAlt];
+  const lid = lidOfJid(candidates.find(isLid));
+  const phone = phoneOfJid(candidates.find(isPn)) ?? (lid ? phoneForLid(lid) : undefined);
+  const chatId = phone ?? (lid ? chatIdOf({ kind: 'lid', lid }) : undefined);
+  if (!chatId) return undefined;
+  return stripUndefined({
+    id: key.id,
+    chatId,
+    kind: fields.kind,
+    text: fields.text,
+    caption: fields.caption,
+    timestampMs: toMs(msg.messageTimestamp),
+  });
 }
 
 function stripUndefined<T extends object>(o: T): T {

@@ -21,6 +21,7 @@ describe('event wiring', () => {
       onOpen: () => {},
       onClose: () => {},
       onInbound: (m, media) => calls.push(['inbound', m, media]),
+      onOwnMessage: (m) => calls.push(['own', m]),
       onReceipt: (id, status) => calls.push(['receipt', id, status]),
       onSendFailed: (id, reason) => calls.push(['failed', id, reason]),
       onContacts: (c) => calls.push(['contacts', c]),

@@ -13,6 +13,7 @@ import {
   normaliseContacts,
   normaliseGroup,
   normaliseMessage,
+  normaliseOwnMessage,
   outcomeOfStatus,
   outcomeOfUpdate,
   phoneOfJid,
@@ -31,6 +32,12 @@ export interface WireContext {
   contacts: Set<string>;
   /** LID → phone digits as revealed to this session. */
   lids: LidCache;
+  /**
+   * Ids this link sent lately: the network echoes our own sends as own messages, which are not the
+   * business writing from its phone. Saves the events consumer a store check per send; the
+   * consumer's check by id stays the authority (a restarted link forgets these).
+   */
+  sentIds?: { has(id: string): boolean };
 }
 
 /**
@@ -93,6 +100,8 @@ export function wireEvents(ctx: WireContext): {
   const upsert = async (messages: WAMessage[], backlog: boolean) => {
     await resolve(messages.flatMap((m) => [m.key.remoteJid, m.key.participant, m.key.participantAlt]));
     for (const m of messages) {
+      const own = normaliseOwnMessage(m, phoneForLid);
+      if (own && !ctx.sentIds?.has(own.id)) events.onOwnMessage(own);
       const n = normaliseMessage(m, phoneForLid);
       if (!n) continue;
       if (backlog) n.message.backlog = true;

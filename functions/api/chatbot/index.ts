@@ -5,6 +5,7 @@ import { intentsRoutes } from './intents-routes.ts';
 import { promptRoutes } from './prompt-routes.ts';
 import { rulesRoutes } from './rules-routes.ts';
 import { switchRoutes } from './switch-routes.ts';
+import { takeoverRoutes } from './takeover-routes.ts';
 import { templatesRoutes } from './templates-routes.ts';
 
 /**
@@ -15,6 +16,7 @@ export function chatbotApi() {
   const r = router();
   r.route('/', rulesRoutes());
   r.route('/', switchRoutes());
+  r.route('/', takeoverRoutes());
   r.route('/', brainRoutes());
   r.route('/', promptRoutes());
   r.route('/', intentsRoutes());

@@ -54,6 +54,8 @@ export function switchRoutes() {
             chatbotEnabled: z.boolean(),
             pureExtractor: z.boolean(),
             extractionEnabled: z.boolean(),
+            voiceReplies: z.boolean(),
+            takeoverMinutes: z.number().openapi({ description: 'how long a human takeover lasts' }),
           }),
         ),
         ...errorResponses,

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { extendTakeover } from '#shared/chatbot/takeover';
 import { router } from '#shared/http/context';
 import { bearer, ErrorSchema, errorResponses, json } from '#shared/http/schemas';
 import { requireAuth } from '../auth/middleware.ts';
@@ -56,6 +57,8 @@ export function sendRoutes() {
       const session = sender.value;
       const content = rendered.value;
       const accepted = await acceptSend({ session, to: body.to, content, requestId: c.get('requestId') });
+      // After the send was accepted: a refused send takes nothing over.
+      if (body.takeover) await extendTakeover(tenant, session, body.to, 'api', Date.now());
       return { success: true as const, ...accepted };
     });
     return c.json(answer, 202);

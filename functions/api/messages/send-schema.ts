@@ -57,6 +57,10 @@ export const SendBody = z
     params: TemplateParams.optional().openapi({
       description: 'Values for `{{1}}`, `{{2}}`, … of a template',
     }),
+    takeover: z.boolean().optional().openapi({
+      description:
+        'A person of the business is writing: the bot stays out of this chat for the takeover time (docs/chatbot.md)',
+    }),
     buttons: z
       .array(Button)
       .min(1)

@@ -67,6 +67,42 @@ describe('buildIntentEngine', () => {
     if (d.kind === 'answer') expect(d.reply).toMatch(/^ഉണ്ട്/);
   });
 
+  it('explains every decision: the best candidates with their scores, and the reason for deferring', () => {
+    const engine = buildIntentEngine(file());
+    const answered = engine.decide('opening hours?', clinicBrain());
+    expect(answered).toMatchObject({ kind: 'answer', intentId: 'hours' });
+    expect(answered.candidates[0]).toEqual({ id: 'hours', score: 1, match: 'rule' });
+    expect(answered.candidates.map((c) => c.id)).toEqual(['hours', 'where']);
+
+    const unsure = engine.decide('your opening hour', clinicBrain());
+    expect(unsure).toMatchObject({ kind: 'model', reason: 'low confidence', intentId: 'hours' });
+    expect(unsure.candidates[0]?.id).toBe('hours');
+    expect(unsure.candidates[0]?.score).toBeLessThan(0.84);
+    expect(unsure.candidates[0]?.score).toBeGreaterThan(unsure.candidates[1]?.score ?? 1);
+
+    expect(engine.decide('xyzzy', clinicBrain())).toEqual({
+      kind: 'model',
+      reason: 'no match',
+      candidates: [],
+    });
+    const twin = file({ training_phrases: { en: ['where is the clinic'] } });
+    expect(buildIntentEngine(twin).decide('where is the clinic', clinicBrain())).toMatchObject({
+      kind: 'model',
+      reason: 'close second',
+      candidates: [
+        { id: 'hours', score: 1, match: 'rule' },
+        { id: 'where', score: 1, match: 'rule' },
+      ],
+    });
+    expect(engine.decide('opening hours', { business: { name: 'X' } })).toMatchObject({
+      kind: 'model',
+      reason: 'no template answer',
+    });
+    expect(
+      buildIntentEngine(file({}, { skip_llm_simple_template: false })).decide('opening hours', clinicBrain()),
+    ).toMatchObject({ kind: 'model', reason: 'templates off' });
+  });
+
   it('calibration is monotonic and 0 at no similarity', () => {
     expect(calibrate(NGRAM_CALIBRATION, 0)).toBe(0);
     expect(calibrate(NGRAM_CALIBRATION, 0.9)).toBeGreaterThan(calibrate(NGRAM_CALIBRATION, 0.5));

@@ -17,10 +17,49 @@ import { detectLanguage } from './normalise.ts';
 
 export type { EmbeddingProvider } from './matcher.ts';
 
+/** One intent the message may be about, with its calibrated score and the kind of evidence. */
+export interface IntentCandidate {
+  id: string;
+  score: number;
+  match: 'rule' | 'semantic';
+}
+
+/**
+ * Why the intent engine left a message to the model (docs/chatbot.md, "Explaining a decision"):
+ * - `no match`: no intent scored at least HINT_FLOOR;
+ * - `low confidence`: the best intent is under its threshold (`semantic_match_no_ai`);
+ * - `close second`: the best is over it, but another intent is within MARGIN;
+ * - `no template answer`: the template could not be filled from the brain in the message's language;
+ * - `templates off`: `skip_llm_simple_template` is false, so the model always words the answer.
+ */
+export type DeferReason =
+  | 'no match'
+  | 'low confidence'
+  | 'close second'
+  | 'no template answer'
+  | 'templates off';
+
+/** Candidates a decision reports: the best few, enough to see what came close. */
+export const CANDIDATES_SHOWN = 3;
+
 /** What the intent engine decided for one message (docs/chatbot.md, "Intent engine"). */
 export type IntentDecision =
-  | { kind: 'answer'; intentId: string; score: number; match: 'rule' | 'semantic'; reply: string }
-  | { kind: 'model'; intentId?: string; score?: number; hint?: string };
+  | {
+      kind: 'answer';
+      intentId: string;
+      score: number;
+      match: 'rule' | 'semantic';
+      reply: string;
+      candidates: IntentCandidate[];
+    }
+  | {
+      kind: 'model';
+      intentId?: string;
+      score?: number;
+      hint?: string;
+      reason: DeferReason;
+      candidates: IntentCandidate[];
+    };
 
 export interface IntentEngine {
   decide(text: string, brain?: Brain): IntentDecision;
@@ -115,7 +154,36 @@ function top2(scores: ArrayLike<number>) {
   return { best, score: best < 0 ? 0 : (scores[best] as number), second };
 }
 
+/** The best intents by their strongest evidence (a rule-like match, else the calibrated semantic score). */
+function candidatesOf(p: Prepared, s: Scores, cal: Calibration): IntentCandidate[] {
+  const all: IntentCandidate[] = [];
+  p.intents.forEach((intent, i) => {
+    const rule = s.rule[i] ?? 0;
+    const semantic = calibrate(cal, s.raw[i] ?? 0);
+    const best =
+      rule >= semantic
+        ? { score: rule, match: 'rule' as const }
+        : { score: semantic, match: 'semantic' as const };
+    if (best.score > 0) all.push({ id: intent.id, score: round(best.score), match: best.match });
+  });
+  return all.sort((a, b) => b.score - a.score).slice(0, CANDIDATES_SHOWN);
+}
+
 function decideFrom(p: Prepared, s: Scores, cal: Calibration, text: string, brain?: Brain): IntentDecision {
+  const candidates = candidatesOf(p, s, cal);
+  const d = decideOn(p, s, cal, text, brain);
+  return { ...d, candidates } as IntentDecision;
+}
+
+type Undescribed<T> = T extends unknown ? Omit<T, 'candidates'> : never;
+
+function decideOn(
+  p: Prepared,
+  s: Scores,
+  cal: Calibration,
+  text: string,
+  brain?: Brain,
+): Undescribed<IntentDecision> {
   const { policy, intents } = p;
   // Calibration is monotonic: the best and second-best raw scores are the best and second-best
   // calibrated ones, so only those two are calibrated.
@@ -144,9 +212,10 @@ function decideFrom(p: Prepared, s: Scores, cal: Calibration, text: string, brai
       const useRule = rule.best >= 0 && rule.score > semBest;
       const intent = intents[useRule ? rule.best : raw.best];
       const best = useRule ? rule.score : semBest;
-      if (!intent || best < HINT_FLOOR) return { kind: 'model' };
+      if (!intent || best < HINT_FLOOR) return { kind: 'model', reason: 'no match' };
       return {
         kind: 'model',
+        reason: best >= policy.semantic_match_no_ai ? 'close second' : 'low confidence',
         intentId: intent.id,
         score: round(best),
         hint: `The customer may be asking about "${intent.id}" (${intent.category}); not certain enough to answer from a template.`,
@@ -159,6 +228,7 @@ function decideFrom(p: Prepared, s: Scores, cal: Calibration, text: string, brai
   if (reply === undefined) {
     return {
       kind: 'model',
+      reason: 'no template answer',
       intentId: intent.id,
       score: round(score),
       hint: `The customer asks about "${intent.id}" (${intent.category}); no ${lang} template answer could be filled from the brain.`,
@@ -167,6 +237,7 @@ function decideFrom(p: Prepared, s: Scores, cal: Calibration, text: string, brai
   if (!policy.skip_llm_simple_template) {
     return {
       kind: 'model',
+      reason: 'templates off',
       intentId: intent.id,
       score: round(score),
       hint: `The customer asks about "${intent.id}" (${intent.category}). The facts to answer with: ${reply}`,

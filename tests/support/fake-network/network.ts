@@ -222,6 +222,37 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
     });
   }
 
+  ownFromPhone(me: FakeUser, to: FakeUser, text: string, opts: SendOptions): Promise<string> {
+    const id = opts.id ?? newMessageId();
+    const t = now();
+    // The phone's copy for its own other devices: from itself, with the chat as `recipient`, the
+    // message wrapped as a deviceSentMessage (Baileys unwraps it and marks the message fromMe).
+    const message: proto.IMessage = {
+      deviceSentMessage: { destinationJid: to.pnJid(), message: { conversation: text } },
+    };
+    return this.inOrder(async () => {
+      for (const c of opts.only ? [opts.only] : me.companions.values()) {
+        const jid = me.lidJid(c.device);
+        if (!(await me.phone.hasSession(jid))) await me.phone.startSession(jid, companionBundle(c));
+        const { type, ciphertext } = await me.phone.encrypt(jid, message);
+        this.deliver(c, {
+          tag: 'message',
+          attrs: {
+            from: me.lidJid(),
+            sender_pn: me.pnJid(),
+            addressing_mode: 'lid',
+            recipient: to.pnJid(),
+            id,
+            t,
+            type: 'text',
+          },
+          content: [{ tag: 'enc', attrs: { v: '2', type }, content: ciphertext }],
+        });
+      }
+      return id;
+    });
+  }
+
   receiptFromPhone(from: FakeUser, to: FakeUser, ids: string[], type?: 'read' | 'played'): void {
     const [first, ...rest] = ids;
     if (!first) return;

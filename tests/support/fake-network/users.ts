@@ -45,6 +45,7 @@ export interface ReceivedMessage {
 /** What a user asks of the network; implemented by FakeNetwork. */
 export interface Switchboard {
   sendFromPhone(from: FakeUser, to: FakeUser, message: proto.IMessage, opts: SendOptions): Promise<string>;
+  ownFromPhone(me: FakeUser, to: FakeUser, text: string, opts: SendOptions): Promise<string>;
   receiptFromPhone(from: FakeUser, to: FakeUser, ids: string[], type?: 'read' | 'played'): void;
   retryFromPhone(from: FakeUser, to: FakeUser, id: string): void;
   scanQr(user: FakeUser, qr: string): Promise<Companion>;
@@ -92,6 +93,14 @@ export class FakeUser {
   /** Sends a text from this user's phone to every device linked to `to`; resolves with its id. */
   sendText(to: FakeUser, text: string, opts: SendOptions = {}): Promise<string> {
     return this.net.sendFromPhone(this, to, { conversation: text }, opts);
+  }
+
+  /**
+   * This user types a message to `to` on their own phone: the network shows it to this user's linked
+   * devices as their own message (`fromMe`), as it does for a business answering from its phone.
+   */
+  sendFromMyPhone(to: FakeUser, text: string, opts: SendOptions = {}): Promise<string> {
+    return this.net.ownFromPhone(this, to, text, opts);
   }
 
   send(to: FakeUser, message: proto.IMessage, opts: SendOptions = {}): Promise<string> {
