@@ -36,6 +36,7 @@ const page = createRoute({
   method: 'get',
   path: '/',
   tags: ['meta'],
+  security: [],
   summary:
     'The web console: sign in with an API key; sessions, inbox, chatbot, webhooks, usage, exports (no auth to load; it calls this API with a token)',
   responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } } },
@@ -45,6 +46,7 @@ const assetRoute = createRoute({
   method: 'get',
   path: '/assets/{name}',
   tags: ['meta'],
+  security: [],
   summary: "The console's script and style sheet (no auth)",
   request: { params: z.object({ name: z.string().max(100).openapi({ example: 'app.js' }) }) },
   responses: {
