@@ -3,9 +3,12 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatbotTurnKey } from '#shared/store/keys';
+import { dataTable } from '#shared/store/tables';
 import { launchBrowser } from '../support/browser.ts';
+import { chatbotTurnDone } from '../support/chatbot.ts';
 import { api, baseUrl, newTenant, simInbound } from '../support/client.ts';
-import { outboxWith } from '../support/outbox.ts';
+import { outbox, outboxWith } from '../support/outbox.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 /** The screenshots docs/console.md shows, written by this test (never by hand). */
@@ -140,10 +143,45 @@ describe('the web console in a real browser', () => {
     await desktop.getByLabel('Reply text').fill('We open at 9 am.');
     await desktop.getByRole('button', { name: 'Add rule' }).click();
     await desktop.getByRole('cell', { name: 'We open at 9 am.' }).waitFor();
+    // Try it names the rule that would answer, and sends nothing.
+    await desktop.getByLabel('Try it', { exact: true }).fill('When are your opening hours?');
+    await desktop.getByRole('button', { name: 'Try', exact: true }).click();
+    const dryRun = desktop.getByRole('definition').filter({ hasText: 'contains “opening hours”' });
+    await dryRun.waitFor();
+    await desktop.locator('.try-result').getByText('We open at 9 am.').waitFor();
+    expect((await outbox(sessionId)).length).toBe(1);
     await simInbound({ sessionId, from: '15550004444', name: 'Asha', text: 'What are your opening hours?' });
     const answered = await outboxWith(sessionId, 2, 15_000);
     expect(answered.map((m) => m.text)).toContain('We open at 9 am.');
     await shot(desktop, 'chatbot', 'desktop');
+
+    // Take over the chat in the Inbox: the rule that just answered stays silent there, until handed back.
+    await visit(desktop, 'Inbox');
+    await desktop.getByRole('button', { name: /Asha/ }).click();
+    await desktop.getByRole('button', { name: 'Take over' }).click();
+    await desktop.getByRole('button', { name: 'Hand back' }).waitFor();
+    await desktop.getByText(/The bot stays silent here until .+ \(by console\)/).waitFor();
+    const quiet = await simInbound({
+      sessionId,
+      from: '15550004444',
+      name: 'Asha',
+      text: 'opening hours again?',
+    });
+    await chatbotTurnDone(tenant.id, sessionId, quiet);
+    const turn = await dataTable.get<{ outcome: string }>(chatbotTurnKey(tenant.id, sessionId, quiet), true);
+    expect(turn?.outcome).toBe('human takeover');
+    expect((await outbox(sessionId)).length).toBe(2);
+    await desktop.getByRole('list', { name: 'Messages' }).getByText('opening hours again?').waitFor();
+    await shot(desktop, 'inbox-takeover', 'desktop');
+    await desktop.getByRole('button', { name: 'Hand back' }).click();
+    await desktop.getByRole('button', { name: 'Take over' }).waitFor();
+    await simInbound({
+      sessionId,
+      from: '15550004444',
+      name: 'Asha',
+      text: 'and your opening hours tomorrow?',
+    });
+    expect((await outboxWith(sessionId, 3, 15_000)).at(-1)?.text).toBe('We open at 9 am.');
 
     // Webhooks: the refused deliveries are in the log; Redeliver sends one again, now accepted.
     await visit(desktop, 'Webhooks');
