@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chatbotTurnKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { launchBrowser } from '../support/browser.ts';
@@ -70,6 +70,8 @@ describe('the web console in a real browser', () => {
     // The token is in this tab's session storage and never in the address.
     expect(await desktop.evaluate("sessionStorage.getItem('console.token')")).toMatch(/^ey/);
     expect(desktop.url()).not.toContain('ey');
+    // A tenant's key does not see the admin's page.
+    expect(await desktop.getByRole('link', { name: 'Tenants' }).count()).toBe(0);
 
     // Webhooks: a receiver that refuses for good (410: no retry) until it is healthy again.
     let healthy = false;
@@ -225,4 +227,36 @@ describe('the web console in a real browser', () => {
       await shot(phone, name.toLowerCase(), 'phone');
     }
   }, 60_000);
+
+  it('shows Tenants to the admin key only: creates a tenant whose key signs in, issues and revokes a key', async () => {
+    for (const size of ['desktop', 'phone'] as const) {
+      const page = await open(size);
+      await signIn(page, inject('adminApiKey'));
+      await visit(page, 'Tenants');
+      const name = `Clinic ${size} ${Date.now()}`;
+      await page.getByLabel('Tenant name').fill(name);
+      await page.getByRole('button', { name: 'Create tenant' }).click();
+      const firstKey = await page.getByLabel('New API key').inputValue();
+      expect(firstKey).toMatch(/^wsm_/);
+      expect((await api().post('/api/auth/token', { apiKey: firstKey })).status).toBe(200);
+      const detail = page.locator('.tenant');
+      await detail.getByRole('heading', { name: new RegExp(name) }).waitFor();
+      await detail.getByRole('table', { name: 'API keys' }).locator('tbody tr').first().waitFor();
+
+      await page.getByLabel('Key label').fill('front desk tablet');
+      await page.getByRole('button', { name: 'Issue key' }).click();
+      await detail.getByRole('cell', { name: 'front desk tablet' }).waitFor();
+      const second = await detail.getByLabel('New API key').inputValue();
+      expect(second).toMatch(/^wsm_/);
+      expect(second).not.toBe(firstKey);
+      await shot(page, 'tenants', size);
+
+      // Revoking the first key (after the page asks) refuses it from then on.
+      page.once('dialog', (d) => d.accept());
+      const firstRow = detail.locator('tbody tr', { hasText: firstKey.slice(0, 12) });
+      await firstRow.getByRole('button', { name: /^Revoke key/ }).click();
+      await firstRow.getByText('revoked').waitFor();
+      expect((await api().post('/api/auth/token', { apiKey: firstKey })).status).toBe(401);
+    }
+  }, 30_000);
 });
