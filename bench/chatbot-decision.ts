@@ -1,9 +1,9 @@
 import { cpus, loadavg } from 'node:os';
 import { Intents } from '#shared/chatbot/intents-schema';
 import type { ChatbotRule } from '#shared/chatbot/rules';
-import { buildIntentEngine } from '../functions/chatbot/intents/index.ts';
-import { type Calibration, NGRAM_CALIBRATION, NgramIndex } from '../functions/chatbot/intents/matcher.ts';
-import { matchRule } from '../functions/chatbot/rules/match.ts';
+import { buildIntentEngine } from '../shared/chatbot/intents/index.ts';
+import { type Calibration, NGRAM_CALIBRATION, NgramIndex } from '../shared/chatbot/intents/matcher.ts';
+import { matchRule } from '../shared/chatbot/rule-match/match.ts';
 import { clinicBrain, clinicIntents, faqSet, runFaq } from './support/intent-faq.ts';
 import { pct } from './support/stats.ts';
 
@@ -16,7 +16,7 @@ import { pct } from './support/stats.ts';
  * (b) The labelled FAQ set (bench/data/faq.json) against bench/data/clinic-intents.json and the
  *     clinic brain: the share answered with no model call and the share answered wrongly.
  * `--fit` prints the logistic calibration of the n-gram matcher's raw cosine fitted on the FAQ set
- * (the numbers of NGRAM_CALIBRATION in functions/chatbot/intents/matcher.ts).
+ * (the numbers of NGRAM_CALIBRATION in shared/chatbot/intents/matcher.ts).
  *
  * Run: npx tsx bench/chatbot-decision.ts [runs=20000] [--fit]
  */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Brain } from '#shared/chatbot/brain-schema';
 import { Intents } from '#shared/chatbot/intents-schema';
-import type { IntentDecision, IntentEngine } from '../../functions/chatbot/intents/index.ts';
+import type { IntentDecision, IntentEngine } from '../../shared/chatbot/intents/index.ts';
 
 /** One labelled question: `intent` null means "must go to the model". */
 export interface FaqItem {

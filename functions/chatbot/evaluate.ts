@@ -1,10 +1,7 @@
 import { createModelChain, type ModelChain } from '#shared/ai/chain';
-import { getIntents, resolveBrain, resolvePrompt } from '#shared/chatbot/knowledge';
-import { rulesForKeys } from '#shared/chatbot/rules';
-import { readSwitches } from '#shared/chatbot/switches';
+import { type IntentExplanation, planTurn } from '#shared/chatbot/decide';
+import { resolveBrain, resolvePrompt } from '#shared/chatbot/knowledge';
 import type { Turn } from './history.ts';
-import { buildIntentEngine, type DeferReason, type IntentCandidate } from './intents/index.ts';
-import { matchRule } from './rules/match.ts';
 
 export interface ModelAnswer {
   providerTier: 'primary' | 'fallback' | 'bedrock';
@@ -12,15 +9,6 @@ export interface ModelAnswer {
   model: string;
   usage: { input: number; output: number; cacheRead: number; cacheWrite: number };
   latencyMs: number;
-}
-
-/**
- * What the intent engine saw in a turn it was asked about (docs/chatbot.md, "Explaining a decision"):
- * the best intents with their scores, and why it left the turn to the model (null when it answered).
- */
-export interface IntentExplanation {
-  candidates: IntentCandidate[];
-  deferReason: DeferReason | 'no intents' | null;
 }
 
 /** What the chatbot decided for one turn (docs/chatbot.md, "Evaluation order"). */
@@ -57,58 +45,14 @@ const modelChain = () => {
 };
 
 /**
- * The evaluation order, for one turn:
- * 1. pure extractor mode on → nothing (messages are still stored, streamed and forwarded);
- * 2. static rules, even with the chatbot disabled: a `text` rule answers at once with no model call;
- *    an `ai_response` rule asks the model with its `response` as extra instructions;
- * 3. only with the chatbot enabled: the intent engine (a confident templated answer, no model call);
- * 4. then the model chain with the session's brain and persona and the chat's recent turns.
+ * One turn: the plan of `planTurn` (shared/chatbot/decide.ts, the evaluation order), then, when
+ * the plan leaves the turn to the model, the model chain with the session's brain and persona and
+ * the chat's recent turns.
  */
 export async function evaluateTurn(input: TurnInput): Promise<Decision> {
-  const { tenantId, keys, text } = input;
-  const [switches, rules] = await Promise.all([readSwitches(tenantId, keys), rulesForKeys(tenantId, keys)]);
-  if (switches.pureExtractor) return { kind: 'silent', reason: 'pure extractor' };
-
-  // The newest message alone first (an exact rule inside a burst), then the whole turn.
-  const onLast = matchRule(rules, input.lastText, keys);
-  const matched = onLast && onLast.triggerType !== 'ai_fallback' ? onLast : matchRule(rules, text, keys);
-  // An `ai_fallback` rule belongs to the model step: only with the chatbot on, after the intents.
-  const fallback = matched?.triggerType === 'ai_fallback' ? matched : undefined;
-  const rule = fallback ? undefined : matched;
-  if (rule?.replyType === 'text')
-    return { kind: 'reply', text: rule.response, tier: 'rule', ruleId: rule.id };
-  if (rule?.replyType === 'ai_response') {
-    return askModel(input, { instructions: rule.response, ruleId: rule.id });
-  }
-  if (!switches.chatbotEnabled) return { kind: 'silent', reason: 'chatbot disabled' };
-
-  const [intents, brain] = await Promise.all([getIntents(tenantId), resolveBrain(tenantId, keys)]);
-  let hint: string | undefined;
-  let explanation: IntentExplanation = { candidates: [], deferReason: 'no intents' };
-  if (intents) {
-    // Built once per intents version and cached by the engine, so a warm consumer does not rebuild it.
-    const d = buildIntentEngine(intents).decide(text, brain?.brain);
-    if (d.kind === 'answer') {
-      return {
-        kind: 'reply',
-        text: d.reply,
-        tier: 'intent',
-        intent: { id: d.intentId, score: d.score, match: d.match },
-        explanation: { candidates: d.candidates, deferReason: null },
-      };
-    }
-    hint = d.hint;
-    explanation = { candidates: d.candidates, deferReason: d.reason };
-  }
-  if (fallback?.replyType === 'text')
-    return { kind: 'reply', text: fallback.response, tier: 'rule', ruleId: fallback.id, explanation };
-  return askModel(input, {
-    instructions: [fallback?.response, hint].filter(Boolean).join('\n\n') || undefined,
-    ruleId: fallback?.id,
-    brain: brain?.brain,
-    brainResolved: true,
-    explanation,
-  });
+  const plan = await planTurn(input);
+  if (plan.kind !== 'model') return plan;
+  return askModel(input, plan);
 }
 
 async function askModel(

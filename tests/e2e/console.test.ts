@@ -2,10 +2,13 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { chatbotTurnKey } from '#shared/store/keys';
+import { dataTable } from '#shared/store/tables';
 import { launchBrowser } from '../support/browser.ts';
+import { chatbotTurnDone } from '../support/chatbot.ts';
 import { api, baseUrl, newTenant, simInbound } from '../support/client.ts';
-import { outboxWith } from '../support/outbox.ts';
+import { outbox, outboxWith } from '../support/outbox.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 /** The screenshots docs/console.md shows, written by this test (never by hand). */
@@ -67,6 +70,8 @@ describe('the web console in a real browser', () => {
     // The token is in this tab's session storage and never in the address.
     expect(await desktop.evaluate("sessionStorage.getItem('console.token')")).toMatch(/^ey/);
     expect(desktop.url()).not.toContain('ey');
+    // A tenant's key does not see the admin's page.
+    expect(await desktop.getByRole('link', { name: 'Tenants' }).count()).toBe(0);
 
     // Webhooks: a receiver that refuses for good (410: no retry) until it is healthy again.
     let healthy = false;
@@ -140,10 +145,45 @@ describe('the web console in a real browser', () => {
     await desktop.getByLabel('Reply text').fill('We open at 9 am.');
     await desktop.getByRole('button', { name: 'Add rule' }).click();
     await desktop.getByRole('cell', { name: 'We open at 9 am.' }).waitFor();
+    // Try it names the rule that would answer, and sends nothing.
+    await desktop.getByLabel('Try it', { exact: true }).fill('When are your opening hours?');
+    await desktop.getByRole('button', { name: 'Try', exact: true }).click();
+    const dryRun = desktop.getByRole('definition').filter({ hasText: 'contains “opening hours”' });
+    await dryRun.waitFor();
+    await desktop.locator('.try-result').getByText('We open at 9 am.').waitFor();
+    expect((await outbox(sessionId)).length).toBe(1);
     await simInbound({ sessionId, from: '15550004444', name: 'Asha', text: 'What are your opening hours?' });
     const answered = await outboxWith(sessionId, 2, 15_000);
     expect(answered.map((m) => m.text)).toContain('We open at 9 am.');
     await shot(desktop, 'chatbot', 'desktop');
+
+    // Take over the chat in the Inbox: the rule that just answered stays silent there, until handed back.
+    await visit(desktop, 'Inbox');
+    await desktop.getByRole('button', { name: /Asha/ }).click();
+    await desktop.getByRole('button', { name: 'Take over' }).click();
+    await desktop.getByRole('button', { name: 'Hand back' }).waitFor();
+    await desktop.getByText(/The bot stays silent here until .+ \(by console\)/).waitFor();
+    const quiet = await simInbound({
+      sessionId,
+      from: '15550004444',
+      name: 'Asha',
+      text: 'opening hours again?',
+    });
+    await chatbotTurnDone(tenant.id, sessionId, quiet);
+    const turn = await dataTable.get<{ outcome: string }>(chatbotTurnKey(tenant.id, sessionId, quiet), true);
+    expect(turn?.outcome).toBe('human takeover');
+    expect((await outbox(sessionId)).length).toBe(2);
+    await desktop.getByRole('list', { name: 'Messages' }).getByText('opening hours again?').waitFor();
+    await shot(desktop, 'inbox-takeover', 'desktop');
+    await desktop.getByRole('button', { name: 'Hand back' }).click();
+    await desktop.getByRole('button', { name: 'Take over' }).waitFor();
+    await simInbound({
+      sessionId,
+      from: '15550004444',
+      name: 'Asha',
+      text: 'and your opening hours tomorrow?',
+    });
+    expect((await outboxWith(sessionId, 3, 15_000)).at(-1)?.text).toBe('We open at 9 am.');
 
     // Webhooks: the refused deliveries are in the log; Redeliver sends one again, now accepted.
     await visit(desktop, 'Webhooks');
@@ -187,4 +227,36 @@ describe('the web console in a real browser', () => {
       await shot(phone, name.toLowerCase(), 'phone');
     }
   }, 60_000);
+
+  it('shows Tenants to the admin key only: creates a tenant whose key signs in, issues and revokes a key', async () => {
+    for (const size of ['desktop', 'phone'] as const) {
+      const page = await open(size);
+      await signIn(page, inject('adminApiKey'));
+      await visit(page, 'Tenants');
+      const name = `Clinic ${size} ${Date.now()}`;
+      await page.getByLabel('Tenant name').fill(name);
+      await page.getByRole('button', { name: 'Create tenant' }).click();
+      const firstKey = await page.getByLabel('New API key').inputValue();
+      expect(firstKey).toMatch(/^wsm_/);
+      expect((await api().post('/api/auth/token', { apiKey: firstKey })).status).toBe(200);
+      const detail = page.locator('.tenant');
+      await detail.getByRole('heading', { name: new RegExp(name) }).waitFor();
+      await detail.getByRole('table', { name: 'API keys' }).locator('tbody tr').first().waitFor();
+
+      await page.getByLabel('Key label').fill('front desk tablet');
+      await page.getByRole('button', { name: 'Issue key' }).click();
+      await detail.getByRole('cell', { name: 'front desk tablet' }).waitFor();
+      const second = await detail.getByLabel('New API key').inputValue();
+      expect(second).toMatch(/^wsm_/);
+      expect(second).not.toBe(firstKey);
+      await shot(page, 'tenants', size);
+
+      // Revoking the first key (after the page asks) refuses it from then on.
+      page.once('dialog', (d) => d.accept());
+      const firstRow = detail.locator('tbody tr', { hasText: firstKey.slice(0, 12) });
+      await firstRow.getByRole('button', { name: /^Revoke key/ }).click();
+      await firstRow.getByText('revoked').waitFor();
+      expect((await api().post('/api/auth/token', { apiKey: firstKey })).status).toBe(401);
+    }
+  }, 30_000);
 });

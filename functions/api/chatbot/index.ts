@@ -7,6 +7,7 @@ import { rulesRoutes } from './rules-routes.ts';
 import { switchRoutes } from './switch-routes.ts';
 import { takeoverRoutes } from './takeover-routes.ts';
 import { templatesRoutes } from './templates-routes.ts';
+import { tryRoutes } from './try-routes.ts';
 
 /**
  * Everything under `/api/v1/chatbot`. Each route carries its own `requireAuth` (no router-wide
@@ -22,5 +23,6 @@ export function chatbotApi() {
   r.route('/', intentsRoutes());
   r.route('/', templatesRoutes());
   r.route('/', extractionRoutes());
+  r.route('/', tryRoutes());
   return r;
 }

@@ -18,6 +18,20 @@ export const session = {
   token: () => sessionStorage.getItem(TOKEN_KEY),
   save: (token: string) => sessionStorage.setItem(TOKEN_KEY, token),
   clear: () => sessionStorage.removeItem(TOKEN_KEY),
+  /**
+   * Whether the token was minted from the admin key (its `scope` claim), to show the admin's pages.
+   * Only what the page shows depends on it: the API checks the scope on every admin call.
+   */
+  isAdmin: () => {
+    const payload = sessionStorage.getItem(TOKEN_KEY)?.split('.')[1];
+    if (!payload) return false;
+    try {
+      const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'));
+      return (JSON.parse(json) as { scope?: string }).scope === 'admin';
+    } catch {
+      return false;
+    }
+  },
 };
 
 /** Called when the API refuses the token (expired or revoked): the console goes back to sign-in. */

@@ -31,6 +31,8 @@ export function ChatbotPage() {
           <BotSwitch key={s.sessionId} session={s} />
         ))}
       </ul>
+      <h3>Try it</h3>
+      <TryIt sessions={sessions.data ?? []} />
       <h3>Rules</h3>
       <NewRule sessions={sessions.data ?? []} onAdded={rules.reload} />
       <ErrorText error={rules.error} />
@@ -158,5 +160,106 @@ function BotSwitch({ session: s }: { session: Session }) {
       ))}
       <ErrorText error={state.error} />
     </li>
+  );
+}
+
+interface TryAnswer {
+  tier: 'rule' | 'intent' | 'model' | null;
+  silentReason: string | null;
+  rule: { id: string; mobid: string; triggerType: string; keyword: string } | null;
+  intent: { id: string; score: number; match: string } | null;
+  candidates: { id: string; score: number; match: string }[];
+  deferReason: string | null;
+  reply: string | null;
+}
+
+/**
+ * A message typed here is run through the chatbot's decision as a dry run (POST /api/v1/chatbot/try):
+ * which tier would answer, the rule or intent with its score, and the reply. Nothing is sent and the
+ * model is not called.
+ */
+function TryIt(props: { sessions: Session[] }) {
+  const [sessionKey, setSessionKey] = useState('global');
+  const [text, setText] = useState('');
+  const [answer, setAnswer] = useState<TryAnswer>();
+  const [error, setError] = useState<string>();
+  return (
+    <form
+      class="try"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setError(undefined);
+        try {
+          setAnswer(await api<TryAnswer>('POST', '/api/v1/chatbot/try', { sessionKey, text }));
+        } catch (err) {
+          setAnswer(undefined);
+          setError(messageOf(err));
+        }
+      }}
+    >
+      <div class="row">
+        <label>
+          On
+          <select value={sessionKey} onChange={(e) => setSessionKey(e.currentTarget.value)}>
+            <option value="global">every session (tenant-wide)</option>
+            {props.sessions.map((s) => (
+              <option key={s.sessionId} value={s.sessionId}>
+                {s.name || s.sessionId}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Try it
+          <input
+            value={text}
+            placeholder="a customer's message"
+            onInput={(e) => setText(e.currentTarget.value)}
+          />
+        </label>
+        <button type="submit">Try</button>
+      </div>
+      <ErrorText error={error} />
+      {answer && <TryResult answer={answer} />}
+    </form>
+  );
+}
+
+function TryResult({ answer: a }: { answer: TryAnswer }) {
+  return (
+    <dl class="try-result" aria-label="Dry run result">
+      <dt>Answered by</dt>
+      <dd>{a.tier ? <Status value={a.tier} /> : <>nobody: {a.silentReason}</>}</dd>
+      {a.rule && (
+        <>
+          <dt>Rule</dt>
+          <dd>
+            {a.rule.triggerType} “{a.rule.keyword}” ({a.rule.mobid === '*' ? 'every session' : a.rule.mobid})
+          </dd>
+        </>
+      )}
+      {a.intent && (
+        <>
+          <dt>Intent</dt>
+          <dd>
+            {a.intent.id} (score {a.intent.score.toFixed(2)}, {a.intent.match})
+          </dd>
+        </>
+      )}
+      {a.candidates.length > 0 && (
+        <>
+          <dt>Intents weighed</dt>
+          <dd>{a.candidates.map((c) => `${c.id} ${c.score.toFixed(2)}`).join(', ')}</dd>
+        </>
+      )}
+      {a.deferReason && (
+        <>
+          <dt>Left to the model because</dt>
+          <dd>{a.deferReason}</dd>
+        </>
+      )}
+      <dt>Reply</dt>
+      <dd>{a.reply ?? (a.tier === 'model' ? '(the model would write it; not called in a dry run)' : '—')}</dd>
+    </dl>
   );
 }

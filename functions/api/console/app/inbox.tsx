@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, messageOf, type ViewMessage } from './api.ts';
-import { ErrorText, Status, useLoad, when } from './ui.tsx';
+import { ActionButton, ErrorText, Status, useLoad, when } from './ui.tsx';
 
 /** One chat of one session, as the list shows it. */
 interface Conversation {
@@ -37,6 +37,23 @@ function historyQuery(sessionId: string, chat: string) {
 }
 
 const RETRY_MS = 5000;
+
+/**
+ * The chat as the takeover routes name it: a contact by number, a hidden-number contact as
+ * `<lid>@lid`; a group has none (the bot never answers groups, so there is nothing to take over).
+ */
+const takeoverChatId = (chat: string) =>
+  chat.endsWith('@g.us') ? undefined : chat.endsWith('@lid') ? chat : recipient(chat);
+
+/** WhatsApp's ticks for an outbound message's status; the status itself is the accessible name. */
+const TICKS: Record<string, string> = { queued: '🕓', sent: '✓', delivered: '✓✓', read: '✓✓', failed: '!' };
+function Ticks({ status }: { status: string }) {
+  return (
+    <span class={`ticks ${status}`} role="img" aria-label={status} title={status}>
+      {TICKS[status] ?? status}
+    </span>
+  );
+}
 
 /**
  * The tenant's live stream (GET /api/portal for its id, then the portal's SSE stream): calls
@@ -154,13 +171,14 @@ function Chat(props: { conversation: Conversation; tick: number }) {
       <h3>
         {props.conversation.name || recipient(chat)} <small class="muted">via {sessionId}</small>
       </h3>
+      {takeoverChatId(chat) && <Takeover sessionId={sessionId} chatId={takeoverChatId(chat)!} />}
       <ErrorText error={history.error} />
       <ol class="messages" aria-label="Messages">
         {(history.data ?? []).map((m) => (
           <li key={m.id} class={m.fromMe ? 'out' : 'in'}>
             <span class="text">{m.text}</span>
             <small class="muted">
-              {when(m.timestamp * 1000)} {m.fromMe && <Status value={m.status} />}
+              {when(m.timestamp * 1000)} {m.fromMe && <Ticks status={m.status} />}
               {m.reason && ` ${m.reason}`}
             </small>
           </li>
@@ -191,6 +209,58 @@ function Chat(props: { conversation: Conversation; tick: number }) {
         </button>
         <ErrorText error={error} />
       </form>
+    </div>
+  );
+}
+
+interface Paused {
+  chatId: string;
+  until: string;
+  by: 'phone' | 'api' | 'console';
+}
+
+/**
+ * Whether the bot answers this chat, and the control to step in or hand it back (docs/chatbot.md,
+ * "Human takeover"). A pause also starts from the phone or an API send, and ends by itself at
+ * `until`, so the state is read again every few seconds rather than assumed.
+ */
+function Takeover(props: { sessionId: string; chatId: string }) {
+  const { sessionId, chatId } = props;
+  const state = useLoad(
+    () =>
+      api<{ paused: Paused[] }>(
+        'GET',
+        `/api/v1/chatbot/takeover?sessionId=${encodeURIComponent(sessionId)}`,
+      ).then((r) => r.paused.find((p) => p.chatId === chatId) ?? null),
+    5000,
+  );
+  useEffect(() => {
+    state.reload();
+  }, [sessionId, chatId]);
+  const set = async (paused: boolean) => {
+    await api('POST', '/api/v1/chatbot/takeover', { sessionId, chatId, paused });
+    await state.reload();
+  };
+  const paused = state.data;
+  return (
+    <div class="takeover" aria-live="polite">
+      {paused === undefined ? (
+        <span class="muted">…</span>
+      ) : paused ? (
+        <>
+          <span>
+            <Status value="taken over" /> The bot stays silent here until {when(paused.until)} (by {paused.by}
+            ).
+          </span>
+          <ActionButton onClick={() => set(false)}>Hand back</ActionButton>
+        </>
+      ) : (
+        <>
+          <span class="muted">The bot may answer this chat.</span>
+          <ActionButton onClick={() => set(true)}>Take over</ActionButton>
+        </>
+      )}
+      <ErrorText error={state.error} />
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { ExportsPage } from './exports.tsx';
 import { InboxPage } from './inbox.tsx';
 import { SessionsPage } from './sessions.tsx';
 import { SignIn } from './sign-in.tsx';
+import { TenantsPage } from './tenants.tsx';
 import { UsagePage } from './usage.tsx';
 import { WebhooksPage } from './webhooks.tsx';
 import './style.css';
@@ -18,11 +19,16 @@ const PAGES = {
   Webhooks: WebhooksPage,
   Usage: UsagePage,
   Exports: ExportsPage,
+  Tenants: TenantsPage,
 } as const;
 type PageName = keyof typeof PAGES;
 
-const pageOf = (hash: string): PageName =>
-  (Object.keys(PAGES) as PageName[]).find((p) => `#${p.toLowerCase()}` === hash.toLowerCase()) ?? 'Sessions';
+/** The pages this user sees: **Tenants** only with the admin key. */
+const pagesFor = (admin: boolean) =>
+  (Object.keys(PAGES) as PageName[]).filter((p) => p !== 'Tenants' || admin);
+
+const pageOf = (hash: string, admin = session.isAdmin()): PageName =>
+  pagesFor(admin).find((p) => `#${p.toLowerCase()}` === hash.toLowerCase()) ?? 'Sessions';
 
 function Console() {
   const [signedIn, setSignedIn] = useState(Boolean(session.token()));
@@ -44,6 +50,7 @@ function Console() {
         onSignedIn={() => {
           setNotice(undefined);
           setSignedIn(true);
+          setPage(pageOf(location.hash));
         }}
       />
     );
@@ -52,7 +59,7 @@ function Console() {
     <>
       <header>
         <nav aria-label="Console">
-          {(Object.keys(PAGES) as PageName[]).map((p) => (
+          {pagesFor(session.isAdmin()).map((p) => (
             <a key={p} href={`#${p.toLowerCase()}`} aria-current={p === page ? 'page' : undefined}>
               {p}
             </a>

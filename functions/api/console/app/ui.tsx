@@ -79,9 +79,11 @@ export function ActionButton(props: {
 
 /** A status as a badge: the color says good, waiting or bad; the text says which. */
 export function Status({ value }: { value: string }) {
-  const tone = ['READY', 'delivered', 'read', 'succeeded', 'live', 'on'].includes(value)
+  const tone = ['READY', 'delivered', 'read', 'succeeded', 'live', 'on', 'active'].includes(value)
     ? 'good'
-    : ['FAILED', 'LOGGED_OUT', 'DISCONNECTED', 'failed', 'offline', 'off'].includes(value)
+    : ['FAILED', 'LOGGED_OUT', 'DISCONNECTED', 'failed', 'offline', 'off', 'disabled', 'revoked'].includes(
+          value,
+        )
       ? 'bad'
       : 'wait';
   return <span class={`badge ${tone}`}>{value}</span>;

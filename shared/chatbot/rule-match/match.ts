@@ -1,5 +1,5 @@
-import type { ChatbotRule, TriggerType } from '#shared/chatbot/rules';
-import { cachedRegexSet, cachedSafeRegex } from '#shared/chatbot/safe-regex';
+import type { ChatbotRule, TriggerType } from '../rules.ts';
+import { cachedRegexSet, cachedSafeRegex } from '../safe-regex.ts';
 import { isWordChar, normaliseForMatch, trimPunctuation } from './normalise.ts';
 
 /**

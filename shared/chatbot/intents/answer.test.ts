@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Brain } from '#shared/chatbot/brain-schema';
-import { Intent } from '#shared/chatbot/intents-schema';
 import { clinicBrain } from '../../../bench/support/intent-faq.ts';
+import type { Brain } from '../brain-schema.ts';
+import { Intent } from '../intents-schema.ts';
 import { answerFor, hasTemplate } from './answer.ts';
 
 const intent = (action: string, responses?: Record<string, string>) =>

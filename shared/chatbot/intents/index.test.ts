@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Intents } from '#shared/chatbot/intents-schema';
 import { clinicBrain, clinicIntents } from '../../../bench/support/intent-faq.ts';
+import { Intents } from '../intents-schema.ts';
 import { buildEmbeddingIntentEngine, buildIntentEngine, type EmbeddingProvider } from './index.ts';
 import { calibrate, NGRAM_CALIBRATION } from './matcher.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatbotRule } from '#shared/chatbot/rules';
+import type { ChatbotRule } from '../rules.ts';
 import { matchRule } from './match.ts';
 
 let n = 0;

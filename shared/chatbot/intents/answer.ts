@@ -1,5 +1,5 @@
-import type { Brain } from '#shared/chatbot/brain-schema';
-import type { Intent } from '#shared/chatbot/intents-schema';
+import type { Brain } from '../brain-schema.ts';
+import type { Intent } from '../intents-schema.ts';
 import { normalise } from './normalise.ts';
 
 export type Lang = 'en' | 'ml';

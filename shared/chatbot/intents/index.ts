@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { Brain } from '#shared/chatbot/brain-schema';
-import type { Intent, Intents } from '#shared/chatbot/intents-schema';
+import type { Brain } from '../brain-schema.ts';
+import type { Intent, Intents } from '../intents-schema.ts';
 import { answerFor, type Lang } from './answer.ts';
 import {
   type Calibration,

@@ -1,0 +1,198 @@
+import { useState } from 'preact/hooks';
+import { api, messageOf } from './api.ts';
+import { ActionButton, ErrorText, Status, useLoad, when } from './ui.tsx';
+
+interface Tenant {
+  id: string;
+  name: string;
+  portal_id: string;
+  disabled: boolean;
+}
+
+interface ApiKey {
+  keyId: string;
+  label?: string;
+  prefix?: string;
+  status: 'active' | 'revoked';
+  createdAt: string;
+  revokedAt?: string;
+}
+
+/** A plain API key, shown this once (the API keeps only its hash); the admin hands it to the tenant. */
+function NewKey(props: { apiKey: string; what: string }) {
+  return (
+    <div class="new-key" role="status">
+      <p>{props.what}, shown once (it cannot be read again):</p>
+      <label>
+        New API key
+        <input readOnly value={props.apiKey} onFocus={(e) => e.currentTarget.select()} />
+      </label>
+    </div>
+  );
+}
+
+/**
+ * The admin's page (shown only to the admin key): create a tenant with its first API key, and open a
+ * tenant by id to issue, list and revoke its keys or disable it. The API has no listing of all
+ * tenants, so the tenants created in this tab are kept in a list here to open again.
+ */
+export function TenantsPage() {
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<{ tenant: Tenant; apiKey: string }>();
+  const [mine, setMine] = useState<Tenant[]>([]);
+  const [openId, setOpenId] = useState('');
+  const [open, setOpen] = useState<string>();
+  const [error, setError] = useState<string>();
+  return (
+    <section>
+      <h2>Tenants</h2>
+      <h3>New tenant</h3>
+      <form
+        class="row"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          setError(undefined);
+          try {
+            const r = await api<{ tenant: Tenant; apiKey: string }>('POST', '/api/admin/tenants', { name });
+            setCreated(r);
+            setMine((m) => [r.tenant, ...m]);
+            setName('');
+            setOpen(r.tenant.id);
+          } catch (err) {
+            setError(messageOf(err));
+          }
+        }}
+      >
+        <label>
+          Tenant name
+          <input value={name} required onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <button type="submit">Create tenant</button>
+      </form>
+      <ErrorText error={error} />
+      {created && (
+        <NewKey what={`API key of ${created.tenant.name} (${created.tenant.id})`} apiKey={created.apiKey} />
+      )}
+      {mine.length > 0 && (
+        <ul class="plain" aria-label="Created in this tab">
+          {mine.map((t) => (
+            <li key={t.id}>
+              <button type="button" class="link" onClick={() => setOpen(t.id)}>
+                {t.name} ({t.id})
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <h3>Open a tenant</h3>
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (openId.trim()) setOpen(openId.trim());
+        }}
+      >
+        <label>
+          Tenant ID
+          <input value={openId} placeholder="tnt_…" onInput={(e) => setOpenId(e.currentTarget.value)} />
+        </label>
+        <button type="submit">Open</button>
+      </form>
+      {open && <TenantDetail key={open} id={open} />}
+    </section>
+  );
+}
+
+/** One tenant: its state, its keys (issue, revoke) and the switch that disables it. */
+function TenantDetail({ id }: { id: string }) {
+  const path = `/api/admin/tenants/${encodeURIComponent(id)}`;
+  const tenant = useLoad(() => api<{ tenant: Tenant }>('GET', path).then((r) => r.tenant));
+  const keys = useLoad(() => api<{ keys: ApiKey[] }>('GET', `${path}/keys`).then((r) => r.keys));
+  const [label, setLabel] = useState('');
+  const [issued, setIssued] = useState<string>();
+  const [error, setError] = useState<string>();
+  const t = tenant.data;
+  return (
+    <div class="tenant" data-tenant={id}>
+      <h3>
+        {t ? t.name : id} <small class="muted">{id}</small>{' '}
+        {t && <Status value={t.disabled ? 'disabled' : 'active'} />}
+      </h3>
+      <ErrorText error={tenant.error ?? keys.error} />
+      {t && (
+        <ActionButton
+          class={t.disabled ? undefined : 'danger'}
+          onClick={async () => {
+            await api('POST', `${path}/${t.disabled ? 'enable' : 'disable'}`);
+            await tenant.reload();
+          }}
+        >
+          {t.disabled ? 'Enable tenant' : 'Disable tenant'}
+        </ActionButton>
+      )}
+      <form
+        class="row"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          setError(undefined);
+          try {
+            const r = await api<{ apiKey: string }>('POST', `${path}/keys`, label ? { label } : {});
+            setIssued(r.apiKey);
+            setLabel('');
+            await keys.reload();
+          } catch (err) {
+            setError(messageOf(err));
+          }
+        }}
+      >
+        <label>
+          Key label
+          <input value={label} maxLength={100} onInput={(e) => setLabel(e.currentTarget.value)} />
+        </label>
+        <button type="submit">Issue key</button>
+      </form>
+      <ErrorText error={error} />
+      {issued && <NewKey what="New key" apiKey={issued} />}
+      <table aria-label="API keys">
+        <thead>
+          <tr>
+            <th>Key</th>
+            <th>Label</th>
+            <th>Status</th>
+            <th>Created</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {(keys.data ?? []).map((k) => (
+            <tr key={k.keyId}>
+              <td>
+                <code>{k.prefix ? `${k.prefix}…` : k.keyId}</code>
+              </td>
+              <td>{k.label}</td>
+              <td>
+                <Status value={k.status} />
+              </td>
+              <td>{when(k.createdAt)}</td>
+              <td>
+                {k.status === 'active' && (
+                  <ActionButton
+                    class="danger"
+                    label={`Revoke key ${k.prefix ?? k.keyId}`}
+                    onClick={async () => {
+                      if (!confirm('Revoke this key and every token it minted?')) return;
+                      await api('DELETE', `${path}/keys/${k.keyId}`);
+                      await keys.reload();
+                    }}
+                  >
+                    Revoke
+                  </ActionButton>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
