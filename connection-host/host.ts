@@ -99,10 +99,11 @@ export async function startConnectionHost(
       },
       // Both when another host took the shard and when this one hands it over: no more commands
       // taken, then the links close with their auth state kept, for the next host to resume.
-      async lost(shard) {
+      async lost(shard, why) {
         await commands.stop(shard);
         await runtimes.stopShard(shard);
-        log.warn({ shard }, 'shard let go');
+        if (why === 'lost') log.warn({ shard }, 'shard lost');
+        else log.info({ shard }, 'shard handed over');
       },
       load: (shard): number => runtimes.shardLoad(shard),
     },

@@ -6,8 +6,11 @@ import { planShards } from './shard-plan.ts';
 export interface ShardHandlers {
   /** The shard is held now (its fence already known): consume its commands, resume its sessions. */
   acquired(shard: number): Promise<void>;
-  /** Another host holds the shard now, or this one hands it over: stop all work of it. The fence stays known until this returns. */
-  lost(shard: number): Promise<void>;
+  /**
+   * Another host holds the shard now (`lost`), or this one hands it over (`release`): stop all work
+   * of it. The fence stays known until this returns.
+   */
+  lost(shard: number, why: 'lost' | 'release'): Promise<void>;
   /** Sessions the shard runs here: the lightest shards are handed over first. */
   load?(shard: number): number;
 }
@@ -154,7 +157,7 @@ export class ShardLeases {
     this.leaving.set(shard, why);
     this.inOrder(shard, async () => {
       try {
-        await this.handlers.lost(shard);
+        await this.handlers.lost(shard, why);
         if (why === 'release') await this.store.release(shard, this.cfg.hostId);
       } finally {
         this.held.delete(shard);
