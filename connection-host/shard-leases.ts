@@ -94,14 +94,18 @@ export class ShardLeases {
     await this.settled();
   }
 
-  /** Frees the held shards for other hosts at once instead of after the TTL, and leaves. */
+  /**
+   * Leaves the host list, then frees the held shards for other hosts at once instead of after the
+   * TTL. In that order: a host that saw the shards free while this one still counted as live would
+   * leave them for this one's share until its next tick.
+   */
   async releaseAll(): Promise<void> {
     const { hostId } = this.cfg;
-    await Promise.all(this.owned().map((s) => this.store.release(s, hostId).catch(() => undefined)));
-    this.held.clear();
     await this.presence
       .leave()
       .catch((err: unknown) => this.log.warn({ err }, 'leaving the host list failed'));
+    await Promise.all(this.owned().map((s) => this.store.release(s, hostId).catch(() => undefined)));
+    this.held.clear();
   }
 
   private async tick(): Promise<void> {
