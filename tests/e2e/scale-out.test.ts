@@ -60,6 +60,8 @@ describe('connection hosts sharing the shards', () => {
       Promise.all(ids.map(async (id) => (await admin.get(`/api/sessions/${id}`)).body.session));
     const allReady = async (ids: string[]) => (await sessions(ids)).every((s) => s?.status === 'READY');
 
+    expect((await anon.get('/api/admin/hosts')).status).toBe(401);
+
     // One host first: it holds every shard and links the sessions.
     spawnHost('host-a');
     await waitFor(async () => (await hosts()).length === 1, 20_000, 'host-a beating');
