@@ -20,9 +20,13 @@ export function spawnHosts(count: number, env: Record<string, string>): { stop()
       env: childEnv,
       stdio: ['ignore', 'inherit', 'inherit'],
     });
-    proc.once('exit', (code, signal) =>
-      logger.warn({ pid: proc.pid, code, signal }, 'connection host exited'),
-    );
+    // A host killed from outside is not started again: its shards move to the others, as in the cloud
+    // until ECS replaces the task.
+    proc.once('exit', (code, signal) => {
+      const fields = { pid: proc.pid, code, signal };
+      if (code === 0) logger.info(fields, 'connection host exited');
+      else logger.warn(fields, 'connection host exited');
+    });
     procs.push(proc);
   }
   return {
