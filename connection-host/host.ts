@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { env } from '#shared/config/env';
 import { listContacts } from '#shared/contacts/repository';
+import { beat, leave, liveHosts } from '#shared/hosts/registry';
 import { logger } from '#shared/log/logger';
 import { getMessage } from '#shared/messages/repository';
 import { CommandQueues } from './command-queues.ts';
 import type { NetworkDriver } from './drivers/driver.ts';
 import { createDriver } from './drivers/index.ts';
 import { hostHandoff } from './handoff.ts';
+import { readLeases, release, renew, tryAcquire } from './leases.ts';
 import { RuntimeRegistry } from './runtime-registry.ts';
 import { loadSentMedia, saveSentMedia } from './sent-media.ts';
-import { ShardLeases } from './shard-leases.ts';
+import { type Presence, ShardLeases } from './shard-leases.ts';
 import { resumeShard } from './shard-resume.ts';
 
 export interface ConnectionHost {
@@ -66,7 +68,28 @@ export async function startConnectionHost(
     },
   });
   const commands = new CommandQueues(runtimes);
-  const leases = new ShardLeases(
+  const startedAt = new Date().toISOString();
+  // The process id helps only where several hosts share one machine: local mode, whose AWS
+  // endpoints the launcher sets (shared/aws/clients.ts).
+  const pid = process.env.AWS_ENDPOINT_URL_DYNAMODB ? process.pid : undefined;
+  const presence: Presence = {
+    async beat() {
+      await beat(
+        {
+          hostId,
+          pid,
+          shards: leases.owned(),
+          ...runtimes.counts(),
+          rssBytes: process.memoryUsage().rss,
+          startedAt,
+        },
+        cfg.LEASE_TTL_MS,
+      );
+      return (await liveHosts()).map((h) => h.hostId);
+    },
+    leave: () => leave(hostId),
+  };
+  const leases: ShardLeases = new ShardLeases(
     { hostId, shardCount: cfg.SHARD_COUNT, ttlMs: cfg.LEASE_TTL_MS },
     {
       async acquired(shard) {
@@ -74,13 +97,19 @@ export async function startConnectionHost(
         log.info({ shard }, 'shard acquired');
         await resumeShard(shard, runtimes, log);
       },
-      async lost(shard) {
+      // Both when another host took the shard and when this one hands it over: no more commands
+      // taken, then the links close with their auth state kept, for the next host to resume.
+      async lost(shard, why) {
         await commands.stop(shard);
         await runtimes.stopShard(shard);
-        log.warn({ shard }, 'shard lost');
+        if (why === 'lost') log.warn({ shard }, 'shard lost');
+        else log.info({ shard }, 'shard handed over');
       },
+      load: (shard): number => runtimes.shardLoad(shard),
     },
     log,
+    { tryAcquire, renew, release, readLeases },
+    presence,
   );
 
   // What an earlier run of this host spooled goes on now, not only once a session starts.

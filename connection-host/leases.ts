@@ -47,6 +47,13 @@ export async function release(shard: number, owner: string): Promise<void> {
   );
 }
 
+/** Every shard's lease as it stands (consistent reads); a shard never leased is missing. */
+export async function readLeases(shardCount: number): Promise<Lease[]> {
+  const keys = Array.from({ length: shardCount }, (_, shard) => leaseKey(shard));
+  const found = await dataTable.getMany<Lease>(keys);
+  return found.filter((l): l is Lease => l !== undefined);
+}
+
 /** The lease a link runs under: its writes are fenced on it. */
 export interface LeaseGuard {
   shard: number;

@@ -57,6 +57,20 @@ export class RuntimeRegistry implements CommandContext {
     return pending;
   }
 
+  /** How many sessions run here, and how many of them are READY (the host's heartbeat tells). */
+  counts(): { sessions: number; ready: number } {
+    let ready = 0;
+    for (const rt of this.runtimes.values()) if (rt.status === 'READY') ready++;
+    return { sessions: this.runtimes.size, ready };
+  }
+
+  /** Sessions of one shard running here. */
+  shardLoad(shard: number): number {
+    let n = 0;
+    for (const id of this.runtimes.keys()) if (shardOf(id, this.deps.shardCount) === shard) n++;
+    return n;
+  }
+
   forget(sessionId: string): void {
     this.runtimes.delete(sessionId);
   }

@@ -23,6 +23,14 @@ function memoryStore() {
       if (held?.owner === owner) held.owner = undefined;
       released.push(shard);
     },
+    async readLeases() {
+      return [...table].map(([shard, l]) => ({
+        shard,
+        owner: l.owner ?? '',
+        fence: l.fence,
+        expiresAtMs: l.owner ? Date.now() + 60_000 : 0,
+      }));
+    },
   };
   return { store, table, released };
 }
@@ -95,5 +103,73 @@ describe('ShardLeases', () => {
     expect(released.sort()).toEqual([0, 2]);
     expect(table.get(0)?.owner).toBeUndefined();
     expect(leases.owned()).toEqual([]);
+  });
+
+  it('hands over what it holds beyond its share once another host beats: links closed, then the lease released', async () => {
+    const mem = memoryStore();
+    let hosts = ['h1'];
+    const presence = { beat: vi.fn(async () => hosts), leave: vi.fn(async () => {}) };
+    const order: string[] = [];
+    const handlers = {
+      acquired: vi.fn(async () => {}),
+      lost: vi.fn(async (shard: number) => {
+        order.push(`lost ${shard} while held ${mem.table.get(shard)?.owner}`);
+      }),
+      load: (shard: number) => (shard === 1 ? 0 : 3),
+    };
+    const leases = new ShardLeases(
+      { hostId: 'h1', shardCount: 4, ttlMs: 3000 },
+      handlers,
+      logger,
+      mem.store,
+      presence,
+    );
+    await leases.start();
+    expect(leases.owned()).toEqual([0, 1, 2, 3]);
+
+    hosts = ['h1', 'h2'];
+    await vi.advanceTimersByTimeAsync(1000);
+    await leases.settled();
+    // The lightest (shard 1, no sessions) first, then the highest of the equally loaded.
+    expect(order).toEqual(['lost 1 while held h1', 'lost 3 while held h1']);
+    expect(mem.released.sort()).toEqual([1, 3]);
+    expect(leases.owned()).toEqual([0, 2]);
+
+    // At its share now: it neither takes the free shards back nor hands over more.
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(leases.owned()).toEqual([0, 2]);
+    expect(handlers.lost).toHaveBeenCalledTimes(2);
+
+    await leases.stop();
+    await leases.releaseAll();
+    expect(presence.leave).toHaveBeenCalled();
+  });
+
+  it('renews its other shards while a taken shard is still resuming', async () => {
+    const mem = memoryStore();
+    const renewals: number[] = [];
+    const renewing = mem.store.renew;
+    mem.store.renew = async (shard, owner, ttl) => {
+      renewals.push(shard);
+      return renewing(shard, owner, ttl);
+    };
+    let finishResume = () => {};
+    const handlers = {
+      acquired: vi.fn(async (shard: number) => {
+        if (shard === 1) await new Promise<void>((r) => (finishResume = r));
+      }),
+      lost: vi.fn(async () => {}),
+    };
+    mem.table.set(1, { owner: 'h2', fence: 1 });
+    const leases = new ShardLeases({ hostId: 'h1', shardCount: 2, ttlMs: 3000 }, handlers, logger, mem.store);
+    await leases.start();
+    mem.table.set(1, { fence: 1 }); // h2 stopped: shard 1 comes here and resumes slowly
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(leases.owned()).toEqual([0, 1]);
+    renewals.length = 0;
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(renewals.filter((s) => s === 0).length).toBeGreaterThanOrEqual(3);
+    finishResume();
+    await leases.stop();
   });
 });

@@ -8,8 +8,14 @@ const { banner } = await import('./local/banner.ts');
 
 /** `npm start`: the whole service on this machine, data under DATA_DIR (default .data/). */
 const dataDir = process.env.DATA_DIR ?? '.data';
+// HOSTS=<n>: n connection hosts as their own processes, sharing the shards (default 1, in this process).
+const hosts = Number(process.env.HOSTS ?? 1);
+if (!Number.isInteger(hosts) || hosts < 1 || hosts > 64) {
+  console.error(`npm start: HOSTS must be a whole number from 1 to 64, not ${process.env.HOSTS}`);
+  process.exit(1);
+}
 // What cannot start (Java missing, a port taken) is told in one line, without a stack trace.
-const service = await startService({ dataDir }).catch((err: Error) => {
+const service = await startService({ dataDir, hosts }).catch((err: Error) => {
   console.error(`npm start: ${err.message}`);
   process.exit(1);
 });

@@ -18,6 +18,7 @@ import {
 import { sweepDeliveries } from '../../functions/webhooks/sweep.ts';
 import { assertSimulatorAllowed, simulatorRoutes } from '../../simulator/routes.ts';
 import { bootstrapResources } from './bootstrap.ts';
+import { spawnHosts } from './host-processes.ts';
 import { startLocalAws } from './local-aws.ts';
 import { localDriver } from './local-driver.ts';
 import { localSecrets } from './secrets.ts';
@@ -31,6 +32,11 @@ export interface ServiceOptions {
   env?: Record<string, string>;
   /** Run the connection host in this process (default true). */
   withHost?: boolean;
+  /**
+   * Connection hosts: 1 (the default) runs one in this process; more run that many as child
+   * processes sharing the shards (`HOSTS=<n> npm start`, scripts/local/host-processes.ts).
+   */
+  hosts?: number;
   /** `external`: use the AWS endpoints already in the environment instead of starting servers. */
   aws?: 'start' | 'external';
   /**
@@ -140,13 +146,6 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     void sweepDeliveries().catch((err: unknown) => logger.error({ err }, 'webhook delivery sweep failed'));
   }
 
-  if (opts.withHost ?? true) {
-    // The simulated network's driver comes from here: the host itself never imports simulator/.
-    const driver = localDriver();
-    const host = await startConnectionHost(driver ? { driver: driver() } : {});
-    stops.push(() => host.stop());
-  }
-
   const shared: Record<string, string> = {
     ...aws.env,
     RESOURCE_PREFIX: cfg.RESOURCE_PREFIX,
@@ -157,6 +156,17 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     SIM_NETWORK_URL: process.env.SIM_NETWORK_URL ?? baseUrl,
     PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? baseUrl,
   };
+
+  const hosts = opts.hosts ?? 1;
+  if ((opts.withHost ?? true) && hosts > 1) {
+    const children = spawnHosts(hosts, shared);
+    stops.push(() => children.stop());
+  } else if (opts.withHost ?? true) {
+    // The simulated network's driver comes from here: the host itself never imports simulator/.
+    const driver = localDriver();
+    const host = await startConnectionHost(driver ? { driver: driver() } : {});
+    stops.push(() => host.stop());
+  }
   return {
     baseUrl,
     adminApiKey: secrets.ADMIN_API_KEY,

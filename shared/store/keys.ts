@@ -283,6 +283,9 @@ export const idempotencyKey = (tenantId: string, key: string) => ({
 });
 export const commandDoneKey = (commandId: string) => ({ pk: `CMDDONE#${commandId}`, sk: META });
 export const leaseKey = (shard: number) => ({ pk: `SHARD#${shard}`, sk: 'LEASE' });
+/** A connection host's heartbeat; all hosts in one small partition, read whole by every host's tick. */
+export const hostKey = (hostId: string) => ({ pk: 'HOSTS', sk: `HOST#${hostId}` });
+export const hostsOf = () => ({ pk: 'HOSTS', skBeginsWith: 'HOST#' });
 const shardPk = (shard: number) => `SHARD#${shard}`;
 /** Where a session is listed for the host holding its shard (gsi1). */
 export const shardIndexKeys = (shard: number, tenantId: string, sessionId: string) => ({

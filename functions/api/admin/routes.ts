@@ -6,6 +6,7 @@ import { bearer, errorResponses, json } from '#shared/http/schemas';
 import { requireAdmin, requireAuth } from '../auth/middleware.ts';
 import { adminCredentialRoutes } from './credential-routes.ts';
 import { adminExportRoutes } from './export-routes.ts';
+import { adminHostRoutes } from './host-routes.ts';
 
 const tenantCreateRoute = createRoute({
   method: 'post',
@@ -49,7 +50,7 @@ const keyCreateRoute = createRoute({
   },
 });
 
-/** Mounted at `/api/admin`: tenants and their API keys (admin scope only). */
+/** Mounted at `/api/admin`: tenants and their API keys, the connection hosts (admin scope only). */
 export function adminRoutes() {
   const r = router();
   r.use('*', requireAuth, requireAdmin);
@@ -73,5 +74,6 @@ export function adminRoutes() {
   });
   r.route('/', adminCredentialRoutes());
   r.route('/export', adminExportRoutes());
+  r.route('/', adminHostRoutes());
   return r;
 }

@@ -1,0 +1,47 @@
+import { hostKey, hostsOf } from '../store/keys.ts';
+import { dataTable } from '../store/tables.ts';
+
+/**
+ * A connection host's heartbeat: written on every lease tick, live while `expiresAtMs` is ahead. The
+ * hosts read each other's to share the shards (connection-host/shard-plan.ts); the admin route
+ * `GET /api/admin/hosts` shows them.
+ */
+export interface HostRecord {
+  hostId: string;
+  /** The process id, in local mode only (where several hosts run on one machine). */
+  pid?: number;
+  shards: number[];
+  sessions: number;
+  /** Sessions whose link is READY. */
+  ready: number;
+  rssBytes: number;
+  startedAt: string;
+  expiresAtMs: number;
+}
+
+/** DynamoDB's TTL removes a dead host's item an hour after it stopped beating. */
+const REMOVE_AFTER_S = 3600;
+
+export async function beat(record: Omit<HostRecord, 'expiresAtMs'>, ttlMs: number): Promise<void> {
+  const expiresAtMs = Date.now() + ttlMs;
+  await dataTable.put({
+    ...hostKey(record.hostId),
+    ...record,
+    expiresAtMs,
+    expiresAt: Math.ceil(expiresAtMs / 1000) + REMOVE_AFTER_S,
+  });
+}
+
+/** The hosts whose heartbeat has not run out, by id. */
+export async function liveHosts(now = Date.now()): Promise<HostRecord[]> {
+  const items = await dataTable.query<HostRecord & { pk: string; sk: string; expiresAt?: number }>({
+    ...hostsOf(),
+    ascending: true,
+  });
+  return items.filter((h) => h.expiresAtMs >= now).map(({ pk: _pk, sk: _sk, expiresAt: _e, ...h }) => h);
+}
+
+/** A host that stops cleanly leaves at once, so the others count it out before its heartbeat lapses. */
+export async function leave(hostId: string): Promise<void> {
+  await dataTable.delete(hostKey(hostId));
+}

@@ -1,0 +1,171 @@
+import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { commandQueue, queueName } from '#shared/aws/resources';
+import { sendJson } from '#shared/queue/send';
+import { shardOf } from '#shared/sessions/shard';
+import { waitFor } from '../support/client.ts';
+import { jsonClient } from '../support/http.ts';
+import { spawnApi, spawnScript, stopProcess } from '../support/processes.ts';
+
+const SHARDS = 6;
+const SESSIONS = 4;
+const procs: ChildProcess[] = [];
+
+interface HostView {
+  hostId: string;
+  pid?: number;
+  shards: number[];
+  sessions: number;
+  ready: number;
+  rssBytes: number;
+  startedAt: string;
+}
+
+describe('connection hosts sharing the shards', () => {
+  afterEach(async () => {
+    for (const p of procs.splice(0)) await stopProcess(p);
+  });
+
+  it('spreads the shards over three hosts, and a SIGTERM’d host hands its sessions over with no command lost or reordered', async () => {
+    const prefix = `so${Date.now() % 1_000_000}`;
+    const common = {
+      RESOURCE_PREFIX: prefix,
+      SHARD_COUNT: String(SHARDS),
+      LEASE_TTL_MS: '3000',
+      SEND_INTERVAL_MS: '0',
+    };
+    const api = await spawnApi({ ...common, SIM_NETWORK_URL: '', PUBLIC_BASE_URL: '' });
+    procs.push(api.proc);
+    const hostProcs = new Map<string, ChildProcess>();
+    const spawnHost = (id: string) => {
+      const p = spawnScript('scripts/local/host-process.ts', {
+        ...common,
+        SIM_NETWORK_URL: api.baseUrl,
+        HOST_ID: id,
+      });
+      procs.push(p);
+      hostProcs.set(id, p);
+    };
+    const anon = jsonClient(api.baseUrl);
+    const token = (await anon.post('/api/auth/token', { apiKey: process.env.ADMIN_API_KEY })).body.token;
+    const admin = jsonClient(api.baseUrl, token);
+    const hosts = async () => {
+      const r = await admin.get('/api/admin/hosts');
+      expect(r.status).toBe(200);
+      expect(r.body.shardCount).toBe(SHARDS);
+      return r.body.hosts as HostView[];
+    };
+    const sessions = async (ids: string[]) =>
+      Promise.all(ids.map(async (id) => (await admin.get(`/api/sessions/${id}`)).body.session));
+    const allReady = async (ids: string[]) => (await sessions(ids)).every((s) => s?.status === 'READY');
+
+    expect((await anon.get('/api/admin/hosts')).status).toBe(401);
+
+    // One host first: it holds every shard and links the sessions.
+    spawnHost('host-a');
+    await waitFor(async () => (await hosts()).length === 1, 20_000, 'host-a beating');
+    const ids: string[] = [];
+    for (let i = 0; i < SESSIONS; i++)
+      ids.push((await admin.post('/api/sessions', { name: `spread ${i}` })).body.session.sessionId);
+    await waitFor(() => allReady(ids), 30_000, 'sessions READY on host-a');
+    const numbers = (await sessions(ids)).map((s) => s.mobile_number);
+    expect((await hosts())[0]!.shards).toEqual([0, 1, 2, 3, 4, 5]);
+
+    // Two more join: each takes its share (2 of 6) by orderly hand-over from host-a.
+    spawnHost('host-b');
+    spawnHost('host-c');
+    const spread = await waitFor(
+      async () => {
+        const hs = await hosts();
+        return hs.length === 3 && hs.every((h) => h.shards.length === 2) ? hs : undefined;
+      },
+      60_000,
+      'three hosts holding 2 shards each',
+    );
+    expect(spread.flatMap((h) => h.shards).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    for (const h of spread) {
+      expect(h.pid).toBe(hostProcs.get(h.hostId)?.pid);
+      expect(h.rssBytes).toBeGreaterThan(0);
+    }
+    // Every session runs on the host holding its shard, READY from its stored credentials: no new QR.
+    await waitFor(
+      async () => {
+        const hs = await hosts();
+        return (await allReady(ids)) && hs.reduce((n, h) => n + h.ready, 0) === SESSIONS ? hs : undefined;
+      },
+      30_000,
+      'every session READY again after the hand-over',
+    );
+    expect((await sessions(ids)).map((s) => s.mobile_number)).toEqual(numbers);
+
+    // Commands keep coming while the host running the most sessions stops (SIGTERM).
+    const before = await hosts();
+    const leaving = before.reduce((a, b) => (b.sessions > a.sessions ? b : a));
+    const moved = ids.filter((id) => leaving.shards.includes(shardOf(id, SHARDS)));
+    expect(moved.length).toBeGreaterThan(0);
+    const send = async (sessionId: string, text: string) => {
+      const commandId = `cmd_${randomUUID()}`;
+      await sendJson(
+        queueName(prefix, commandQueue(shardOf(sessionId, SHARDS))),
+        {
+          kind: 'send',
+          commandId,
+          tenantId: 'admin',
+          sessionId,
+          issuedAt: Date.now(),
+          messageId: `SO${randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase()}`,
+          to: '919800000001',
+          content: { kind: 'text', text },
+        },
+        { groupId: sessionId, dedupId: commandId },
+      );
+    };
+    const COUNT = 8;
+    const stopped = new Promise((r) => hostProcs.get(leaving.hostId)!.once('exit', r));
+    for (let i = 0; i < COUNT; i++) {
+      for (const id of moved) await send(id, `m${i}`);
+      if (i === 2) hostProcs.get(leaving.hostId)!.kill('SIGTERM');
+    }
+    await stopped;
+
+    const after = await waitFor(
+      async () => {
+        const hs = await hosts();
+        return hs.length === 2 && hs.every((h) => h.shards.length === 3) ? hs : undefined;
+      },
+      30_000,
+      'two hosts holding 3 shards each',
+    );
+    expect(after.map((h) => h.hostId)).not.toContain(leaving.hostId);
+    const expected = Array.from({ length: COUNT }, (_, i) => `m${i}`);
+    for (const id of moved) {
+      const texts = await waitFor(
+        async () => {
+          const out = (await anon.get(`/_sim/outbox?sessionId=${id}`)).body.messages as Array<{
+            text: string;
+          }>;
+          return out?.length >= COUNT ? out.map((m) => m.text) : undefined;
+        },
+        40_000,
+        `all ${COUNT} commands of ${id} sent`,
+      );
+      expect(texts).toEqual(expected);
+      // One more behind any redelivery in the session's FIFO group: once it is out, nothing earlier can come.
+      await send(id, 'last');
+      const all = await waitFor(
+        async () => {
+          const out = (await anon.get(`/_sim/outbox?sessionId=${id}`)).body.messages as Array<{
+            text: string;
+          }>;
+          return out.some((m) => m.text === 'last') ? out.map((m) => m.text) : undefined;
+        },
+        20_000,
+        'the last command',
+      );
+      expect(all).toEqual([...expected, 'last']);
+    }
+    await waitFor(() => allReady(ids), 30_000, 'every session READY on the remaining hosts');
+    expect((await sessions(ids)).map((s) => s.mobile_number)).toEqual(numbers);
+  }, 240_000);
+});
