@@ -91,6 +91,7 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
           qr: e.qr,
           pairingCode: e.pairingCode,
           mobile_number: e.mobile,
+          restriction: e.restriction,
         },
         e.fence,
       );

@@ -12,6 +12,7 @@ import { LidCache } from '#shared/contacts/lid-cache';
 import { type Logger, logger as rootLogger } from '#shared/log/logger';
 import { STATUS_JID, userJid } from '#shared/phone/jid';
 import { digitsOf } from '#shared/phone/number';
+import { newChatsRefusal } from '#shared/sessions/restriction';
 import {
   type DriverEvents,
   type DriverLink,
@@ -34,6 +35,7 @@ import {
   toMessageContent,
 } from './outbound.ts';
 import { markRead } from './read.ts';
+import { fromCapping, fromError463, fromTimelock, NEW_CHAT_RESTRICTED_ERROR } from './restrictions.ts';
 import { wireEvents } from './wire.ts';
 
 export interface BaileysDriverOptions {
@@ -87,7 +89,9 @@ function serverAck(sock: WASocket, id: string, timeoutMs: number, what: string) 
     const onAck = (node: { attrs: Record<string, string> }) => {
       if (node.attrs.id !== id) return;
       done();
-      if (node.attrs.error)
+      if (node.attrs.error === NEW_CHAT_RESTRICTED_ERROR)
+        reject(new SendRefusedError(newChatsRefusal(fromError463(Date.now()))));
+      else if (node.attrs.error)
         reject(new SendRefusedError(`the network refused the ${what} (error ${node.attrs.error})`));
       else resolve();
     };
@@ -147,6 +151,7 @@ const EVENT_NAMES = [
   'onGroup',
   'onLidMapping',
   'onActivity',
+  'onRestriction',
 ] as const satisfies ReadonlyArray<keyof DriverEvents>;
 /** Link-state events; data events (messages received before the close) still go through. */
 const MUTED = new Set<keyof DriverEvents>(['onQr', 'onPairingCode', 'onOpen', 'onClose', 'onActivity']);
@@ -218,6 +223,12 @@ async function connect(
     cachedGroupMetadata: async (jid) => groups.get(jid),
   });
 
+  sock.ev.on('message-capping.update', (c) => events.onRestriction(fromCapping(c)));
+  // A 463 on any message: the account may not start new chats (Baileys only logs it).
+  sock.ws.on('CB:ack,class:message', (node: { attrs: Record<string, string> }) => {
+    if (node.attrs.error === NEW_CHAT_RESTRICTED_ERROR) events.onRestriction(fromError463(Date.now()));
+  });
+
   let lastActivity = 0;
   sock.ws.on('frame', () => {
     const now = Date.now();
@@ -241,6 +252,7 @@ async function connect(
       sock.ev.flush();
       ended = true;
     }
+    if (u.reachoutTimeLock) events.onRestriction(fromTimelock(u.reachoutTimeLock));
     if (u.qr) {
       if (request.method === 'qr') events.onQr(u.qr);
       else if (!pairingRequested && phone) {

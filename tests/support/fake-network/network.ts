@@ -193,6 +193,21 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
     this.sendErrors.push({ error, ...(to ? { to } : {}) });
   }
 
+  /**
+   * A server notification of type `mex` (GraphQL push) with `data` as its JSON payload: how the
+   * network tells an account of its reach-out time-lock (`NotificationUserReachoutTimelockUpdate`)
+   * and new-chat capping (`MessageCappingInfoNotification`).
+   */
+  notifyMex(c: Companion, opName: string, data: Record<string, unknown>): void {
+    this.deliver(c, {
+      tag: 'notification',
+      attrs: { from: S_WHATSAPP_NET, type: 'mex', id: newMessageId(), t: now() },
+      content: [
+        { tag: 'update', attrs: { op_name: opName }, content: Buffer.from(JSON.stringify({ data })) },
+      ],
+    });
+  }
+
   async close(): Promise<void> {
     for (const ws of this.server.clients) ws.terminate();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
