@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CONNECTION_CONFIG, type WAVersion } from '@whiskeysockets/baileys';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resetEnvCache } from '#shared/config/env';
 import { logger } from '#shared/log/logger';
 import type { Restriction } from '#shared/sessions/restriction';
+import { ClientVersion } from '../../connection-host/drivers/baileys/client-version.ts';
 import { baileysDriver } from '../../connection-host/drivers/baileys/driver.ts';
 import {
   type DriverEvents,
   type DriverLink,
+  type LinkEnd,
   SendRefusedError,
 } from '../../connection-host/drivers/driver.ts';
 import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
@@ -33,12 +36,15 @@ const poll = <T>(fn: () => T) => expect.poll(fn, { timeout: 15_000 });
 const sessionId = `s-${randomBytes(4).toString('hex')}`;
 
 function recorder() {
-  const r = { qrs: [] as string[], opens: [] as string[], closes: 0 };
+  const r = { qrs: [] as string[], opens: [] as string[], closes: 0, ends: [] as LinkEnd[] };
   const events: DriverEvents = {
     onQr: (qr) => r.qrs.push(qr),
     onPairingCode: () => {},
     onOpen: ({ mobile }) => r.opens.push(mobile),
-    onClose: () => r.closes++,
+    onClose: (end) => {
+      r.closes++;
+      r.ends.push(end);
+    },
     onInbound: () => {},
     onOwnMessage: () => {},
     onReceipt: () => {},
@@ -62,18 +68,7 @@ beforeAll(async () => {
   untrust = net.trustInThisProcess();
   me = net.addUser({ phone: '919876543244', name: 'Shop' });
   asha = net.addUser({ phone: '14155550144', name: 'Asha' });
-  const request = { tenantId: TENANT, sessionId, method: 'qr' as const };
-  const linking = recorder();
-  const first = await driver().connect(request, linking.events);
-  await poll(() => linking.r.qrs.length).toBe(1);
-  device = await me.scanQr(linking.r.qrs[0] ?? '');
-  await poll(() => linking.r.closes).toBe(1); // the 515 after pairing
-  await first.close();
-  const opened = recorder();
-  link = await driver().connect(request, opened.events);
-  await poll(() => opened.r.opens).toEqual(['919876543244']);
-  await poll(() => device.online).toBe(true);
-}, 60_000);
+});
 
 afterAll(async () => {
   await link?.close();
@@ -81,7 +76,22 @@ afterAll(async () => {
   await net?.close();
 });
 
+const request = { tenantId: TENANT, sessionId, method: 'qr' as const };
+
 describe('restriction signals from the network', () => {
+  it('links, then logs in with the stored creds', async () => {
+    const linking = recorder();
+    const first = await driver().connect(request, linking.events);
+    await poll(() => linking.r.qrs.length).toBe(1);
+    device = await me.scanQr(linking.r.qrs[0] ?? '');
+    await poll(() => linking.r.closes).toBe(1); // the 515 after pairing
+    await first.close();
+    const opened = recorder();
+    link = await driver().connect(request, opened.events);
+    await poll(() => opened.r.opens).toEqual(['919876543244']);
+    await poll(() => device.online).toBe(true);
+  });
+
   it('a 463 refuses the send as NEW_CHATS_RESTRICTED and reports restricted_new_chats', async () => {
     net.failNextSend('463', asha);
     const sent = link.send('3EB0RESTRICT463', '14155550144', { kind: 'text', text: 'hello' });
@@ -128,5 +138,31 @@ describe('restriction signals from the network', () => {
       used: 250,
       until: 1_800_000_000_000,
     });
+  });
+});
+
+describe('a raised minimum client version (405)', () => {
+  it('the host looks the current version up and the next login goes through, no operator', async () => {
+    await link.close();
+    const builtIn = DEFAULT_CONNECTION_CONFIG.version;
+    const current: WAVersion = [builtIn[0], builtIn[1], builtIn[2] + 1];
+    net.minClientVersion = current;
+    const lookup = vi.fn(async () => current);
+    const clientVersion = new ClientVersion({ lookup, timeoutMs: 2000 });
+    const withVersion = () =>
+      baileysDriver({ logger: quiet, waWebSocketUrl: net.url, connectTimeoutMs: 5000, clientVersion });
+
+    const refused = recorder();
+    const first = await withVersion().connect(request, refused.events);
+    await poll(() => refused.r.ends.map((e) => e.code)).toEqual([405]);
+    await first.close();
+    expect(lookup).toHaveBeenCalledTimes(1);
+    expect(clientVersion.current).toEqual(current);
+
+    // What the runtime does on `refused`: connect again (after its backoff).
+    const again = recorder();
+    link = await withVersion().connect(request, again.events);
+    await poll(() => again.r.opens).toEqual(['919876543244']);
+    expect(again.r.ends).toEqual([]);
   });
 });

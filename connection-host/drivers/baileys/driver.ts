@@ -22,6 +22,7 @@ import {
   SendUnconfirmedError,
 } from '../driver.ts';
 import { clearAuthState, loadAuthState } from './auth-state.ts';
+import type { ClientVersion } from './client-version.ts';
 import { toLinkEnd } from './disconnect.ts';
 import { groupAction } from './groups.ts';
 import { phoneOfJid } from './normalise.ts';
@@ -57,6 +58,11 @@ export interface BaileysDriverOptions {
   maxMediaBytes?: number;
   mediaTimeoutMs?: number;
   version?: WAVersion;
+  /**
+   * The host's client version (shared by its sessions): announced at login, and looked up afresh
+   * when the network refuses a login with 405. Without it, `version` (or Baileys' built-in one).
+   */
+  clientVersion?: ClientVersion;
   browser?: WABrowserDescription;
   logger?: Logger;
 }
@@ -214,7 +220,9 @@ async function connect(
     auth: auth.state,
     logger: log.child({}, { level: 'warn' }),
     ...(opts.waWebSocketUrl ? { waWebSocketUrl: opts.waWebSocketUrl } : {}),
-    ...(opts.version ? { version: opts.version } : {}),
+    ...((opts.clientVersion?.current ?? opts.version)
+      ? { version: opts.clientVersion?.current ?? opts.version }
+      : {}),
     ...(opts.browser ? { browser: opts.browser } : {}),
     connectTimeoutMs: opts.connectTimeoutMs ?? 20_000,
     markOnlineOnConnect: false,
@@ -272,8 +280,11 @@ async function connect(
       closed = true;
       const end = toLinkEnd(u.lastDisconnect?.error);
       if (end.kind !== 'restart') log.info({ end }, 'link closed');
+      // A 405: the network raised its minimum client version. The next login (of every session of
+      // the host) announces the current one, looked up before the runtime reconnects (bounded).
+      const versionLookup = end.code === 405 && opts.clientVersion ? opts.clientVersion.refresh() : undefined;
       // Creds written on pairing must be stored before the runtime reconnects with them.
-      void auth.flush().finally(() => events.onClose(end));
+      void Promise.allSettled([auth.flush(), versionLookup]).finally(() => events.onClose(end));
     }
   });
 

@@ -162,6 +162,12 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
    * The next login is refused with `<failure reason=…>` (the real network answers an outdated
    * client version with 405, a banned account with 403).
    */
+  /**
+   * The lowest client version the network accepts: a login announcing an older one is refused with
+   * 405, as the real network does when it raises its minimum. Unset: any version.
+   */
+  minClientVersion?: [number, number, number];
+
   refuseNextLogin(reason: number): void {
     this.loginRefusals.push(reason);
   }
@@ -323,7 +329,10 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
       this.linking.register(link, reg, noiseKey, this.qrRefs ?? 5);
       return;
     }
-    const refusal = this.loginRefusals.shift();
+    const v = payload.userAgent?.appVersion;
+    const announced = [v?.primary ?? 0, v?.secondary ?? 0, v?.tertiary ?? 0];
+    const outdated = this.minClientVersion ? olderThan(announced, this.minClientVersion) : false;
+    const refusal = outdated ? 405 : this.loginRefusals.shift();
     if (refusal !== undefined) {
       link.send({ tag: 'failure', attrs: { reason: String(refusal), location: 'fake' } });
       return;
@@ -521,6 +530,12 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
     this.serial = run.catch(() => undefined);
     return run;
   }
+}
+
+/** Whether version `a` comes before `b` (compared part by part). */
+function olderThan(a: number[], b: number[]): boolean {
+  const i = a.findIndex((n, k) => n !== b[k]);
+  return i >= 0 && (a[i] ?? 0) < (b[i] ?? 0);
 }
 
 export async function startFakeNetwork(opts: FakeNetworkOptions = {}): Promise<FakeNetwork> {
