@@ -56,6 +56,7 @@ export function storedInbound(e: Extract<HostEvent, { kind: 'message.inbound' }>
     contacts: m.contacts,
     poll: m.poll,
     backlog: m.backlog,
+    mediaMissing: m.mediaMissing,
     ...(needsAnalysis(m) ? { analysisState: 'pending' as const } : {}),
     status: 'delivered',
     timestampMs: m.timestampMs,
