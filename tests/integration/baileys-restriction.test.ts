@@ -11,6 +11,7 @@ import {
   type DriverLink,
   type LinkEnd,
   SendRefusedError,
+  SendUnconfirmedError,
 } from '../../connection-host/drivers/driver.ts';
 import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
 import type { Companion } from '../support/fake-network/index.ts';
@@ -164,5 +165,32 @@ describe('a raised minimum client version (405)', () => {
     link = await withVersion().connect(request, again.events);
     await poll(() => again.r.opens).toEqual(['919876543244']);
     expect(again.r.ends).toEqual([]);
+  });
+});
+
+describe('a media upload that stalls', () => {
+  it('does not hold the send: it rejects as unconfirmed within its bound', async () => {
+    await link.close();
+    net.unansweredIqs.add('w:m/media_conn');
+    const opened = recorder();
+    link = await baileysDriver({
+      logger: quiet,
+      waWebSocketUrl: net.url,
+      connectTimeoutMs: 5000,
+      mediaUploadTimeoutMs: 300,
+      clientVersion: new ClientVersion({ pinned: net.minClientVersion as WAVersion }),
+    }).connect(request, opened.events);
+    await poll(() => opened.r.opens).toEqual(['919876543244']);
+    const started = Date.now();
+    const sent = link.send(
+      '3EB0STALLEDUPLOAD',
+      '14155550144',
+      { kind: 'document', fileName: 'menu.pdf' },
+      { bytes: new Uint8Array(2048), mimetype: 'application/pdf' },
+    );
+    await expect(sent).rejects.toBeInstanceOf(SendUnconfirmedError);
+    await expect(sent).rejects.toThrow(/media upload did not finish within 0.6 s/);
+    expect(Date.now() - started).toBeLessThan(5000);
+    net.unansweredIqs.clear();
   });
 });

@@ -57,6 +57,8 @@ export interface BaileysDriverOptions {
   /** Inbound media larger than this is reported without bytes. */
   maxMediaBytes?: number;
   mediaTimeoutMs?: number;
+  /** Bounds a send's media upload (each upload attempt, and the whole hand-over): 60 s. */
+  mediaUploadTimeoutMs?: number;
   version?: WAVersion;
   /**
    * The host's client version (shared by its sessions): announced at login, and looked up afresh
@@ -122,6 +124,16 @@ function serverAck(sock: WASocket, id: string, timeoutMs: number, what: string) 
   });
   result.catch(() => undefined); // awaited by the caller unless the send itself failed
   return { result, cancel };
+}
+
+/** `p`, or a rejection once `ms` have passed without it settling (`p` itself is left to run). */
+function withinMs<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms / 1000} s`)), ms);
+  });
+  p.catch(() => undefined); // settles after the timeout, unobserved
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Ids kept for `ms` after they were remembered. */
@@ -338,11 +350,17 @@ async function connect(
       awaited.add(messageId);
       try {
         let sent: Awaited<ReturnType<WASocket['sendMessage']>>;
+        const uploadMs = opts.mediaUploadTimeoutMs ?? 60_000;
         try {
-          sent = await sock.sendMessage(jid, toMessageContent(content, media), {
+          const handing = sock.sendMessage(jid, toMessageContent(content, media), {
             messageId,
             ...(quoted ? { quoted } : {}),
+            ...(media ? { mediaUploadTimeoutMs: uploadMs } : {}),
           });
+          // Baileys bounds each upload attempt, not its upload-host lookup nor the attempts together:
+          // a stalled upload must not hold the session's outbound queue. Sent again later with the
+          // same id, a late first hand-over is the same message to the network.
+          sent = media ? await withinMs(handing, 2 * uploadMs, 'the media upload') : await handing;
         } catch (err) {
           acked.cancel();
           throw new SendUnconfirmedError(

@@ -168,6 +168,9 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
    */
   minClientVersion?: [number, number, number];
 
+  /** IQs (`xmlns/first child`, e.g. `w:m/media_conn`: the media upload hosts) left unanswered. */
+  readonly unansweredIqs = new Set<string>();
+
   refuseNextLogin(reason: number): void {
     this.loginRefusals.push(reason);
   }
@@ -450,6 +453,7 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
     }
     const first = Array.isArray(iq.content) ? iq.content[0] : undefined;
     this.iqLog.push(`${iq.attrs.xmlns}/${first?.tag ?? ''}`);
+    if (this.unansweredIqs.has(`${iq.attrs.xmlns}/${first?.tag ?? ''}`)) return;
     if (iq.attrs.xmlns === 'md') {
       link.send(this.md(link, iq, first));
       return;
