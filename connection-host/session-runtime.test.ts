@@ -120,6 +120,26 @@ describe('SessionRuntime', () => {
     expect(emitted[1]).toMatchObject({ status: 'READY', mobile: '14155550100', fence: 7, at: 1_000_000 });
   });
 
+  it('reports a restriction, and its lifting, as session.status with the current status; a repeat once', async () => {
+    const { driver, emitted, rt } = setup();
+    running = rt;
+    await rt.start();
+    driver.latest.onOpen({ mobile: '14155550100' });
+    await settle();
+    const lock = { reason: 'reachout_timelock' as const, until: 2_000_000, detail: 'BIZ_QUALITY' };
+    driver.latest.onRestriction(lock);
+    driver.latest.onRestriction({ ...lock });
+    await settle();
+    driver.latest.onRestriction(null);
+    await settle();
+    const reports = emitted.filter((e) => e.kind === 'session.status' && e.restriction !== undefined);
+    expect(reports).toEqual([
+      expect.objectContaining({ status: 'READY', restriction: lock, fence: 7 }),
+      expect.objectContaining({ status: 'READY', restriction: null, fence: 7 }),
+    ]);
+    expect(rt.restriction).toBeNull();
+  });
+
   it('reports a pairing code when linking by phone number', async () => {
     const { driver, emitted, rt } = setup();
     running = rt;

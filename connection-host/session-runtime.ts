@@ -1,6 +1,7 @@
 import { LidCache } from '#shared/contacts/lid-cache';
 import type { HostEvent, SessionStatus } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
+import type { Restriction } from '#shared/sessions/restriction';
 import type { ReconnectState } from '#shared/sessions/session';
 import { reconnectDelay } from './backoff.ts';
 import type { DriverEvents, DriverLink, LinkEnd, LinkRequest, NetworkDriver } from './drivers/driver.ts';
@@ -66,6 +67,8 @@ const REPLACED_CALM_MS = 5 * 60_000;
  */
 export class SessionRuntime {
   status: SessionStatus = 'REGISTERING';
+  /** The network's latest restriction on new chats, as last reported (docs/sessions.md, "Restrictions"). */
+  restriction: Restriction | null = null;
   private link?: DriverLink;
   /** Reconnect attempts since the last READY: the backoff step, shown in session info. */
   private attempt = 0;
@@ -258,6 +261,7 @@ export class SessionRuntime {
       onActivity: () => {
         this.lastActivity = Date.now();
       },
+      onRestriction: (restriction) => void this.onRestriction(restriction),
     };
     try {
       const link = await this.driver.connect({ ...this.request, lids: this.lids }, events);
@@ -393,6 +397,17 @@ export class SessionRuntime {
       { kind: 'message.inbound', message: { ...message, mediaKey } },
       media && mediaKey ? { key: mediaKey, ...media } : undefined,
     );
+  }
+
+  /**
+   * A restriction, or its end, is news even when the status stays READY: reported as a
+   * `session.status` carrying it. A report equal to the one before is not sent again.
+   */
+  private async onRestriction(restriction: Restriction | null): Promise<void> {
+    if (JSON.stringify(restriction) === JSON.stringify(this.restriction)) return;
+    this.restriction = restriction;
+    this.log.warn({ restriction }, restriction ? 'the network restricted the account' : 'restriction lifted');
+    await this.emit({ kind: 'session.status', status: this.status, restriction, fence: this.opts.fence() });
   }
 
   async report(

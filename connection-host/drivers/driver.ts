@@ -1,6 +1,7 @@
 import type { PresenceState, ReadTarget } from '#shared/commands/types';
 import type { LidCache } from '#shared/contacts/lid-cache';
 import type { InboundMessage, OutboundContent, OwnMessage } from '#shared/messages/content';
+import type { Restriction } from '#shared/sessions/restriction';
 import type { LeaseGuard } from '../leases.ts';
 
 /**
@@ -59,6 +60,11 @@ export interface DriverEvents {
   onLidMapping(lid: string, phone: string): void;
   /** Any sign of life from the socket (frames, pings); feeds zombie detection. */
   onActivity(): void;
+  /**
+   * The network restricted the account (463, reach-out time-lock, new-chat capping), or lifted it
+   * (`null`). The latest report replaces the earlier one.
+   */
+  onRestriction(restriction: Restriction | null): void;
 }
 
 export interface OutboundMedia {

@@ -27,12 +27,17 @@ export async function createDriver(name: 'baileys' | 'simulator', deps: DriverDe
     );
   }
   const { baileysDriver } = await import('./baileys/driver.ts');
+  const { ClientVersion } = await import('./baileys/client-version.ts');
+  const { logger } = await import('#shared/log/logger');
   const { BAILEYS_WS_URL, BAILEYS_VERSION } = env();
   return baileysDriver({
     getMessage: deps.getMessage,
     ...(deps.statusAudience ? { statusAudience: deps.statusAudience } : {}),
     ...(deps.rememberSentMedia ? { rememberSentMedia: deps.rememberSentMedia } : {}),
     waWebSocketUrl: BAILEYS_WS_URL,
-    version: BAILEYS_VERSION,
+    clientVersion: new ClientVersion({
+      ...(BAILEYS_VERSION ? { pinned: BAILEYS_VERSION } : {}),
+      log: logger.child({ component: 'client-version' }),
+    }),
   });
 }

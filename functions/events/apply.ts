@@ -56,6 +56,7 @@ export function storedInbound(e: Extract<HostEvent, { kind: 'message.inbound' }>
     contacts: m.contacts,
     poll: m.poll,
     backlog: m.backlog,
+    mediaMissing: m.mediaMissing,
     ...(needsAnalysis(m) ? { analysisState: 'pending' as const } : {}),
     status: 'delivered',
     timestampMs: m.timestampMs,
@@ -91,6 +92,7 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
           qr: e.qr,
           pairingCode: e.pairingCode,
           mobile_number: e.mobile,
+          restriction: e.restriction,
         },
         e.fence,
       );

@@ -72,8 +72,8 @@ const EnvSchema = z.object({
   /** The network's WebSocket endpoint (Baileys' default when unset); tests point it at a dead port. */
   BAILEYS_WS_URL: z.string().url().optional(),
   /**
-   * The client version the host announces (`2.3000.1027934701`), for when the network raises its
-   * minimum (it answers 405) before a release of ours catches up; Baileys' built-in one when unset.
+   * The client version the host announces (`2.3000.1027934701`), pinned: never looked up. Unset,
+   * Baileys' built-in one until a 405 makes the host look the current one up (baileys-driver.md).
    */
   BAILEYS_VERSION: z
     .string()

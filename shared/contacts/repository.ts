@@ -157,6 +157,11 @@ export async function recordChatActivity(
   await dataTable.update(key, fields, { add: { inboundCount: count } });
 }
 
+/** Whether the session has a chat with `chatId` (a message arrived from it). */
+export async function hasChat(tenantId: string, sessionId: string, chatId: string): Promise<boolean> {
+  return Boolean(await dataTable.get(chatKey(tenantId, sessionId, chatId)));
+}
+
 export async function listChats(tenantId: string, sessionId: string): Promise<StoredChat[]> {
   return dataTable.query<StoredChat>({ ...chatsOf(tenantId, sessionId), ascending: true });
 }

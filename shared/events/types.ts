@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InboundMessage, OwnMessage } from '../messages/content.ts';
+import { Restriction } from '../sessions/restriction.ts';
 
 export const SessionStatus = z.enum([
   'REGISTERING',
@@ -28,6 +29,8 @@ export const HostEvent = z.discriminatedUnion('kind', [
     qr: z.string().optional(),
     pairingCode: z.string().optional(),
     mobile: z.string().optional(),
+    /** The network's restriction on new chats; `null` when lifted, absent when unchanged. */
+    restriction: Restriction.nullable().optional(),
     /** The writer's shard lease fence; a lower fence than the stored one is a stale host. */
     fence: z.number().int().optional(),
   }),

@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'PAYMENT_NOT_CONFIGURED'
   | 'QUOTA_EXCEEDED'
   | 'RATE_LIMITED'
+  | 'NEW_CHATS_RESTRICTED'
   | 'TENANT_DISABLED'
   | 'UPSTREAM_UNAVAILABLE'
   | 'SERVICE_UNAVAILABLE'
@@ -39,6 +40,7 @@ const STATUS: Record<ErrorCode, 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 
   PAYMENT_NOT_CONFIGURED: 422,
   QUOTA_EXCEEDED: 429,
   RATE_LIMITED: 429,
+  NEW_CHATS_RESTRICTED: 429,
   TENANT_DISABLED: 403,
   UPSTREAM_UNAVAILABLE: 503,
   SERVICE_UNAVAILABLE: 503,
@@ -117,6 +119,16 @@ export class QuotaExceededError extends ServiceError {
 export class RateLimitedError extends ServiceError {
   constructor(message: string, retryAfterSeconds: number) {
     super('RATE_LIMITED', message, { retryAfterSeconds });
+  }
+}
+
+/**
+ * The network restricts the session's account from starting new chats (463, reach-out time-lock,
+ * new-chat cap): a send to a chat it has none with is refused rather than sent into a ban.
+ */
+export class NewChatsRestrictedError extends ServiceError {
+  constructor(message: string, retryAfterSeconds?: number) {
+    super('NEW_CHATS_RESTRICTED', message, retryAfterSeconds ? { retryAfterSeconds } : undefined);
   }
 }
 

@@ -154,6 +154,11 @@ export const InboundMessage = z.object({
    * automatic reply goes to a backlog message (docs/events.md, "Backlog").
    */
   backlog: z.boolean().optional(),
+  /**
+   * The message carried media the host could not fetch (expired and not uploaded again, over the
+   * size limit, or not in time): why. The message is delivered on time without its file.
+   */
+  mediaMissing: z.string().optional(),
 });
 export type InboundMessage = z.infer<typeof InboundMessage>;
 

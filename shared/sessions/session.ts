@@ -1,4 +1,5 @@
 import type { SessionStatus } from '../events/types.ts';
+import type { Restriction } from './restriction.ts';
 
 export interface Session {
   tenantId: string;
@@ -11,6 +12,8 @@ export interface Session {
   status: SessionStatus;
   dbStatus: 'active' | 'inactive';
   reason?: string;
+  /** The network's latest restriction on new chats (docs/sessions.md, "Restrictions"); null once lifted. */
+  restriction?: Restriction | null;
   qr?: string;
   pairingCode?: string;
   shard: number;
@@ -47,6 +50,7 @@ export function publicSession(s: Session) {
     dbStatus: s.dbStatus,
     method: s.method,
     reason: s.reason ?? null,
+    restriction: publicRestriction(s.restriction),
     // Reconnect figures count only while the session is reconnecting; the last disconnect stays.
     reconnectAttempt: s.status === 'RECONNECTING' ? (s.reconnect?.attempt ?? 0) : 0,
     nextRetryAt:
@@ -61,5 +65,18 @@ export function publicSession(s: Session) {
         }
       : null,
     createdAt: s.createdAt,
+  };
+}
+
+/** A restriction as the API and webhooks show it: times as ISO strings; null when none. */
+export function publicRestriction(r: Restriction | null | undefined) {
+  if (!r) return null;
+  return {
+    reason: r.reason,
+    until: r.until ? new Date(r.until).toISOString() : null,
+    cap: r.cap ?? null,
+    used: r.used ?? null,
+    capped: r.capped ?? null,
+    detail: r.detail ?? null,
   };
 }

@@ -172,10 +172,12 @@ export async function messageStatusWebhook(m: StoredMessage & { status: MessageS
 }
 
 /**
- * Only real changes of `status` are sent: a new QR code while linking also updates the session,
- * but is not news to a webhook receiver.
+ * Only real changes are sent: of `status`, or of the network's restriction (its reason, end or cap
+ * state). A new QR code while linking also updates the session, but is not news to a webhook receiver.
  */
 export function sessionStatusWebhook(s: Session) {
+  const r = s.restriction;
+  const state = r ? `${s.status}|${r.reason}|${r.until ?? ''}|${r.capped ?? ''}` : s.status;
   return enqueueBuilt(
     s.tenantId,
     s.sessionId,
@@ -183,12 +185,12 @@ export function sessionStatusWebhook(s: Session) {
     async () => {
       const changed = await dataTable.update(
         sessionStatusSentKey(s.tenantId, s.sessionId),
-        { type: 'webhook-session-status', status: s.status, at: s.stateAt },
+        { type: 'webhook-session-status', status: state, at: s.stateAt },
         {
           // The same event again (same `at`) passes, so a retried host event still queues its delivery.
           condition: 'attribute_not_exists(#st) OR #at = :at OR (#st <> :st AND #at < :at)',
           names: { '#st': 'status', '#at': 'at' },
-          values: { ':st': s.status, ':at': s.stateAt },
+          values: { ':st': state, ':at': s.stateAt },
         },
       );
       if (!changed) return undefined;
@@ -198,10 +200,11 @@ export function sessionStatusWebhook(s: Session) {
         mobile: s.mobile_number,
         status: s.status,
         reason: s.reason,
+        restriction: s.restriction,
         at: s.stateAt,
       });
     },
-    { dedupKey: `${s.sessionId}:${s.status}:${s.stateAt}` },
+    { dedupKey: `${s.sessionId}:${state}:${s.stateAt}` },
   );
 }
 

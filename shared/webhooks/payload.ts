@@ -1,5 +1,7 @@
 import type { MessageStatus, SessionStatus } from '../events/types.ts';
 import type { MessageAnalysis } from '../messages/analysis.ts';
+import type { Restriction } from '../sessions/restriction.ts';
+import { publicRestriction } from '../sessions/session.ts';
 
 export interface InboundWebhookPayload {
   event: 'message.inbound';
@@ -88,6 +90,7 @@ export function sessionStatusPayload(p: {
   mobile?: string;
   status: SessionStatus;
   reason?: string;
+  restriction?: Restriction | null;
   at: number;
 }) {
   return {
@@ -97,6 +100,7 @@ export function sessionStatusPayload(p: {
     mobile_number: p.mobile ?? null,
     status: p.status,
     reason: p.reason ?? null,
+    restriction: publicRestriction(p.restriction),
     timestamp: seconds(p.at),
   };
 }

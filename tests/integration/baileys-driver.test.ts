@@ -138,6 +138,7 @@ function recorder() {
     onGroup: () => seen.push('group'),
     onLidMapping: () => seen.push('lid'),
     onActivity: () => seen.push('activity'),
+    onRestriction: () => seen.push('restriction'),
   };
   return { closes, seen, events };
 }

@@ -76,6 +76,7 @@ function recorder() {
     onGroup: () => {},
     onLidMapping: () => {},
     onActivity: () => {},
+    onRestriction: () => {},
   };
   return { ...r, events };
 }

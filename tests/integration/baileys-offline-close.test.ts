@@ -55,6 +55,7 @@ function recorder() {
     onGroup: () => {},
     onLidMapping: () => {},
     onActivity: () => {},
+    onRestriction: () => {},
   };
   return { ...r, events };
 }

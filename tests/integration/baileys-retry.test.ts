@@ -54,6 +54,7 @@ function recorder() {
     onGroup: () => {},
     onLidMapping: () => {},
     onActivity: () => {},
+    onRestriction: () => {},
   };
   return { ...r, events };
 }

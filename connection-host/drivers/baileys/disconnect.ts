@@ -83,7 +83,7 @@ export function toLinkEnd(error: Error | undefined): LinkEnd {
       return {
         kind: 'refused',
         code: status,
-        reason: `login refused (405): the network usually answers this to an outdated client version (set BAILEYS_VERSION): ${detail(err)}`,
+        reason: `login refused (405): the network usually answers this to an outdated client version (the host looks the current one up; BAILEYS_VERSION overrides): ${detail(err)}`,
       };
     case DisconnectReason.multideviceMismatch:
       return { kind: 'refused', code: status, reason: `multi-device mismatch (411): ${detail(err)}` };

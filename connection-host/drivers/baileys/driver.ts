@@ -12,6 +12,7 @@ import { LidCache } from '#shared/contacts/lid-cache';
 import { type Logger, logger as rootLogger } from '#shared/log/logger';
 import { STATUS_JID, userJid } from '#shared/phone/jid';
 import { digitsOf } from '#shared/phone/number';
+import { newChatsRefusal } from '#shared/sessions/restriction';
 import {
   type DriverEvents,
   type DriverLink,
@@ -21,6 +22,7 @@ import {
   SendUnconfirmedError,
 } from '../driver.ts';
 import { clearAuthState, loadAuthState } from './auth-state.ts';
+import type { ClientVersion } from './client-version.ts';
 import { toLinkEnd } from './disconnect.ts';
 import { groupAction } from './groups.ts';
 import { phoneOfJid } from './normalise.ts';
@@ -34,6 +36,7 @@ import {
   toMessageContent,
 } from './outbound.ts';
 import { markRead } from './read.ts';
+import { fromCapping, fromError463, fromTimelock, NEW_CHAT_RESTRICTED_ERROR } from './restrictions.ts';
 import { wireEvents } from './wire.ts';
 
 export interface BaileysDriverOptions {
@@ -54,7 +57,14 @@ export interface BaileysDriverOptions {
   /** Inbound media larger than this is reported without bytes. */
   maxMediaBytes?: number;
   mediaTimeoutMs?: number;
+  /** Bounds a send's media upload (each upload attempt, and the whole hand-over): 60 s. */
+  mediaUploadTimeoutMs?: number;
   version?: WAVersion;
+  /**
+   * The host's client version (shared by its sessions): announced at login, and looked up afresh
+   * when the network refuses a login with 405. Without it, `version` (or Baileys' built-in one).
+   */
+  clientVersion?: ClientVersion;
   browser?: WABrowserDescription;
   logger?: Logger;
 }
@@ -87,7 +97,9 @@ function serverAck(sock: WASocket, id: string, timeoutMs: number, what: string) 
     const onAck = (node: { attrs: Record<string, string> }) => {
       if (node.attrs.id !== id) return;
       done();
-      if (node.attrs.error)
+      if (node.attrs.error === NEW_CHAT_RESTRICTED_ERROR)
+        reject(new SendRefusedError(newChatsRefusal(fromError463(Date.now()))));
+      else if (node.attrs.error)
         reject(new SendRefusedError(`the network refused the ${what} (error ${node.attrs.error})`));
       else resolve();
     };
@@ -112,6 +124,16 @@ function serverAck(sock: WASocket, id: string, timeoutMs: number, what: string) 
   });
   result.catch(() => undefined); // awaited by the caller unless the send itself failed
   return { result, cancel };
+}
+
+/** `p`, or a rejection once `ms` have passed without it settling (`p` itself is left to run). */
+function withinMs<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms / 1000} s`)), ms);
+  });
+  p.catch(() => undefined); // settles after the timeout, unobserved
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Ids kept for `ms` after they were remembered. */
@@ -147,6 +169,7 @@ const EVENT_NAMES = [
   'onGroup',
   'onLidMapping',
   'onActivity',
+  'onRestriction',
 ] as const satisfies ReadonlyArray<keyof DriverEvents>;
 /** Link-state events; data events (messages received before the close) still go through. */
 const MUTED = new Set<keyof DriverEvents>(['onQr', 'onPairingCode', 'onOpen', 'onClose', 'onActivity']);
@@ -209,13 +232,21 @@ async function connect(
     auth: auth.state,
     logger: log.child({}, { level: 'warn' }),
     ...(opts.waWebSocketUrl ? { waWebSocketUrl: opts.waWebSocketUrl } : {}),
-    ...(opts.version ? { version: opts.version } : {}),
+    ...((opts.clientVersion?.current ?? opts.version)
+      ? { version: opts.clientVersion?.current ?? opts.version }
+      : {}),
     ...(opts.browser ? { browser: opts.browser } : {}),
     connectTimeoutMs: opts.connectTimeoutMs ?? 20_000,
     markOnlineOnConnect: false,
     syncFullHistory: false,
     getMessage: async (key) => (key.id ? retryContent(await known(key.id)) : undefined),
     cachedGroupMetadata: async (jid) => groups.get(jid),
+  });
+
+  sock.ev.on('message-capping.update', (c) => events.onRestriction(fromCapping(c)));
+  // A 463 on any message: the account may not start new chats (Baileys only logs it).
+  sock.ws.on('CB:ack,class:message', (node: { attrs: Record<string, string> }) => {
+    if (node.attrs.error === NEW_CHAT_RESTRICTED_ERROR) events.onRestriction(fromError463(Date.now()));
   });
 
   let lastActivity = 0;
@@ -241,6 +272,7 @@ async function connect(
       sock.ev.flush();
       ended = true;
     }
+    if (u.reachoutTimeLock) events.onRestriction(fromTimelock(u.reachoutTimeLock));
     if (u.qr) {
       if (request.method === 'qr') events.onQr(u.qr);
       else if (!pairingRequested && phone) {
@@ -260,8 +292,11 @@ async function connect(
       closed = true;
       const end = toLinkEnd(u.lastDisconnect?.error);
       if (end.kind !== 'restart') log.info({ end }, 'link closed');
+      // A 405: the network raised its minimum client version. The next login (of every session of
+      // the host) announces the current one, looked up before the runtime reconnects (bounded).
+      const versionLookup = end.code === 405 && opts.clientVersion ? opts.clientVersion.refresh() : undefined;
       // Creds written on pairing must be stored before the runtime reconnects with them.
-      void auth.flush().finally(() => events.onClose(end));
+      void Promise.allSettled([auth.flush(), versionLookup]).finally(() => events.onClose(end));
     }
   });
 
@@ -315,11 +350,17 @@ async function connect(
       awaited.add(messageId);
       try {
         let sent: Awaited<ReturnType<WASocket['sendMessage']>>;
+        const uploadMs = opts.mediaUploadTimeoutMs ?? 60_000;
         try {
-          sent = await sock.sendMessage(jid, toMessageContent(content, media), {
+          const handing = sock.sendMessage(jid, toMessageContent(content, media), {
             messageId,
             ...(quoted ? { quoted } : {}),
+            ...(media ? { mediaUploadTimeoutMs: uploadMs } : {}),
           });
+          // Baileys bounds each upload attempt, not its upload-host lookup nor the attempts together:
+          // a stalled upload must not hold the session's outbound queue. Sent again later with the
+          // same id, a late first hand-over is the same message to the network.
+          sent = media ? await withinMs(handing, 2 * uploadMs, 'the media upload') : await handing;
         } catch (err) {
           acked.cancel();
           throw new SendUnconfirmedError(

@@ -28,6 +28,7 @@ describe('event wiring', () => {
       onGroup: (g) => calls.push(['group', g]),
       onLidMapping: (lid, phone) => calls.push(['lid', lid, phone]),
       onActivity: () => {},
+      onRestriction: () => {},
     };
     const sock = {
       ev,

@@ -8,6 +8,7 @@ import type { LidCache } from '#shared/contacts/lid-cache';
 import type { Logger } from '#shared/log/logger';
 import { lidJid } from '#shared/phone/jid';
 import type { DriverEvents } from '../driver.ts';
+import { fetchMedia, type MediaSource } from './media-download.ts';
 import {
   lidOfJid,
   normaliseContacts,
@@ -82,19 +83,13 @@ export function wireEvents(ctx: WireContext): {
         .catch((err) => log.warn({ err }, `baileys driver: ${what} failed`));
     };
 
-  const media = async (m: WAMessage, mimetype: string) => {
-    try {
-      const buf = await downloadMediaMessage(
-        m,
-        'buffer',
-        { options: { signal: AbortSignal.timeout(ctx.mediaTimeoutMs) } },
-        { logger: log, reuploadRequest: sock.updateMediaMessage },
-      );
-      return { bytes: new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength), mimetype };
-    } catch (err) {
-      log.warn({ err, messageId: m.key.id }, 'media download failed; message delivered without media');
-      return undefined;
-    }
+  // Baileys' re-upload on 404 is left out (it never triggers in rc14): fetchMedia does it.
+  const source: MediaSource = {
+    download: async (m, signal) => {
+      const buf = await downloadMediaMessage(m, 'buffer', { options: { signal } });
+      return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    },
+    reupload: (m) => sock.updateMediaMessage(m),
   };
 
   const upsert = async (messages: WAMessage[], backlog: boolean) => {
@@ -109,8 +104,18 @@ export function wireEvents(ctx: WireContext): {
       const tooBig = (n.media?.fileLength ?? 0) > ctx.maxMediaBytes;
       if (tooBig)
         log.warn({ messageId: n.message.id, bytes: n.media?.fileLength }, 'media too large; not downloaded');
-      const bytes = n.media && !tooBig ? await media(m, n.media.mimetype) : undefined;
-      events.onInbound(n.message, bytes);
+      const fetched = n.media && !tooBig ? await fetchMedia(m, source, ctx.mediaTimeoutMs) : undefined;
+      if (fetched && 'missing' in fetched) {
+        // Delivered on time without its file, never held back: the marker says why.
+        log.warn({ messageId: n.message.id, reason: fetched.missing }, 'message delivered without its media');
+        n.message.mediaMissing = fetched.missing;
+      } else if (tooBig)
+        n.message.mediaMissing = `the media (${n.media?.fileLength} bytes) is over the size limit`;
+      const mimetype = n.media?.mimetype ?? 'application/octet-stream';
+      events.onInbound(
+        n.message,
+        fetched && 'bytes' in fetched ? { bytes: fetched.bytes, mimetype } : undefined,
+      );
     }
   };
   // Inbound messages keep their order: one batch at a time, media downloaded before the report.

@@ -27,6 +27,7 @@ const EXPECTED = {
   PAYMENT_NOT_CONFIGURED: { status: 422, code: 100 },
   QUOTA_EXCEEDED: { status: 429, code: 131042 },
   RATE_LIMITED: { status: 429, code: 130429 },
+  NEW_CHATS_RESTRICTED: { status: 429, code: 131048 },
   TENANT_DISABLED: { status: 403, code: 131031 },
   UPSTREAM_UNAVAILABLE: { status: 503, code: 131016 },
   SERVICE_UNAVAILABLE: { status: 503, code: 131016 },

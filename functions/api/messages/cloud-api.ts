@@ -170,6 +170,9 @@ const CLOUD_CODES: Record<ErrorCode, { code: number; title: string; subcode?: nu
   // helps until the period resets (Retry-After) or the limit is raised.
   QUOTA_EXCEEDED: { code: 131042, title: 'Business eligibility payment issue: message limit reached' },
   RATE_LIMITED: { code: 130429, title: 'Rate limit hit' },
+  // Meta's refusal when a number may not send more for now ("restrictions on how many messages can
+  // be sent from this phone number"): the nearest meaning to the network's new-chat restriction.
+  NEW_CHATS_RESTRICTED: { code: 131048, title: 'Spam rate limit hit' },
   TENANT_DISABLED: { code: 131031, title: 'Account has been locked' },
   UPSTREAM_UNAVAILABLE: { code: 131016, title: 'Service unavailable' },
   SERVICE_UNAVAILABLE: { code: 131016, title: 'Service unavailable' },

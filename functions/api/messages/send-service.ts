@@ -1,8 +1,10 @@
-import { QuotaExceededError, ServiceError } from '#shared/http/errors';
+import { hasChat } from '#shared/contacts/repository';
+import { NewChatsRestrictedError, QuotaExceededError, ServiceError } from '#shared/http/errors';
 import { logger } from '#shared/log/logger';
 import type { OutboundContent } from '#shared/messages/content';
 import { advanceStatus, deleteMessage, saveMessage } from '#shared/messages/repository';
 import { count } from '#shared/metrics/metrics';
+import { blocksNewChats, newChatsRefusal } from '#shared/sessions/restriction';
 import type { Session } from '#shared/sessions/session';
 import { dispatchCommand, newCommandId } from '../commands/dispatch.ts';
 import { periodOf, secondsToPeriodEnd } from '../usage/period.ts';
@@ -36,6 +38,7 @@ export async function acceptSend(input: {
 }): Promise<AcceptedSend> {
   const { session, to } = input;
   const { tenantId, sessionId } = session;
+  await refuseNewChatWhileRestricted(session, to);
   const content = await withOwnMedia(input.content, tenantId);
   const now = new Date();
   const period = periodOf(now);
@@ -109,4 +112,21 @@ export async function acceptSend(input: {
   );
   count('messagesAccepted');
   return { messageId, sessionId, to, status: 'queued' };
+}
+
+/**
+ * While the network restricts the account from starting new chats, a send to a chat the session has
+ * no history with is refused here (429 NEW_CHATS_RESTRICTED), before it counts or queues: sending
+ * into the restriction is what gets an account banned. Existing chats keep working. One GetItem,
+ * only while a restriction holds.
+ */
+async function refuseNewChatWhileRestricted(session: Session, to: string): Promise<void> {
+  const now = Date.now();
+  const r = session.restriction;
+  if (!r || !blocksNewChats(r, now)) return;
+  if (await hasChat(session.tenantId, session.sessionId, to)) return;
+  throw new NewChatsRestrictedError(
+    newChatsRefusal(r).replace(/^NEW_CHATS_RESTRICTED: /, ''),
+    r.until ? Math.max(1, Math.ceil((r.until - now) / 1000)) : undefined,
+  );
 }

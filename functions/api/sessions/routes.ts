@@ -17,6 +17,20 @@ const SessionSchema = z
     dbStatus: z.string(),
     method: z.string(),
     reason: z.string().nullable(),
+    restriction: z
+      .object({
+        reason: z.enum(['restricted_new_chats', 'reachout_timelock', 'message_capping']),
+        until: z.string().nullable(),
+        cap: z.number().int().nullable(),
+        used: z.number().int().nullable(),
+        capped: z.boolean().nullable(),
+        detail: z.string().nullable(),
+      })
+      .nullable()
+      .openapi({
+        description:
+          'The network\'s restriction on starting new chats (docs/sessions.md, "Restrictions"); null when none',
+      }),
     reconnectAttempt: z.number().int().openapi({
       description: 'Reconnect attempts since the session was last READY; 0 unless status is RECONNECTING',
     }),

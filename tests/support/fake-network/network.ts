@@ -162,6 +162,15 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
    * The next login is refused with `<failure reason=…>` (the real network answers an outdated
    * client version with 405, a banned account with 403).
    */
+  /**
+   * The lowest client version the network accepts: a login announcing an older one is refused with
+   * 405, as the real network does when it raises its minimum. Unset: any version.
+   */
+  minClientVersion?: [number, number, number];
+
+  /** IQs (`xmlns/first child`, e.g. `w:m/media_conn`: the media upload hosts) left unanswered. */
+  readonly unansweredIqs = new Set<string>();
+
   refuseNextLogin(reason: number): void {
     this.loginRefusals.push(reason);
   }
@@ -191,6 +200,21 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
   /** The next message a companion sends (to `to`, if given) is refused with an error ack instead of delivered. */
   failNextSend(error = '479', to?: FakeUser): void {
     this.sendErrors.push({ error, ...(to ? { to } : {}) });
+  }
+
+  /**
+   * A server notification of type `mex` (GraphQL push) with `data` as its JSON payload: how the
+   * network tells an account of its reach-out time-lock (`NotificationUserReachoutTimelockUpdate`)
+   * and new-chat capping (`MessageCappingInfoNotification`).
+   */
+  notifyMex(c: Companion, opName: string, data: Record<string, unknown>): void {
+    this.deliver(c, {
+      tag: 'notification',
+      attrs: { from: S_WHATSAPP_NET, type: 'mex', id: newMessageId(), t: now() },
+      content: [
+        { tag: 'update', attrs: { op_name: opName }, content: Buffer.from(JSON.stringify({ data })) },
+      ],
+    });
   }
 
   async close(): Promise<void> {
@@ -308,7 +332,10 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
       this.linking.register(link, reg, noiseKey, this.qrRefs ?? 5);
       return;
     }
-    const refusal = this.loginRefusals.shift();
+    const v = payload.userAgent?.appVersion;
+    const announced = [v?.primary ?? 0, v?.secondary ?? 0, v?.tertiary ?? 0];
+    const outdated = this.minClientVersion ? olderThan(announced, this.minClientVersion) : false;
+    const refusal = outdated ? 405 : this.loginRefusals.shift();
     if (refusal !== undefined) {
       link.send({ tag: 'failure', attrs: { reason: String(refusal), location: 'fake' } });
       return;
@@ -426,6 +453,7 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
     }
     const first = Array.isArray(iq.content) ? iq.content[0] : undefined;
     this.iqLog.push(`${iq.attrs.xmlns}/${first?.tag ?? ''}`);
+    if (this.unansweredIqs.has(`${iq.attrs.xmlns}/${first?.tag ?? ''}`)) return;
     if (iq.attrs.xmlns === 'md') {
       link.send(this.md(link, iq, first));
       return;
@@ -506,6 +534,12 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
     this.serial = run.catch(() => undefined);
     return run;
   }
+}
+
+/** Whether version `a` comes before `b` (compared part by part). */
+function olderThan(a: number[], b: number[]): boolean {
+  const i = a.findIndex((n, k) => n !== b[k]);
+  return i >= 0 && (a[i] ?? 0) < (b[i] ?? 0);
 }
 
 export async function startFakeNetwork(opts: FakeNetworkOptions = {}): Promise<FakeNetwork> {

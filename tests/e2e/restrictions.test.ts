@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { names } from '#shared/aws/names';
+import { sendJson } from '#shared/queue/send';
+import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
+
+/**
+ * A restriction the host reports (here put on the events queue as the host would, after Baileys saw
+ * a time-lock push) becomes session state: session info and a `session.status` webhook show it,
+ * and sends to chats the session has no history with are refused (429 NEW_CHATS_RESTRICTED) while
+ * existing chats keep working. Its lifting is reported and sends to new chats are accepted again.
+ */
+describe('network restrictions on new chats', () => {
+  it('shows the time-lock, refuses new chats while it holds, and lets go when it is lifted', async () => {
+    const t = await newTenant();
+    const hook = await startReceiver();
+    try {
+      await t.api.post('/api/webhook/config', {
+        webhookUrl: hook.url,
+        approvedDomains: ['127.0.0.1'],
+        enabled: true,
+      });
+      const s = await readySession(t.api);
+      // An existing chat: a message arrived from it.
+      expect(
+        (await api().post('/_sim/inbound', { sessionId: s.sessionId, from: '919800000077', text: 'hi' }))
+          .status,
+      ).toBe(200);
+      await waitFor(async () => {
+        const r = await t.api.get(`/api/v1/formatted?mobid=${s.mobid}&chatId=919800000077`);
+        return r.body.messages?.length ? true : undefined;
+      });
+
+      const until = Date.now() + 3_600_000;
+      await sendJson(names.eventsQueue(), {
+        kind: 'session.status',
+        tenantId: t.id,
+        sessionId: s.sessionId,
+        at: Date.now(),
+        status: 'READY',
+        restriction: { reason: 'reachout_timelock', until, detail: 'BIZ_QUALITY' },
+        fence: 1_000_000,
+      });
+      const info = await waitFor(async () => {
+        const r = await t.api.get(`/api/sessions/${s.sessionId}`);
+        return r.body.session.restriction ? r.body.session : undefined;
+      });
+      expect(info).toMatchObject({
+        status: 'READY',
+        restriction: {
+          reason: 'reachout_timelock',
+          until: new Date(until).toISOString(),
+          detail: 'BIZ_QUALITY',
+        },
+      });
+      const webhook = await waitFor(async () =>
+        hook.of('session.status').find((r) => r.json.restriction?.reason === 'reachout_timelock'),
+      );
+      expect(webhook.json).toMatchObject({
+        status: 'READY',
+        restriction: { until: new Date(until).toISOString() },
+      });
+
+      const refused = await t.api.post('/api/messages/send', {
+        sessionId: s.sessionId,
+        to: '919800000078',
+        text: 'first contact',
+      });
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe('NEW_CHATS_RESTRICTED');
+      expect(refused.body.error.message).toContain('reach-out time-lock');
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(3500);
+      expect(retryAfter).toBeLessThanOrEqual(3600);
+
+      const existing = await t.api.post('/api/messages/send', {
+        sessionId: s.sessionId,
+        to: '919800000077',
+        text: 'a reply in an existing chat',
+      });
+      expect(existing.status).toBe(202);
+
+      await sendJson(names.eventsQueue(), {
+        kind: 'session.status',
+        tenantId: t.id,
+        sessionId: s.sessionId,
+        at: Date.now(),
+        status: 'READY',
+        restriction: null,
+        fence: 1_000_000,
+      });
+      await waitFor(async () => {
+        const r = await t.api.get(`/api/sessions/${s.sessionId}`);
+        return r.body.session.restriction === null ? true : undefined;
+      });
+      // The lifting is news too: a session.status after the time-lock's, without a restriction.
+      await waitFor(async () => {
+        const all = hook.of('session.status');
+        const lock = all.findIndex((r) => r.json.restriction?.reason === 'reachout_timelock');
+        return all.slice(lock + 1).some((r) => r.json.restriction === null) ? true : undefined;
+      });
+      const again = await t.api.post('/api/messages/send', {
+        sessionId: s.sessionId,
+        to: '919800000078',
+        text: 'first contact',
+      });
+      expect(again.status).toBe(202);
+    } finally {
+      await hook.close();
+    }
+  });
+});

@@ -1,0 +1,196 @@
+import { randomBytes } from 'node:crypto';
+import { DEFAULT_CONNECTION_CONFIG, type WAVersion } from '@whiskeysockets/baileys';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { resetEnvCache } from '#shared/config/env';
+import { logger } from '#shared/log/logger';
+import type { Restriction } from '#shared/sessions/restriction';
+import { ClientVersion } from '../../connection-host/drivers/baileys/client-version.ts';
+import { baileysDriver } from '../../connection-host/drivers/baileys/driver.ts';
+import {
+  type DriverEvents,
+  type DriverLink,
+  type LinkEnd,
+  SendRefusedError,
+  SendUnconfirmedError,
+} from '../../connection-host/drivers/driver.ts';
+import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
+import type { Companion } from '../support/fake-network/index.ts';
+import { type FakeNetwork, type FakeUser, startFakeNetwork } from '../support/fake-network/index.ts';
+
+/**
+ * The network's 2026 restrictions, as a real Baileys socket receives them from the fake network:
+ * a 463 error ack, the reach-out time-lock and the new-chat capping pushes. Each reaches the host
+ * as `onRestriction` (our words, with the end and the cap), and a 463 refuses the send with the
+ * documented NEW_CHATS_RESTRICTED reason.
+ */
+
+const TENANT = 't-restrict';
+let net: FakeNetwork;
+let untrust: () => void;
+let me: FakeUser;
+let asha: FakeUser;
+let device: Companion;
+let link: DriverLink;
+const restrictions: Array<Restriction | null> = [];
+const quiet = logger.child({}, { level: 'silent' });
+const poll = <T>(fn: () => T) => expect.poll(fn, { timeout: 15_000 });
+const sessionId = `s-${randomBytes(4).toString('hex')}`;
+
+function recorder() {
+  const r = { qrs: [] as string[], opens: [] as string[], closes: 0, ends: [] as LinkEnd[] };
+  const events: DriverEvents = {
+    onQr: (qr) => r.qrs.push(qr),
+    onPairingCode: () => {},
+    onOpen: ({ mobile }) => r.opens.push(mobile),
+    onClose: (end) => {
+      r.closes++;
+      r.ends.push(end);
+    },
+    onInbound: () => {},
+    onOwnMessage: () => {},
+    onReceipt: () => {},
+    onSendFailed: () => {},
+    onContacts: () => {},
+    onGroup: () => {},
+    onLidMapping: () => {},
+    onActivity: () => {},
+    onRestriction: (x) => restrictions.push(x),
+  };
+  return { r, events };
+}
+
+const driver = () => baileysDriver({ logger: quiet, waWebSocketUrl: net.url, connectTimeoutMs: 5000 });
+
+beforeAll(async () => {
+  process.env.RESOURCE_PREFIX = `brs${Date.now() % 1_000_000}`;
+  resetEnvCache();
+  await bootstrapResources(process.env.RESOURCE_PREFIX, 1);
+  net = await startFakeNetwork();
+  untrust = net.trustInThisProcess();
+  me = net.addUser({ phone: '919876543244', name: 'Shop' });
+  asha = net.addUser({ phone: '14155550144', name: 'Asha' });
+});
+
+afterAll(async () => {
+  await link?.close();
+  untrust?.();
+  await net?.close();
+});
+
+const request = { tenantId: TENANT, sessionId, method: 'qr' as const };
+
+describe('restriction signals from the network', () => {
+  it('links, then logs in with the stored creds', async () => {
+    const linking = recorder();
+    const first = await driver().connect(request, linking.events);
+    await poll(() => linking.r.qrs.length).toBe(1);
+    device = await me.scanQr(linking.r.qrs[0] ?? '');
+    await poll(() => linking.r.closes).toBe(1); // the 515 after pairing
+    await first.close();
+    const opened = recorder();
+    link = await driver().connect(request, opened.events);
+    await poll(() => opened.r.opens).toEqual(['919876543244']);
+    await poll(() => device.online).toBe(true);
+  });
+
+  it('a 463 refuses the send as NEW_CHATS_RESTRICTED and reports restricted_new_chats', async () => {
+    net.failNextSend('463', asha);
+    const sent = link.send('3EB0RESTRICT463', '14155550144', { kind: 'text', text: 'hello' });
+    await expect(sent).rejects.toBeInstanceOf(SendRefusedError);
+    await expect(sent).rejects.toThrow(/^NEW_CHATS_RESTRICTED: .*error 463/);
+    await poll(() => restrictions.at(-1)?.reason).toBe('restricted_new_chats');
+    expect(restrictions.at(-1)?.until).toBeGreaterThan(Date.now());
+  });
+
+  it('a reach-out time-lock push reports its end; its lifting reports null', async () => {
+    const ends = Math.floor(Date.now() / 1000) + 86_400;
+    net.notifyMex(device, 'NotificationUserReachoutTimelockUpdate', {
+      xwa2_notify_account_reachout_timelock: {
+        is_active: true,
+        time_enforcement_ends: String(ends),
+        enforcement_type: 'BIZ_QUALITY',
+      },
+    });
+    await poll(() => restrictions.at(-1)).toEqual({
+      reason: 'reachout_timelock',
+      until: ends * 1000,
+      detail: 'BIZ_QUALITY',
+    });
+    net.notifyMex(device, 'NotificationUserReachoutTimelockUpdate', {
+      xwa2_notify_account_reachout_timelock: { is_active: false },
+    });
+    await poll(() => restrictions.at(-1)).toBeNull();
+  });
+
+  it('a capping push reports the cap, the use and whether it is reached', async () => {
+    net.notifyMex(device, 'MessageCappingInfoNotification', {
+      xwa2_notify_new_chat_messages_capping_info_update: {
+        total_quota: 250,
+        used_quota: 250,
+        cycle_end_timestamp: '1800000000',
+        capping_status: 'CAPPED',
+      },
+    });
+    await poll(() => restrictions.at(-1)).toEqual({
+      reason: 'message_capping',
+      capped: true,
+      detail: 'CAPPED',
+      cap: 250,
+      used: 250,
+      until: 1_800_000_000_000,
+    });
+  });
+});
+
+describe('a raised minimum client version (405)', () => {
+  it('the host looks the current version up and the next login goes through, no operator', async () => {
+    await link.close();
+    const builtIn = DEFAULT_CONNECTION_CONFIG.version;
+    const current: WAVersion = [builtIn[0], builtIn[1], builtIn[2] + 1];
+    net.minClientVersion = current;
+    const lookup = vi.fn(async () => current);
+    const clientVersion = new ClientVersion({ lookup, timeoutMs: 2000 });
+    const withVersion = () =>
+      baileysDriver({ logger: quiet, waWebSocketUrl: net.url, connectTimeoutMs: 5000, clientVersion });
+
+    const refused = recorder();
+    const first = await withVersion().connect(request, refused.events);
+    await poll(() => refused.r.ends.map((e) => e.code)).toEqual([405]);
+    await first.close();
+    expect(lookup).toHaveBeenCalledTimes(1);
+    expect(clientVersion.current).toEqual(current);
+
+    // What the runtime does on `refused`: connect again (after its backoff).
+    const again = recorder();
+    link = await withVersion().connect(request, again.events);
+    await poll(() => again.r.opens).toEqual(['919876543244']);
+    expect(again.r.ends).toEqual([]);
+  });
+});
+
+describe('a media upload that stalls', () => {
+  it('does not hold the send: it rejects as unconfirmed within its bound', async () => {
+    await link.close();
+    net.unansweredIqs.add('w:m/media_conn');
+    const opened = recorder();
+    link = await baileysDriver({
+      logger: quiet,
+      waWebSocketUrl: net.url,
+      connectTimeoutMs: 5000,
+      mediaUploadTimeoutMs: 300,
+      clientVersion: new ClientVersion({ pinned: net.minClientVersion as WAVersion }),
+    }).connect(request, opened.events);
+    await poll(() => opened.r.opens).toEqual(['919876543244']);
+    const started = Date.now();
+    const sent = link.send(
+      '3EB0STALLEDUPLOAD',
+      '14155550144',
+      { kind: 'document', fileName: 'menu.pdf' },
+      { bytes: new Uint8Array(2048), mimetype: 'application/pdf' },
+    );
+    await expect(sent).rejects.toBeInstanceOf(SendUnconfirmedError);
+    await expect(sent).rejects.toThrow(/media upload did not finish within 0.6 s/);
+    expect(Date.now() - started).toBeLessThan(5000);
+    net.unansweredIqs.clear();
+  });
+});
