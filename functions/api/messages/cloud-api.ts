@@ -9,10 +9,16 @@ import { Recipient } from './recipient.ts';
  * deliver through a linked session. Unknown keys (recipient_type, biz_opaque_callback_data…) are ignored.
  */
 const Link = HttpUrl.openapi({
-  description: 'Public http(s) URL of the media (media ids are not supported)',
+  description: 'Public http(s) URL of the media (or give `id` instead)',
 });
 
-const MediaId = { id: z.string().optional() };
+const MediaId = {
+  id: z
+    .string()
+    .max(40)
+    .optional()
+    .openapi({ description: 'A media id from `POST /api/messages/{phoneNumberId}/media` (or give `link`)' }),
+};
 
 const TextParameter = z.object({
   type: z.string(),
@@ -109,12 +115,12 @@ export const CloudMessageBody = z
       });
     }
     const media = b.type === 'image' || b.type === 'document' || b.type === 'audio' || b.type === 'video';
-    if (media && !(part as { link?: string }).link) {
-      const usedId = Boolean((part as { id?: string }).id);
+    const { link, id } = part as { link?: string; id?: string };
+    if (media && Boolean(link) === Boolean(id)) {
       ctx.addIssue({
         code: 'custom',
-        path: [b.type, 'link'],
-        message: usedId ? 'media ids are not supported; send a link' : `${b.type}.link is required`,
+        path: [b.type, link ? 'id' : 'link'],
+        message: `${b.type}: give either link or id`,
       });
     }
   })

@@ -5,6 +5,7 @@ import type { OutboundContent } from '#shared/messages/content';
 import { fromWamid, toWamid } from '#shared/messages/wamid';
 import { requireAuth } from '../auth/middleware.ts';
 import { acceptCommand } from '../commands/accept.ts';
+import { cloudMediaKeyOf, cloudMediaUrl, requireCloudMedia } from '../media/cloud-media.ts';
 import { requireReadySession } from '../sessions/service.ts';
 import { renderStoredTemplate } from '../templates/render.ts';
 import {
@@ -12,8 +13,8 @@ import {
   CloudError,
   type CloudMessageBody,
   CloudMessageResponse,
-  cloudError,
 } from './cloud-api.ts';
+import { cloudErrors } from './cloud-errors.ts';
 import { buildContent } from './content-builder.ts';
 import { IdempotencyHeaders, idempotentJson } from './idempotency.ts';
 import { acceptSend } from './send-service.ts';
@@ -60,17 +61,13 @@ async function baseContent(tenant: string, b: CloudMessageBody): Promise<Outboun
     case 'text':
       return buildContent('text', { text: b.text?.body });
     case 'image':
-      return buildContent('image', { mediaUrl: b.image?.link, caption: b.image?.caption });
+      return mediaContent(tenant, 'image', b.image!);
     case 'video':
-      return buildContent('video', { mediaUrl: b.video?.link, caption: b.video?.caption });
+      return mediaContent(tenant, 'video', b.video!);
     case 'audio':
-      return buildContent(b.audio?.voice ? 'voice' : 'audio', { mediaUrl: b.audio?.link });
+      return mediaContent(tenant, b.audio?.voice ? 'voice' : 'audio', b.audio!);
     case 'document':
-      return buildContent('document', {
-        mediaUrl: b.document?.link,
-        caption: b.document?.caption,
-        fileName: b.document?.filename,
-      });
+      return mediaContent(tenant, 'document', b.document!);
     case 'interactive': {
       const i = b.interactive!;
       const footer = i.footer?.text ? `\n\n${i.footer.text}` : '';
@@ -99,22 +96,38 @@ async function baseContent(tenant: string, b: CloudMessageBody): Promise<Outboun
   }
 }
 
+interface MediaPart {
+  link?: string;
+  id?: string;
+  caption?: string;
+  filename?: string;
+}
+
+/**
+ * A media message by `link`, or by `id` of the tenant's own upload: then the host reads the stored
+ * file by key (`storedKey`, kept for further sends) and its type is the one read from its bytes.
+ */
+async function mediaContent(
+  tenant: string,
+  kind: 'image' | 'video' | 'audio' | 'voice' | 'document',
+  part: MediaPart,
+): Promise<OutboundContent> {
+  const fields = { caption: part.caption, fileName: part.filename };
+  if (!part.id) return buildContent(kind, { ...fields, mediaUrl: part.link });
+  const m = await requireCloudMedia(tenant, part.id);
+  const content = buildContent(kind, {
+    ...fields,
+    fileName: part.filename ?? m.file_name,
+    mimetype: m.mime_type,
+    mediaUrl: await cloudMediaUrl(tenant, m.id),
+  });
+  return { ...content, storedKey: cloudMediaKeyOf(tenant, m.id) };
+}
+
 export function cloudRoutes() {
   const r = router();
   // Errors on this path, including auth and validation, use the Cloud API error shape.
-  r.use('/:phoneNumberId/messages', async (c, next) => {
-    await next();
-    if (!c.error) return;
-    const raw = (await c.req.json().catch(() => undefined)) as { messaging_product?: unknown } | undefined;
-    const product = raw?.messaging_product === 'network' ? 'network' : 'whatsapp';
-    const e = cloudError(c.error, c.get('requestId'), product);
-    c.res = undefined;
-    c.res = c.json(
-      e.body,
-      e.status,
-      e.retryAfterSeconds ? { 'Retry-After': String(e.retryAfterSeconds) } : {},
-    );
-  });
+  r.use('/:phoneNumberId/messages', cloudErrors);
   r.use('/:phoneNumberId/messages', requireAuth);
   r.use('/:phoneNumberId/messages', idempotentJson);
 
