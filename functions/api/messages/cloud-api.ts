@@ -36,7 +36,16 @@ export const CloudMessageBody = z
       .enum(['network', 'whatsapp'])
       .openapi({ description: '`network` (or `whatsapp`), echoed back' }),
     recipient_type: z.string().optional(),
-    to: Recipient,
+    to: Recipient.optional().openapi({ description: 'The recipient (required, except to mark read)' }),
+    status: z
+      .literal('read')
+      .optional()
+      .openapi({ description: 'Mark `message_id` read instead of sending (with `typing_indicator`)' }),
+    message_id: z.string().min(1).max(200).optional().openapi({ description: 'With `status: read`' }),
+    typing_indicator: z
+      .object({ type: z.literal('text') })
+      .optional()
+      .openapi({ description: 'With `status: read`: show typing until the reply or 25 s' }),
     type: z
       .enum(['text', 'image', 'document', 'audio', 'video', 'template', 'interactive', 'reaction'])
       .default('text'),
@@ -98,6 +107,19 @@ export const CloudMessageBody = z
     reaction: z.object({ message_id: z.string().min(1).max(200), emoji: z.string().max(16) }).optional(),
   })
   .superRefine((b, ctx) => {
+    if (b.status === 'read') {
+      if (!b.message_id)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['message_id'],
+          message: 'message_id is required to mark read',
+        });
+      return;
+    }
+    if (!b.to) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'to is required' });
+      return;
+    }
     const part = b[b.type];
     if (!part) {
       ctx.addIssue({
@@ -134,6 +156,9 @@ export const CloudMessageResponse = z
     messages: z.array(z.object({ id: z.string().openapi({ example: 'wamid.3EB0A1B2C3D4E5F60718' }) })),
   })
   .openapi('CloudMessageResponse');
+
+/** The answer to `status: read`, as Meta gives it. */
+export const CloudReadResponse = z.object({ success: z.literal(true) }).openapi('CloudReadResponse');
 
 export const CloudError = z
   .object({

@@ -13,8 +13,10 @@ import {
   CloudError,
   type CloudMessageBody,
   CloudMessageResponse,
+  CloudReadResponse,
 } from './cloud-api.ts';
 import { cloudErrors } from './cloud-errors.ts';
+import { markReadCloud } from './cloud-read.ts';
 import { buildContent } from './content-builder.ts';
 import { IdempotencyHeaders, idempotentJson } from './idempotency.ts';
 import { acceptSend } from './send-service.ts';
@@ -26,7 +28,8 @@ const route = createRoute({
   path: PATH,
   tags: ['messages'],
   security: bearer,
-  summary: 'Cloud-API-compatible send; the sender (mobid, mobile number or session id) is in the path',
+  summary:
+    'Cloud-API-compatible send (or mark read with a typing indicator); the sender (mobid, mobile number or session id) is in the path',
   request: {
     headers: IdempotencyHeaders,
     params: z.object({
@@ -42,7 +45,10 @@ const route = createRoute({
     body: { content: { 'application/json': { schema: Body } } },
   },
   responses: {
-    200: json(CloudMessageResponse),
+    200: json(
+      z.union([CloudMessageResponse, CloudReadResponse]),
+      'Sent; or `{success: true}` for `status: read`',
+    ),
     400: json(CloudError, 'Invalid parameter (code 100, or 132000 for template parameters)'),
     401: json(CloudError, 'Invalid token (code 190)'),
     404: json(CloudError, 'Unknown phone number id (code 100, subcode 33) or template (code 132001)'),
@@ -136,24 +142,29 @@ export function cloudRoutes() {
     const { phoneNumberId } = c.req.valid('param');
     const b = c.req.valid('json');
     const session = await requireReadySession(tenant, phoneNumberId);
+    if (b.status === 'read') {
+      await markReadCloud(session, fromWamid(b.message_id!), Boolean(b.typing_indicator));
+      return c.json({ success: true as const }, 200);
+    }
+    const to = b.to!; // required unless marking read (the schema's refinement)
     let messageId: string;
     if (b.type === 'reaction') {
       // A reaction is no message of its own: a `react` command outside the quota, recorded like every
       // session action so its result reaches `/api/commands/{id}` and the `command.result` webhook.
       ({ commandId: messageId } = await acceptCommand(session, {
         kind: 'react',
-        to: b.to,
+        to,
         messageId: fromWamid(b.reaction!.message_id),
         emoji: b.reaction!.emoji,
       }));
     } else {
       const content = await contentOf(tenant, b);
-      ({ messageId } = await acceptSend({ session, to: b.to, content, requestId: c.get('requestId') }));
+      ({ messageId } = await acceptSend({ session, to, content, requestId: c.get('requestId') }));
     }
     return c.json(
       {
         messaging_product: b.messaging_product,
-        contacts: [{ input: String(((await c.req.json()) as { to?: unknown }).to ?? b.to), wa_id: b.to }],
+        contacts: [{ input: String(((await c.req.json()) as { to?: unknown }).to ?? to), wa_id: to }],
         messages: [{ id: toWamid(messageId) }],
       },
       200,
