@@ -114,6 +114,22 @@ describe('Cloud API media', () => {
       caption: 'Your invoice',
     });
 
+    // A media header by id is resolved too: the tenant's id is sent, an unknown one is a 404.
+    const header = (mediaId: string) =>
+      t.api.post(`/api/messages/${s.mobid}/messages`, {
+        messaging_product: 'whatsapp',
+        to: '919876543210',
+        type: 'interactive',
+        interactive: {
+          type: 'button',
+          header: { type: 'document', document: { id: mediaId } },
+          body: { text: 'Pay now?' },
+          action: { buttons: [{ type: 'reply', reply: { id: 'yes', title: 'Yes' } }] },
+        },
+      });
+    expect((await header(id)).status).toBe(200);
+    expect((await header('999')).status).toBe(404);
+
     const noFile = new FormData();
     noFile.append('messaging_product', 'whatsapp');
     const refused = await fetch(`${baseUrl()}/api/messages/${s.mobid}/media`, {

@@ -88,9 +88,11 @@ export const CloudMessageBody = z
           .object({
             type: z.string(),
             text: z.string().optional(),
-            image: z.object({ link: Link.optional() }).optional(),
-            document: z.object({ link: Link.optional(), filename: z.string().optional() }).optional(),
-            video: z.object({ link: Link.optional() }).optional(),
+            image: z.object({ link: Link.optional(), ...MediaId }).optional(),
+            document: z
+              .object({ link: Link.optional(), filename: z.string().optional(), ...MediaId })
+              .optional(),
+            video: z.object({ link: Link.optional(), ...MediaId }).optional(),
           })
           .optional(),
         body: z.object({ text: z.string().min(1).max(1024) }),

@@ -81,7 +81,7 @@ async function baseContent(tenant: string, b: CloudMessageBody): Promise<Outboun
       return buildContent('buttons', {
         text: `${header}${i.body.text}${footer}`,
         buttons: i.action.buttons?.map((x) => x.reply),
-        mediaUrl: i.header?.image?.link ?? i.header?.document?.link ?? i.header?.video?.link,
+        mediaUrl: await headerMediaUrl(tenant, i.header),
       });
     }
     case 'template': {
@@ -91,15 +91,27 @@ async function baseContent(tenant: string, b: CloudMessageBody): Promise<Outboun
         (p) => p.text ?? p.currency?.fallback_value ?? p.date_time?.fallback_value ?? '',
       );
       const headerParam = t.components?.find((x) => x.type.toLowerCase() === 'header')?.parameters?.[0];
-      const headerUrl = headerParam?.image?.link ?? headerParam?.document?.link ?? headerParam?.video?.link;
       return renderStoredTemplate(tenant, t.name, params, {
-        headerUrl,
+        headerUrl: await headerMediaUrl(tenant, headerParam),
         paramsField: 'template.components.parameters',
       });
     }
     case 'reaction':
       throw new Error('reactions are not messages');
   }
+}
+
+/**
+ * A header's media (interactive, or a template's header parameter) by `link`, or by `id`: then a
+ * presigned URL of the tenant's upload, which the send reads by key (own-media.ts).
+ */
+async function headerMediaUrl(
+  tenant: string,
+  h: { image?: MediaPart; document?: MediaPart; video?: MediaPart } | undefined,
+): Promise<string | undefined> {
+  const part = h?.image ?? h?.document ?? h?.video;
+  if (!part?.id || part.link) return part?.link;
+  return cloudMediaUrl(tenant, (await requireCloudMedia(tenant, part.id)).id);
 }
 
 interface MediaPart {
