@@ -11,6 +11,7 @@ import { emitEvent } from './emit.ts';
 import { boundsFromEnv, deliverHumanLike, deliveryTiming } from './human-delivery.ts';
 import { fetchMedia, MediaError, speak } from './media.ts';
 import { SessionEndedError, type SessionRuntime } from './session-runtime.ts';
+import { cancelTyping, pauseTypingAfter } from './typing-timers.ts';
 
 const UPLOAD_DELETE_DELAY_MS = 5_000;
 
@@ -102,6 +103,7 @@ export async function applyCommand(cmd: Command, ctx: CommandContext, signal?: A
         }
       }
       let failure: string | undefined;
+      cancelTyping(cmd.sessionId, cmd.to);
       const send = async () => {
         failure = await sendAcknowledged(rt, link, { ...cmd, content }, media, signal, log);
       };
@@ -142,8 +144,14 @@ export async function applyCommand(cmd: Command, ctx: CommandContext, signal?: A
         if (cmd.kind === 'react') await link.react(cmd.to, cmd.messageId, cmd.emoji);
         else if (cmd.kind === 'pin') await link.pin(cmd.chatId, cmd.pin);
         else if (cmd.kind === 'read') await link.read(cmd.chatId, cmd.messages);
-        else if (cmd.kind === 'presence') await link.presence({ to: cmd.chatId, type: cmd.state });
-        else if (cmd.kind === 'status') {
+        else if (cmd.kind === 'presence') {
+          await link.presence({ to: cmd.chatId, type: cmd.state });
+          if (cmd.pauseAfterMs)
+            pauseTypingAfter(cmd.sessionId, cmd.chatId, cmd.pauseAfterMs, () =>
+              link.presence({ to: cmd.chatId, type: 'paused' }),
+            );
+          else cancelTyping(cmd.sessionId, cmd.chatId);
+        } else if (cmd.kind === 'status') {
           const media =
             cmd.type === 'text' ? undefined : await fetchMedia({ kind: cmd.type, mediaUrl: cmd.content });
           await link.postStatus({ ...cmd, media });

@@ -75,6 +75,8 @@ export const buckets = {
     expiring: [
       // Sent files: deleted by the service seconds after use; this is the backstop.
       { prefix: 'uploads/', days: 1 },
+      // Cloud API media ids (functions/api/media/cloud-media.ts): kept 30 days, as Meta keeps them.
+      { prefix: 'cloud-media/', days: 30 },
       // Synthesised speech: its link works 1 hour (shared/speech/routes.ts).
       { prefix: 'tts/', days: 1 },
       // Large contacts exports: their link works 24 hours (functions/api/contacts-export).

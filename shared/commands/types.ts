@@ -63,7 +63,14 @@ export const Command = z.discriminatedUnion('kind', [
     chatId: z.string(),
     messages: z.array(ReadTarget).min(1).max(READ_MAX),
   }),
-  z.object({ ...base, kind: z.literal('presence'), chatId: z.string(), state: PresenceState }),
+  z.object({
+    ...base,
+    kind: z.literal('presence'),
+    chatId: z.string(),
+    state: PresenceState,
+    /** Shown at most this long: the host then sends `paused`, unless a message to the chat came first. */
+    pauseAfterMs: z.number().int().positive().max(60_000).optional(),
+  }),
   z.object({
     ...base,
     kind: z.literal('status'),

@@ -147,10 +147,19 @@ describe('Cloud-API-compatible send', () => {
       messaging_product: 'whatsapp',
       to: '919876543210',
       type: 'image',
-      image: { id: '123' },
+      image: { caption: 'no media' },
     });
     expect(noLink.status).toBe(400);
-    expect(noLink.body.error.error_data.details).toMatch(/^image\.link: media ids are not supported/);
+    expect(noLink.body.error.error_data.details).toMatch(/^image\.link: image: give either link or id/);
+
+    const unknownMedia = await post({
+      messaging_product: 'whatsapp',
+      to: '919876543210',
+      type: 'image',
+      image: { id: '123' },
+    });
+    expect(unknownMedia.status).toBe(404);
+    expect(unknownMedia.body).toEqual(shape(100));
 
     const badProduct = await post({ messaging_product: 'sms', to: '919876543210', text: { body: 'x' } });
     expect(badProduct.body).toEqual(shape(100));

@@ -89,6 +89,39 @@ describe('MCP server', () => {
     expect(await outboxWith(s.sessionId, 1)).toHaveLength(1);
   });
 
+  it('sends once per idempotency key: a retry answers the first answer, other arguments are refused', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    const client = await mcpClient(t.token);
+    const args = { session: s.mobid, to: '919811700004', text: 'only once', idempotencyKey: 'mcp-retry-1' };
+
+    const first = await call(client, 'send_text', args);
+    expect(first.isError, first.text).toBe(false);
+    const again = await call(client, 'send_text', args);
+    expect(again.isError, again.text).toBe(false);
+    expect(again.json()).toEqual({ ...first.json(), replayed: true });
+    expect(first.json().replayed).toBeUndefined();
+
+    const reused = await call(client, 'send_text', { ...args, text: 'something else' });
+    expect(reused.isError).toBe(true);
+    expect(reused.text).toMatch(/^IDEMPOTENCY_KEY_REUSED: /);
+    // The key is the tenant's across paths: the REST send with it is another request, refused too.
+    const rest = await t.api.post(
+      '/api/messages/send',
+      { sessionId: s.mobid, to: '919811700004', text: 'only once' },
+      { 'idempotency-key': 'mcp-retry-1' },
+    );
+    expect(rest.status).toBe(422);
+
+    const media = { session: s.mobid, to: '919811700004', type: 'image', url: 'https://example.com/a.png' };
+    const bad = await call(client, 'send_media', { ...media, idempotencyKey: 'has space' });
+    expect(bad.isError).toBe(true);
+
+    const [out] = await outboxWith(s.sessionId, 1);
+    expect(out).toMatchObject({ id: first.json().messageId, text: 'only once' });
+    expect(await outboxWith(s.sessionId, 1)).toHaveLength(1);
+  });
+
   it('refuses a client without a valid bearer token, and a GET for a stream', async () => {
     await expect(mcpClient()).rejects.toThrow(/UNAUTHORIZED/);
     await expect(mcpClient('not-a-token')).rejects.toThrow(/UNAUTHORIZED/);

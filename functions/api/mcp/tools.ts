@@ -7,6 +7,7 @@ import { publicSession } from '#shared/sessions/session';
 import { listDeliveries } from '#shared/webhooks/repository';
 import { ChatId, chatHistory, latestPerChat } from '../history/formatted.ts';
 import { buildContent } from '../messages/content-builder.ts';
+import { IdempotencyKey, runOnce } from '../messages/idempotency.ts';
 import { Recipient } from '../messages/recipient.ts';
 import { acceptSend } from '../messages/send-service.ts';
 import { requireReadySession } from '../sessions/service.ts';
@@ -19,6 +20,27 @@ export interface McpCaller {
 
 const Session = z.string().min(1).max(100).describe('The session: mobid, mobile number or session id');
 const Limit = z.number().int().min(1).max(500).default(20);
+
+const Key = IdempotencyKey.optional().describe(
+  'Optional key of your choice (1-255 printable ASCII, e.g. a UUID): a retry with the same key and arguments within 24 hours answers the first answer (replayed: true) and sends nothing; the same key with other arguments is refused (IDEMPOTENCY_KEY_REUSED). Keys are shared with the REST Idempotency-Key header.',
+);
+
+/** A send at most once per idempotency key (messages/idempotency.ts), when the call gives one. */
+async function once<T extends object>(
+  caller: McpCaller,
+  tool: string,
+  key: string | undefined,
+  request: unknown,
+  send: () => Promise<T>,
+): Promise<T & { replayed?: true }> {
+  if (!key) return send();
+  const { answer, replayed } = await runOnce(
+    { tenantId: caller.tenantId, key, scope: `MCP ${tool}`, request },
+    send,
+    caller.requestId,
+  );
+  return replayed ? { ...answer, replayed: true as const } : answer;
+}
 
 type ToolResult = { content: Array<{ type: 'text'; text: string }>; isError?: boolean };
 
@@ -106,19 +128,22 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
         session: Session,
         to: Recipient.describe('Recipient phone number with country code'),
         text: z.string().min(1).max(4096),
+        idempotencyKey: Key,
       },
     },
-    ({ session, to, text }) =>
-      run(caller, 'send_text', async () => {
-        const s = await requireReadySession(tenantId, session);
-        const { messageId } = await acceptSend({
-          session: s,
-          to,
-          content: buildContent('text', { text }),
-          requestId: caller.requestId,
-        });
-        return { messageId, status: 'queued', sessionId: s.sessionId, to };
-      }),
+    ({ session, to, text, idempotencyKey }) =>
+      run(caller, 'send_text', () =>
+        once(caller, 'send_text', idempotencyKey, { session, to, text }, async () => {
+          const s = await requireReadySession(tenantId, session);
+          const { messageId } = await acceptSend({
+            session: s,
+            to,
+            content: buildContent('text', { text }),
+            requestId: caller.requestId,
+          });
+          return { messageId, status: 'queued', sessionId: s.sessionId, to };
+        }),
+      ),
   );
 
   server.registerTool(
@@ -132,19 +157,28 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
         url: z.url({ protocol: /^https?$/ }),
         caption: z.string().max(1024).optional(),
         fileName: z.string().max(255).optional(),
+        idempotencyKey: Key,
       },
     },
-    ({ session, to, type, url, caption, fileName }) =>
-      run(caller, 'send_media', async () => {
-        const s = await requireReadySession(tenantId, session);
-        const { messageId } = await acceptSend({
-          session: s,
-          to,
-          content: buildContent(type, { mediaUrl: url, caption, fileName }),
-          requestId: caller.requestId,
-        });
-        return { messageId, status: 'queued', sessionId: s.sessionId, to };
-      }),
+    ({ session, to, type, url, caption, fileName, idempotencyKey }) =>
+      run(caller, 'send_media', () =>
+        once(
+          caller,
+          'send_media',
+          idempotencyKey,
+          { session, to, type, url, caption, fileName },
+          async () => {
+            const s = await requireReadySession(tenantId, session);
+            const { messageId } = await acceptSend({
+              session: s,
+              to,
+              content: buildContent(type, { mediaUrl: url, caption, fileName }),
+              requestId: caller.requestId,
+            });
+            return { messageId, status: 'queued', sessionId: s.sessionId, to };
+          },
+        ),
+      ),
   );
 }
 

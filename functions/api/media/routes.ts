@@ -9,6 +9,7 @@ import { ServiceError } from '#shared/http/errors';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
 import { requireAuth } from '../auth/middleware.ts';
 import { NETWORK_LIMITS, PRESIGN_SECONDS, type UploadType } from '../messages/upload.ts';
+import { cloudMediaIdRoutes } from './cloud-routes.ts';
 
 const MiB = 1024 * 1024;
 
@@ -55,7 +56,7 @@ const UploadResponse = z.object({
  */
 export function mediaRoutes() {
   const r = router();
-  r.use('*', requireAuth);
+  r.use('/uploads', requireAuth);
   r.openapi(
     createRoute({
       method: 'post',
@@ -88,5 +89,6 @@ export function mediaRoutes() {
       return c.json({ success: true as const, uploadUrl, mediaUrl, key, expiresIn: PRESIGN_SECONDS }, 200);
     },
   );
+  r.route('/', cloudMediaIdRoutes());
   return r;
 }

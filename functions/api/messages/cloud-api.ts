@@ -9,10 +9,16 @@ import { Recipient } from './recipient.ts';
  * deliver through a linked session. Unknown keys (recipient_type, biz_opaque_callback_data…) are ignored.
  */
 const Link = HttpUrl.openapi({
-  description: 'Public http(s) URL of the media (media ids are not supported)',
+  description: 'Public http(s) URL of the media (or give `id` instead)',
 });
 
-const MediaId = { id: z.string().optional() };
+const MediaId = {
+  id: z
+    .string()
+    .max(40)
+    .optional()
+    .openapi({ description: 'A media id from `POST /api/messages/{phoneNumberId}/media` (or give `link`)' }),
+};
 
 const TextParameter = z.object({
   type: z.string(),
@@ -30,7 +36,16 @@ export const CloudMessageBody = z
       .enum(['network', 'whatsapp'])
       .openapi({ description: '`network` (or `whatsapp`), echoed back' }),
     recipient_type: z.string().optional(),
-    to: Recipient,
+    to: Recipient.optional().openapi({ description: 'The recipient (required, except to mark read)' }),
+    status: z
+      .literal('read')
+      .optional()
+      .openapi({ description: 'Mark `message_id` read instead of sending (with `typing_indicator`)' }),
+    message_id: z.string().min(1).max(200).optional().openapi({ description: 'With `status: read`' }),
+    typing_indicator: z
+      .object({ type: z.literal('text') })
+      .optional()
+      .openapi({ description: 'With `status: read`: show typing until the reply or 25 s' }),
     type: z
       .enum(['text', 'image', 'document', 'audio', 'video', 'template', 'interactive', 'reaction'])
       .default('text'),
@@ -73,9 +88,11 @@ export const CloudMessageBody = z
           .object({
             type: z.string(),
             text: z.string().optional(),
-            image: z.object({ link: Link.optional() }).optional(),
-            document: z.object({ link: Link.optional(), filename: z.string().optional() }).optional(),
-            video: z.object({ link: Link.optional() }).optional(),
+            image: z.object({ link: Link.optional(), ...MediaId }).optional(),
+            document: z
+              .object({ link: Link.optional(), filename: z.string().optional(), ...MediaId })
+              .optional(),
+            video: z.object({ link: Link.optional(), ...MediaId }).optional(),
           })
           .optional(),
         body: z.object({ text: z.string().min(1).max(1024) }),
@@ -92,6 +109,19 @@ export const CloudMessageBody = z
     reaction: z.object({ message_id: z.string().min(1).max(200), emoji: z.string().max(16) }).optional(),
   })
   .superRefine((b, ctx) => {
+    if (b.status === 'read') {
+      if (!b.message_id)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['message_id'],
+          message: 'message_id is required to mark read',
+        });
+      return;
+    }
+    if (!b.to) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'to is required' });
+      return;
+    }
     const part = b[b.type];
     if (!part) {
       ctx.addIssue({
@@ -109,12 +139,12 @@ export const CloudMessageBody = z
       });
     }
     const media = b.type === 'image' || b.type === 'document' || b.type === 'audio' || b.type === 'video';
-    if (media && !(part as { link?: string }).link) {
-      const usedId = Boolean((part as { id?: string }).id);
+    const { link, id } = part as { link?: string; id?: string };
+    if (media && Boolean(link) === Boolean(id)) {
       ctx.addIssue({
         code: 'custom',
-        path: [b.type, 'link'],
-        message: usedId ? 'media ids are not supported; send a link' : `${b.type}.link is required`,
+        path: [b.type, link ? 'id' : 'link'],
+        message: `${b.type}: give either link or id`,
       });
     }
   })
@@ -128,6 +158,9 @@ export const CloudMessageResponse = z
     messages: z.array(z.object({ id: z.string().openapi({ example: 'wamid.3EB0A1B2C3D4E5F60718' }) })),
   })
   .openapi('CloudMessageResponse');
+
+/** The answer to `status: read`, as Meta gives it. */
+export const CloudReadResponse = z.object({ success: z.literal(true) }).openapi('CloudReadResponse');
 
 export const CloudError = z
   .object({

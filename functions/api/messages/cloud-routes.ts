@@ -5,6 +5,7 @@ import type { OutboundContent } from '#shared/messages/content';
 import { fromWamid, toWamid } from '#shared/messages/wamid';
 import { requireAuth } from '../auth/middleware.ts';
 import { acceptCommand } from '../commands/accept.ts';
+import { cloudMediaKeyOf, cloudMediaUrl, requireCloudMedia } from '../media/cloud-media.ts';
 import { requireReadySession } from '../sessions/service.ts';
 import { renderStoredTemplate } from '../templates/render.ts';
 import {
@@ -12,8 +13,10 @@ import {
   CloudError,
   type CloudMessageBody,
   CloudMessageResponse,
-  cloudError,
+  CloudReadResponse,
 } from './cloud-api.ts';
+import { cloudErrors } from './cloud-errors.ts';
+import { markReadCloud } from './cloud-read.ts';
 import { buildContent } from './content-builder.ts';
 import { IdempotencyHeaders, idempotentJson } from './idempotency.ts';
 import { acceptSend } from './send-service.ts';
@@ -25,7 +28,8 @@ const route = createRoute({
   path: PATH,
   tags: ['messages'],
   security: bearer,
-  summary: 'Cloud-API-compatible send; the sender (mobid, mobile number or session id) is in the path',
+  summary:
+    'Cloud-API-compatible send (or mark read with a typing indicator); the sender (mobid, mobile number or session id) is in the path',
   request: {
     headers: IdempotencyHeaders,
     params: z.object({
@@ -41,7 +45,10 @@ const route = createRoute({
     body: { content: { 'application/json': { schema: Body } } },
   },
   responses: {
-    200: json(CloudMessageResponse),
+    200: json(
+      z.union([CloudMessageResponse, CloudReadResponse]),
+      'Sent; or `{success: true}` for `status: read`',
+    ),
     400: json(CloudError, 'Invalid parameter (code 100, or 132000 for template parameters)'),
     401: json(CloudError, 'Invalid token (code 190)'),
     404: json(CloudError, 'Unknown phone number id (code 100, subcode 33) or template (code 132001)'),
@@ -60,17 +67,13 @@ async function baseContent(tenant: string, b: CloudMessageBody): Promise<Outboun
     case 'text':
       return buildContent('text', { text: b.text?.body });
     case 'image':
-      return buildContent('image', { mediaUrl: b.image?.link, caption: b.image?.caption });
+      return mediaContent(tenant, 'image', b.image!);
     case 'video':
-      return buildContent('video', { mediaUrl: b.video?.link, caption: b.video?.caption });
+      return mediaContent(tenant, 'video', b.video!);
     case 'audio':
-      return buildContent(b.audio?.voice ? 'voice' : 'audio', { mediaUrl: b.audio?.link });
+      return mediaContent(tenant, b.audio?.voice ? 'voice' : 'audio', b.audio!);
     case 'document':
-      return buildContent('document', {
-        mediaUrl: b.document?.link,
-        caption: b.document?.caption,
-        fileName: b.document?.filename,
-      });
+      return mediaContent(tenant, 'document', b.document!);
     case 'interactive': {
       const i = b.interactive!;
       const footer = i.footer?.text ? `\n\n${i.footer.text}` : '';
@@ -78,7 +81,7 @@ async function baseContent(tenant: string, b: CloudMessageBody): Promise<Outboun
       return buildContent('buttons', {
         text: `${header}${i.body.text}${footer}`,
         buttons: i.action.buttons?.map((x) => x.reply),
-        mediaUrl: i.header?.image?.link ?? i.header?.document?.link ?? i.header?.video?.link,
+        mediaUrl: await headerMediaUrl(tenant, i.header),
       });
     }
     case 'template': {
@@ -88,9 +91,8 @@ async function baseContent(tenant: string, b: CloudMessageBody): Promise<Outboun
         (p) => p.text ?? p.currency?.fallback_value ?? p.date_time?.fallback_value ?? '',
       );
       const headerParam = t.components?.find((x) => x.type.toLowerCase() === 'header')?.parameters?.[0];
-      const headerUrl = headerParam?.image?.link ?? headerParam?.document?.link ?? headerParam?.video?.link;
       return renderStoredTemplate(tenant, t.name, params, {
-        headerUrl,
+        headerUrl: await headerMediaUrl(tenant, headerParam),
         paramsField: 'template.components.parameters',
       });
     }
@@ -99,22 +101,51 @@ async function baseContent(tenant: string, b: CloudMessageBody): Promise<Outboun
   }
 }
 
+/**
+ * A header's media (interactive, or a template's header parameter) by `link`, or by `id`: then a
+ * presigned URL of the tenant's upload, which the send reads by key (own-media.ts).
+ */
+async function headerMediaUrl(
+  tenant: string,
+  h: { image?: MediaPart; document?: MediaPart; video?: MediaPart } | undefined,
+): Promise<string | undefined> {
+  const part = h?.image ?? h?.document ?? h?.video;
+  if (!part?.id || part.link) return part?.link;
+  return cloudMediaUrl(tenant, (await requireCloudMedia(tenant, part.id)).id);
+}
+
+interface MediaPart {
+  link?: string;
+  id?: string;
+  caption?: string;
+  filename?: string;
+}
+
+/**
+ * A media message by `link`, or by `id` of the tenant's own upload: then the host reads the stored
+ * file by key (`storedKey`, kept for further sends) and its type is the one read from its bytes.
+ */
+async function mediaContent(
+  tenant: string,
+  kind: 'image' | 'video' | 'audio' | 'voice' | 'document',
+  part: MediaPart,
+): Promise<OutboundContent> {
+  const fields = { caption: part.caption, fileName: part.filename };
+  if (!part.id) return buildContent(kind, { ...fields, mediaUrl: part.link });
+  const m = await requireCloudMedia(tenant, part.id);
+  const content = buildContent(kind, {
+    ...fields,
+    fileName: part.filename ?? m.file_name,
+    mimetype: m.mime_type,
+    mediaUrl: await cloudMediaUrl(tenant, m.id),
+  });
+  return { ...content, storedKey: cloudMediaKeyOf(tenant, m.id) };
+}
+
 export function cloudRoutes() {
   const r = router();
   // Errors on this path, including auth and validation, use the Cloud API error shape.
-  r.use('/:phoneNumberId/messages', async (c, next) => {
-    await next();
-    if (!c.error) return;
-    const raw = (await c.req.json().catch(() => undefined)) as { messaging_product?: unknown } | undefined;
-    const product = raw?.messaging_product === 'network' ? 'network' : 'whatsapp';
-    const e = cloudError(c.error, c.get('requestId'), product);
-    c.res = undefined;
-    c.res = c.json(
-      e.body,
-      e.status,
-      e.retryAfterSeconds ? { 'Retry-After': String(e.retryAfterSeconds) } : {},
-    );
-  });
+  r.use('/:phoneNumberId/messages', cloudErrors);
   r.use('/:phoneNumberId/messages', requireAuth);
   r.use('/:phoneNumberId/messages', idempotentJson);
 
@@ -123,24 +154,29 @@ export function cloudRoutes() {
     const { phoneNumberId } = c.req.valid('param');
     const b = c.req.valid('json');
     const session = await requireReadySession(tenant, phoneNumberId);
+    if (b.status === 'read') {
+      await markReadCloud(session, fromWamid(b.message_id!), Boolean(b.typing_indicator));
+      return c.json({ success: true as const }, 200);
+    }
+    const to = b.to!; // required unless marking read (the schema's refinement)
     let messageId: string;
     if (b.type === 'reaction') {
       // A reaction is no message of its own: a `react` command outside the quota, recorded like every
       // session action so its result reaches `/api/commands/{id}` and the `command.result` webhook.
       ({ commandId: messageId } = await acceptCommand(session, {
         kind: 'react',
-        to: b.to,
+        to,
         messageId: fromWamid(b.reaction!.message_id),
         emoji: b.reaction!.emoji,
       }));
     } else {
       const content = await contentOf(tenant, b);
-      ({ messageId } = await acceptSend({ session, to: b.to, content, requestId: c.get('requestId') }));
+      ({ messageId } = await acceptSend({ session, to, content, requestId: c.get('requestId') }));
     }
     return c.json(
       {
         messaging_product: b.messaging_product,
-        contacts: [{ input: String(((await c.req.json()) as { to?: unknown }).to ?? b.to), wa_id: b.to }],
+        contacts: [{ input: String(((await c.req.json()) as { to?: unknown }).to ?? to), wa_id: to }],
         messages: [{ id: toWamid(messageId) }],
       },
       200,

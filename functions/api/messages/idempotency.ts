@@ -54,20 +54,43 @@ export async function idempotent<T>(c: Context<AppEnv>, request: unknown, run: (
   const parsed = IdempotencyKey.safeParse(raw);
   if (!parsed.success)
     throw new ValidationError(`Idempotency-Key: ${parsed.error.issues[0]?.message}`, 'Idempotency-Key');
-  const key = parsed.data;
-  const tenant = c.get('auth').tenant;
+  const { answer, replayed } = await runOnce(
+    { tenantId: c.get('auth').tenant, key: parsed.data, scope: `${c.req.method} ${c.req.path}`, request },
+    run,
+    c.get('requestId'),
+  );
+  if (replayed) c.header('Idempotent-Replayed', 'true');
+  return answer;
+}
+
+/** One idempotent operation: the tenant's key, where it was made (method and path, or an MCP tool) and its content. */
+export interface OnceRequest {
+  tenantId: string;
+  key: string;
+  scope: string;
+  request: unknown;
+}
+
+/**
+ * The core of `idempotent`, for callers without an HTTP request of their own (the MCP tools): runs
+ * `run` at most once per tenant and key, and answers its first answer again to a retry with the
+ * same scope and request (`replayed`). Keys are the tenant's, shared by every path: a key reused
+ * with other content, anywhere, is refused.
+ */
+export async function runOnce<T>(
+  { tenantId: tenant, key, scope, request }: OnceRequest,
+  run: () => Promise<T>,
+  requestId: string,
+): Promise<{ answer: T; replayed: boolean }> {
   const fingerprint = createHash('sha256')
-    .update(`${c.req.method} ${c.req.path}\n${canonical(request)}`)
+    .update(`${scope}\n${canonical(request)}`)
     .digest('hex');
 
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
   for (;;) {
     const claim = await claimKey(tenant, key, fingerprint, Date.now());
     if (claim.kind === 'reused') throw new IdempotencyKeyReusedError();
-    if (claim.kind === 'done') {
-      c.header('Idempotent-Replayed', 'true');
-      return claim.response as T;
-    }
+    if (claim.kind === 'done') return { answer: claim.response as T, replayed: true };
     if (claim.kind === 'claimed') break;
     if (Date.now() > deadline) {
       throw new ConflictError(
@@ -87,9 +110,9 @@ export async function idempotent<T>(c: Context<AppEnv>, request: unknown, run: (
   // The message is on its way: a failure to record the answer must not turn it into an error (a
   // retry would then wait, and after a minute send again: logged, as that is a duplicate risk).
   await completeKey(tenant, key, fingerprint, answer).catch((err) =>
-    logger.warn({ err, requestId: c.get('requestId') }, 'idempotency answer not stored'),
+    logger.warn({ err, requestId }, 'idempotency answer not stored'),
   );
-  return answer;
+  return { answer, replayed: false };
 }
 
 /** Marks an answer that is not kept (an error status): the key is freed and the answer goes out as is. */

@@ -1,4 +1,5 @@
 import { router } from '#shared/http/context';
+import { cloudMediaRoutes } from './cloud-media-routes.ts';
 import { cloudRoutes } from './cloud-routes.ts';
 import { reactionRoutes } from './reaction-routes.ts';
 import { readRoutes } from './read-routes.ts';
@@ -17,5 +18,6 @@ export function messagesApi() {
   r.route('/', readRoutes());
   r.route('/', uploadRoutes());
   r.route('/', cloudRoutes());
+  r.route('/', cloudMediaRoutes());
   return r;
 }

@@ -25,7 +25,7 @@ function bucketAddress(): Promise<BucketAddress> {
 
 /**
  * The key of a media URL that names a file of this tenant in our own media bucket (a presigned URL
- * from `POST /api/media/uploads`), or undefined for any other URL. Pure: the bucket's address is given.
+ * from `POST /api/media/uploads`, or of a Cloud API media id), or undefined for any other URL. Pure: the bucket's address is given.
  */
 export function ownMediaKeyOf(url: string, tenantId: string, bucket: BucketAddress): string | undefined {
   let u: URL;
@@ -41,7 +41,9 @@ export function ownMediaKeyOf(url: string, tenantId: string, bucket: BucketAddre
   } catch {
     return undefined;
   }
-  return new RegExp(`^uploads/${tenantId}/[\\w.-]+$`).test(key) ? key : undefined;
+  return new RegExp(`^(uploads/${tenantId}/[\\w.-]+|cloud-media/${tenantId}/\\d+)$`).test(key)
+    ? key
+    : undefined;
 }
 
 /**

@@ -30,7 +30,7 @@ const ReadBody = z.object({
     }),
 });
 
-const targetOf = (m: StoredMessage): ReadTarget => ({
+export const targetOf = (m: StoredMessage): ReadTarget => ({
   id: m.messageId,
   ...(m.senderPhone ? { senderPhone: m.senderPhone } : {}),
   ...(m.senderLid ? { senderLid: m.senderLid } : {}),
