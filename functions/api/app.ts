@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { env } from '#shared/config/env';
 import { loadSecrets } from '#shared/config/load-secrets';
 import type { Router } from '#shared/http/context';
+import { corsMiddleware } from '#shared/http/cors';
 import { errorBody, ServiceUnavailableError } from '#shared/http/errors';
 import { serviceApp } from '#shared/http/service-app';
 import { logger } from '#shared/log/logger';
@@ -86,6 +87,7 @@ const allMounts = (): Mount[] =>
 /** The frame around the routes: request ids and errors (serviceApp), body limits, the auth scheme. */
 function frame() {
   const app = serviceApp();
+  app.use('*', corsMiddleware());
 
   app.use(
     '*',

@@ -61,6 +61,8 @@ const EnvSchema = z.object({
    * until they are handed on; `DATA_DIR/spool` when unset. Survives a restart on the same disk.
    */
   SPOOL_DIR: z.string().min(1).optional(),
+  /** Browser origins allowed to call the API and open the streams, comma-separated (shared/http/cors.ts); none when unset. */
+  CORS_ORIGINS: z.string().optional(),
   /** The API's public address: links (`/links/{token}`) point here. */
   PUBLIC_BASE_URL: z.string().url().optional(),
   SIM_NETWORK_URL: z.string().url().optional(),
