@@ -1,3 +1,4 @@
+import { corsMiddleware } from '#shared/http/cors';
 import { healthRoutes } from '#shared/http/health';
 import { serviceApp } from '#shared/http/service-app';
 import { ttsRoutes } from '#shared/speech/routes';
@@ -7,6 +8,7 @@ import { streamRoutes } from '#shared/stream/routes';
 /** What a connection host serves over HTTP (behind the load balancer): health, the live streams, speech. */
 export function hostApp() {
   const app = serviceApp();
+  app.use('*', corsMiddleware());
   app.route('/health', healthRoutes());
   app.route('/api/public/portal', streamRoutes());
   app.route('/api/v1/chatbot', extractionStreamRoutes());

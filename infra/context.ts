@@ -1,4 +1,5 @@
 import type { App } from 'aws-cdk-lib';
+import { RETENTION_DAYS } from './log-groups.ts';
 
 export interface DeploymentSettings {
   /** Physical-name prefix of every resource, and the stack name. */
@@ -7,7 +8,7 @@ export interface DeploymentSettings {
   shardCount: number;
   /** ACM certificate for the load balancer's HTTPS listener (`-c certificateArn=...`). */
   certificateArn?: string;
-  /** Subscribed to the alarm topic (`-c alarmEmail=...`). */
+  /** Subscribed to the alarm topic (`-c alertEmail=...`, or its older name `-c alarmEmail=...`). */
   alarmEmail?: string;
   /** Alarms go to this existing SNS topic instead of one the stack creates (`-c alarmTopicArn=...`). */
   alarmTopicArn?: string;
@@ -26,6 +27,15 @@ export interface DeploymentSettings {
   /** API Gateway throttling, requests per second (`-c apiRateLimit=...`, `-c apiBurstLimit=...`). */
   apiRateLimit?: number;
   apiBurstLimit?: number;
+  /** Days every log group keeps events (`-c logRetentionDays=...`; 30 when unset). */
+  logRetentionDays?: number;
+  /** Keep the log groups on `cdk destroy` (`-c retainLogs=true`; deleted with the stack when unset). */
+  retainLogs?: boolean;
+  /**
+   * Origins whose browsers may call the API and open the streams (`-c corsOrigins=https://a.example,https://b.example`);
+   * none when unset.
+   */
+  corsOrigins?: string[];
 }
 
 /** Context name → the environment variable it sets on the functions and the host. */
@@ -65,6 +75,22 @@ export function settingsFromContext(app: App): DeploymentSettings {
     if (!Number.isInteger(n) || n < 1) throw new Error(`context ${key} "${v}" must be a positive integer`);
     return { [key]: n };
   };
+  const retention = optional('logRetentionDays');
+  if (retention !== undefined && !RETENTION_DAYS.has(Number(retention))) {
+    throw new Error(
+      `context logRetentionDays "${retention}" must be one of ${[...RETENTION_DAYS].sort((a, b) => a - b).join(', ')}`,
+    );
+  }
+  const retainLogs = optional('retainLogs');
+  const cors = optional('corsOrigins')
+    ?.split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const o of cors ?? []) {
+    if (!/^https?:\/\/[^/\s]+$/.test(o))
+      throw new Error(`context corsOrigins: "${o}" is not an origin (scheme://host[:port])`);
+  }
+  const alarmEmail = optional('alertEmail') ?? optional('alarmEmail');
   const retainData = String(app.node.tryGetContext('retainData') ?? 'true') !== 'false';
   const service = Object.fromEntries(
     Object.entries(SERVICE_SETTINGS).flatMap(([ctx, envName]) => {
@@ -78,10 +104,13 @@ export function settingsFromContext(app: App): DeploymentSettings {
     retainData,
     ...(Object.keys(service).length ? { service } : {}),
     ...(optional('certificateArn') ? { certificateArn: optional('certificateArn') } : {}),
-    ...(optional('alarmEmail') ? { alarmEmail: optional('alarmEmail') } : {}),
+    ...(alarmEmail ? { alarmEmail } : {}),
     ...(optional('alarmTopicArn') ? { alarmTopicArn: optional('alarmTopicArn') } : {}),
     ...(optional('ffmpegLayerArn') ? { ffmpegLayerArn: optional('ffmpegLayerArn') } : {}),
     ...positive('apiRateLimit'),
     ...positive('apiBurstLimit'),
+    ...(retention !== undefined ? { logRetentionDays: Number(retention) } : {}),
+    ...(retainLogs !== undefined ? { retainLogs: retainLogs === 'true' } : {}),
+    ...(cors?.length ? { corsOrigins: cors } : {}),
   };
 }

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { AssetHashType, DockerImage, type Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, type Duration } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { projectRoot } from './lambda-bundle.ts';
+import { type LogSettings, logGroup as newLogGroup } from './log-groups.ts';
 
 export { projectRoot };
 
@@ -13,6 +13,7 @@ export interface FunctionOptions {
   environment: Record<string, string>;
   timeout: Duration;
   memorySize?: number;
+  logs?: LogSettings;
 }
 
 /**
@@ -49,10 +50,7 @@ export function nodeFunction(
   name: string,
   opt: FunctionOptions,
 ): lambda.Function {
-  const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
-    retention: logs.RetentionDays.ONE_MONTH,
-    removalPolicy: RemovalPolicy.DESTROY,
-  });
+  const logGroup = newLogGroup(scope, `${id}Logs`, opt.logs);
   // Its own role with writing to its own log group, instead of the AWSLambdaBasicExecutionRole managed
   // policy (any log group in the account).
   const role = new iam.Role(scope, `${id}Role`, {

@@ -108,14 +108,17 @@ describe('connection host on ECS Fargate', () => {
     expect(services).toContain('.s3');
   });
 
-  it('task role: both tables, consuming its command queues, sending events, the bucket, reading the token key; nothing else', () => {
+  it('task role: both tables, consuming its command queues, sending events, the bucket, reading the token and link keys; nothing else', () => {
     const statements = policyOf(taskRoleId);
     const actions = statements.flatMap((s) => [s.Action].flat());
     for (const a of actions) expect(a, 'no wildcard service actions').not.toMatch(/^[a-z0-9]+:\*$|^\*$/);
-    // One secret only: the token signing key (tokens on the stream and speech paths it serves).
+    // Two secrets only: the token signing key (tokens on the stream and speech paths it serves) and
+    // the link signing key (media links in the streams, speech links).
     const secretReads = statements.filter((s) => [s.Action].flat().includes('secretsmanager:GetSecretValue'));
-    expect(secretReads).toHaveLength(1);
-    expect(JSON.stringify(secretReads[0]!.Resource)).toContain('JwtSigningKey');
+    const read = secretReads.flatMap((s) => [s.Resource].flat()).map((r) => JSON.stringify(r));
+    expect(read).toHaveLength(2);
+    expect(read.some((r) => r.includes('JwtSigningKey'))).toBe(true);
+    expect(read.some((r) => r.includes('LinkSigningKey'))).toBe(true);
     const on = (id: string) => statements.filter((s) => JSON.stringify(s.Resource).includes(id));
     for (let shard = 0; shard < shardCount; shard++) {
       const acts = on(queueId(`${prefix}-commands-${shard}.fifo`)).flatMap((s) => [s.Action].flat());

@@ -1,17 +1,17 @@
 import { join } from 'node:path';
-import { CfnParameter, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { CfnParameter, Duration, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import * as ecs from 'aws-cdk-lib/aws-ecs';
 import * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
-import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { projectRoot } from './functions.ts';
 import { grantMediaReadWrite } from './grants.ts';
+import { type LogSettings, logGroup } from './log-groups.ts';
 
 /** The port the host serves `/health` and the SSE streams on inside the task. */
 export const HOST_HTTP_PORT = 8080;
@@ -50,6 +50,10 @@ export interface ConnectionHostProps {
   certificateArn?: string;
   /** The token signing key: the host verifies tenant tokens on the paths it serves. */
   jwtSecret: secretsmanager.ISecret;
+  /** The link signing key: the host's streams and speech hand out links (shared/links). */
+  linkSecret: secretsmanager.ISecret;
+  /** Retention and removal of the host's log group and the VPC flow-log group. */
+  logs?: LogSettings;
 }
 
 /**
@@ -89,7 +93,14 @@ export class ConnectionHost extends Construct {
         S3: { service: ec2.GatewayVpcEndpointAwsService.S3 },
       },
       // Refused connections only: what a probe or a misconfigured rule looks like, at little cost.
-      flowLogs: { rejected: { trafficType: ec2.FlowLogTrafficType.REJECT } },
+      // In a log group of ours, on the stack's log settings (CDK's own would keep them two years,
+      // and keep them after `cdk destroy`).
+      flowLogs: {
+        rejected: {
+          trafficType: ec2.FlowLogTrafficType.REJECT,
+          destination: ec2.FlowLogDestination.toCloudWatchLogs(logGroup(this, 'FlowLogs', props.logs)),
+        },
+      },
     });
 
     this.cluster = new ecs.Cluster(this, 'Cluster', {
@@ -105,10 +116,7 @@ export class ConnectionHost extends Construct {
         operatingSystemFamily: ecs.OperatingSystemFamily.LINUX,
       },
     });
-    const logGroup = new logs.LogGroup(this, 'Logs', {
-      retention: logs.RetentionDays.ONE_MONTH,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
+    const hostLogs = logGroup(this, 'Logs', props.logs);
     this.taskDefinition.addContainer('host', {
       // Synth only hashes the build context; `cdk deploy` builds and pushes the image (needs Docker).
       image: ecs.ContainerImage.fromAsset(projectRoot, {
@@ -117,7 +125,7 @@ export class ConnectionHost extends Construct {
       }),
       essential: true,
       stopTimeout: Duration.seconds(STOP_TIMEOUT_SECONDS),
-      logging: ecs.LogDrivers.awsLogs({ streamPrefix: 'host', logGroup }),
+      logging: ecs.LogDrivers.awsLogs({ streamPrefix: 'host', logGroup: hostLogs }),
       portMappings: [{ containerPort: HOST_HTTP_PORT, protocol: ecs.Protocol.TCP }],
       environment: {
         ...props.environment,
@@ -130,6 +138,7 @@ export class ConnectionHost extends Construct {
         SERVICE_NAME: 'connection-host',
         METRICS_FORMAT: 'emf',
         JWT_SECRET_ARN: props.jwtSecret.secretArn,
+        LINK_SECRET_ARN: props.linkSecret.secretArn,
       },
     });
 
@@ -141,6 +150,7 @@ export class ConnectionHost extends Construct {
     props.eventsQueue.grantSendMessages(role);
     grantMediaReadWrite(props.media, role);
     props.jwtSecret.grantRead(role);
+    props.linkSecret.grantRead(role);
 
     this.service = new ecs.FargateService(this, 'Service', {
       cluster: this.cluster,

@@ -60,13 +60,18 @@ export function checkWithNag(stack: Stack): void {
     'AwsSolutions-S1',
     'Objects are reached only by the service’s roles and by the short-lived presigned links it issues; every API request is in the API access log. Server access logs would need a second bucket per deployment for little more.',
   );
-  for (const secret of ['JwtSigningKey', 'AdminApiKey', 'AiProviderKeys']) {
+  const why: Record<string, string> = {
+    AiProviderKeys:
+      'Third-party provider keys: rotated at the provider and written here by the operator (docs/deploy.md).',
+    LinkSigningKey:
+      'Rotating this key ends every link handed out (up to 7 days old); done by the operator when needed (docs/deploy.md, "Rotating secrets").',
+  };
+  for (const secret of ['JwtSigningKey', 'AdminApiKey', 'AiProviderKeys', 'LinkSigningKey']) {
     suppress(
       `${secret}/Resource`,
       'AwsSolutions-SMG4',
-      secret === 'AiProviderKeys'
-        ? 'Third-party provider keys: rotated at the provider and written here by the operator (docs/deploy.md).'
-        : 'Rotating this key invalidates every issued token or the first admin’s key; done by the operator when needed (docs/deploy.md, "Rotating secrets").',
+      why[secret] ??
+        'Rotating this key invalidates every issued token or the first admin’s key; done by the operator when needed (docs/deploy.md, "Rotating secrets").',
     );
   }
   suppress(

@@ -1,4 +1,4 @@
-import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -6,7 +6,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { allQueues, buckets, commandQueue, type QueueDef, queues, tables } from '#shared/aws/resources';
@@ -15,6 +15,7 @@ import type { DeploymentSettings } from './context.ts';
 import { nodeFunction } from './functions.ts';
 import { grantMediaRead, grantMediaReadWrite, grantMediaWrite } from './grants.ts';
 import { ConnectionHost } from './host.ts';
+import { type LogSettings, logGroup } from './log-groups.ts';
 import { type QueueWithDlq, queueFrom } from './queues.ts';
 import { bucketFrom, tableFrom } from './storage.ts';
 
@@ -87,7 +88,28 @@ export class SessionManagerStack extends Stack {
         excludePunctuation: true,
       },
     });
+    // Signs the links the service hands out (shared/links): its own key, so the consumers that make
+    // links never hold the token signing key.
+    const linkSecret = new secretsmanager.Secret(this, 'LinkSigningKey', {
+      description: 'HMAC key that signs and verifies the links the service hands out (LINK_SECRET)',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
     const service = props.service ?? {};
+    const logSettings: LogSettings = { retentionDays: props.logRetentionDays, retain: props.retainLogs };
+    // Browser origins allowed to call the API and open the streams (shared/http/cors.ts).
+    const cors: Record<string, string> = props.corsOrigins?.length
+      ? { CORS_ORIGINS: props.corsOrigins.join(',') }
+      : {};
+    if (props.corsOrigins?.length) {
+      // A page's fetch() of a link follows its redirect to S3 as a cross-origin request whose origin
+      // the browser then sends as `null` (a tainted origin), so no list of origins could match it.
+      // Any origin may read what a presigned address already lets anyone read; the signature is the control.
+      media.addCorsRule({
+        allowedMethods: [s3.HttpMethods.GET, s3.HttpMethods.HEAD],
+        allowedOrigins: ['*'],
+        maxAge: 600,
+      });
+    }
 
     const names = {
       DATA_TABLE_NAME: tbl.data.tableName,
@@ -102,9 +124,11 @@ export class SessionManagerStack extends Stack {
       media,
       commandQueues,
       eventsQueue: queue(queues.events.id),
-      environment: names,
+      environment: { ...names, ...pick(service, 'TTS_PROVIDER'), ...cors },
       certificateArn: props.certificateArn,
       jwtSecret,
+      linkSecret,
+      logs: logSettings,
     });
 
     const environment = {
@@ -119,7 +143,8 @@ export class SessionManagerStack extends Stack {
     const api = nodeFunction(this, 'ApiFunction', 'api', {
       environment: {
         ...environment,
-        ...pick(service, 'PAYMENT_UPI_ID', 'PAYMENT_UPI_NAME'),
+        ...pick(service, 'PAYMENT_UPI_ID', 'PAYMENT_UPI_NAME', 'TTS_PROVIDER'),
+        ...cors,
         // Only the API signs and verifies tokens.
         JWT_SECRET_ARN: jwtSecret.secretArn,
         ADMIN_API_KEY_ARN: adminKey.secretArn,
@@ -127,6 +152,7 @@ export class SessionManagerStack extends Stack {
       },
       timeout: Duration.seconds(29),
       memorySize: 1024,
+      logs: logSettings,
     });
     grantCommon(api);
     jwtSecret.grantRead(api);
@@ -164,10 +190,7 @@ export class SessionManagerStack extends Stack {
     });
     // One line per request: who, what, the answer and the time taken; no headers, bodies or query
     // strings, so no key or token is ever logged.
-    const accessLogs = new logs.LogGroup(this, 'ApiAccessLogs', {
-      retention: logs.RetentionDays.ONE_MONTH,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
+    const accessLogs = logGroup(this, 'ApiAccessLogs', logSettings);
     new HttpStage(this, 'ApiStage', {
       httpApi,
       stageName: '$default',
@@ -198,6 +221,7 @@ export class SessionManagerStack extends Stack {
         environment: { ...environment, ...extraEnvironment },
         memorySize,
         timeout: Duration.seconds(def.consumerTimeoutSeconds),
+        logs: logSettings,
       });
       grantCommon(fn);
       grantMediaRead(media, fn);
@@ -277,6 +301,16 @@ export class SessionManagerStack extends Stack {
     q.get(queues.webhooks.id)!.deadLetterQueue.grantSendMessages(webhooks);
     q.get(queues.webhooks.id)!.deadLetterQueue.grantSendMessages(events);
 
+    // Links point at the API (`/links/{token}`); every process that makes links reads their key.
+    // The API's own address in its environment is no cycle: the HTTP API resource does not refer to
+    // the function (its integration and route do).
+    for (const fn of [api, events, chatbot, mediaConsumer, webhooks]) {
+      fn.addEnvironment('PUBLIC_BASE_URL', httpApi.apiEndpoint);
+      fn.addEnvironment('LINK_SECRET_ARN', linkSecret.secretArn);
+      linkSecret.grantRead(fn);
+    }
+    host.taskDefinition.defaultContainer!.addEnvironment('PUBLIC_BASE_URL', httpApi.apiEndpoint);
+
     addObservability(this, {
       prefix,
       alarmEmail: props.alarmEmail,
@@ -297,6 +331,7 @@ export class SessionManagerStack extends Stack {
     }
     new CfnOutput(this, 'MediaBucketName', { value: media.bucketName });
     new CfnOutput(this, 'JwtSecretArn', { value: jwtSecret.secretArn });
+    new CfnOutput(this, 'LinkSecretArn', { value: linkSecret.secretArn });
     new CfnOutput(this, 'AiKeysSecretArn', { value: aiKeys.secretArn });
   }
 }

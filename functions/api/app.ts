@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { env } from '#shared/config/env';
 import { loadSecrets } from '#shared/config/load-secrets';
 import type { Router } from '#shared/http/context';
+import { corsMiddleware } from '#shared/http/cors';
 import { errorBody, ServiceUnavailableError } from '#shared/http/errors';
 import { serviceApp } from '#shared/http/service-app';
 import { logger } from '#shared/log/logger';
@@ -35,6 +36,8 @@ const MOUNTS: Mount[] = [
   { prefix: '/api/keys', routes: async () => (await import('./keys/routes.ts')).keyRoutes() },
   { prefix: '/api/sessions', routes: async () => (await import('./sessions/index.ts')).sessionsApi() },
   { prefix: '/api/messages', routes: async () => (await import('./messages/index.ts')).messagesApi() },
+  { prefix: '/api/links', routes: async () => (await import('./links/routes.ts')).linkAdminRoutes() },
+  { prefix: '/links', routes: async () => (await import('./links/routes.ts')).linkRoutes() },
   { prefix: '/api/media', routes: async () => (await import('./media/routes.ts')).mediaRoutes() },
   { prefix: '/api/commands', routes: async () => (await import('./commands/routes.ts')).commandRoutes() },
   { prefix: '/api/templates', routes: async () => (await import('./templates/routes.ts')).templateRoutes() },
@@ -84,6 +87,7 @@ const allMounts = (): Mount[] =>
 /** The frame around the routes: request ids and errors (serviceApp), body limits, the auth scheme. */
 function frame() {
   const app = serviceApp();
+  app.use('*', corsMiddleware());
 
   app.use(
     '*',

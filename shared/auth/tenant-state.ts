@@ -14,6 +14,8 @@ export interface TenantState {
   disabled: boolean;
   /** Key id → epoch seconds of its revocation (tokens it minted are refused). */
   revokedKeys: Record<string, number>;
+  /** Links made under an earlier epoch are refused (shared/links/links.ts). */
+  linkEpoch: number;
 }
 
 const cache = new LRUCache<string, Promise<TenantState>>({ max: 10_000, ttl: TENANT_STATE_TTL_MS });
@@ -35,9 +37,15 @@ export function forgetTenantState(tenantId: string): void {
 }
 
 async function read(tenantId: string): Promise<TenantState> {
-  const item = await dataTable.get<{ disabled?: boolean; revokedKeys?: Record<string, number> }>(
-    tenantKey(tenantId),
-    true,
-  );
-  return { exists: !!item, disabled: item?.disabled === true, revokedKeys: item?.revokedKeys ?? {} };
+  const item = await dataTable.get<{
+    disabled?: boolean;
+    revokedKeys?: Record<string, number>;
+    linkEpoch?: number;
+  }>(tenantKey(tenantId), true);
+  return {
+    exists: !!item,
+    disabled: item?.disabled === true,
+    revokedKeys: item?.revokedKeys ?? {},
+    linkEpoch: item?.linkEpoch ?? 0,
+  };
 }

@@ -10,6 +10,8 @@ const EnvSchema = z.object({
   MESSAGING_DRIVER: z.enum(['baileys', 'simulator']).default('baileys'),
   ADMIN_API_KEY: z.string().min(16).optional(),
   JWT_SECRET: z.string().min(32).optional(),
+  /** Signs the service's links (shared/links); derived from JWT_SECRET when unset (local mode). */
+  LINK_SECRET: z.string().min(32).optional(),
   JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
   RESOURCE_PREFIX: z
     .string()
@@ -59,6 +61,9 @@ const EnvSchema = z.object({
    * until they are handed on; `DATA_DIR/spool` when unset. Survives a restart on the same disk.
    */
   SPOOL_DIR: z.string().min(1).optional(),
+  /** Browser origins allowed to call the API and open the streams, comma-separated (shared/http/cors.ts); none when unset. */
+  CORS_ORIGINS: z.string().optional(),
+  /** The API's public address: links (`/links/{token}`) point here. */
   PUBLIC_BASE_URL: z.string().url().optional(),
   SIM_NETWORK_URL: z.string().url().optional(),
   HOST_ID: z.string().optional(),

@@ -17,10 +17,11 @@ export async function loadSecrets(): Promise<void> {
   return loading;
 }
 
-/** `<NAME>_ARN` → `<NAME>`: the JWT key everywhere, the admin API key on the API function. */
+/** `<NAME>_ARN` → `<NAME>`: the JWT key, the admin API key on the API function, the link key where links are made or served. */
 const FROM_SECRETS = [
   ['JWT_SECRET_ARN', 'JWT_SECRET'],
   ['ADMIN_API_KEY_ARN', 'ADMIN_API_KEY'],
+  ['LINK_SECRET_ARN', 'LINK_SECRET'],
 ] as const;
 
 /**

@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearerOrApiKey } from '../auth/host-auth.ts';
 import { s3Client } from '../aws/clients.ts';
 import { names } from '../aws/names.ts';
 import { router } from '../http/context.ts';
 import { bearerOrQueryKey, errorResponses, json } from '../http/schemas.ts';
+import { LINK_TTL_SECONDS, linkTo } from '../links/links.ts';
 import { SPEAKER_PATTERN, synthesise, TTS_MAX_CHARS } from './synthesise.ts';
 
-/** How long the JSON answer's URL serves the audio. */
-export const TTS_URL_SECONDS = 3600;
+/** How long the JSON answer's URL (a link of ours, shared/links/links.ts) serves the audio. */
+export const TTS_URL_SECONDS = LINK_TTL_SECONDS.tts;
 
 const Body = z.object({
   text: z.string().min(1).max(TTS_MAX_CHARS).openapi({ example: 'Your appointment is at 10 am tomorrow.' }),
@@ -89,9 +89,7 @@ export function ttsRoutes() {
       await s3Client().send(
         new PutObjectCommand({ Bucket, Key: key, Body: speech.bytes, ContentType: speech.mimetype }),
       );
-      const url = await getSignedUrl(s3Client(), new GetObjectCommand({ Bucket, Key: key }), {
-        expiresIn: TTS_URL_SECONDS,
-      });
+      const url = await linkTo(tenant, key, 'tts');
       return c.json(
         { success: true as const, url, mimetype: speech.mimetype, durationMs: speech.durationMs },
         200,

@@ -45,7 +45,7 @@ async function toEvent(tenantId: string, m: FeedRow): Promise<FeedEvent> {
     const data = JSON.stringify(m.payload);
     return { id, data, frame: encoder.encode(`id: ${id}\ndata: ${data}\n\n`) };
   }
-  const [sender, url] = await Promise.all([resolveSender(tenantId, m.sessionId, m), mediaLink(m)]);
+  const [sender, url] = await Promise.all([resolveSender(tenantId, m.sessionId, m), mediaLink(tenantId, m)]);
   // JSON.stringify never emits a raw line break, so the data fits on one `data:` line.
   const data = JSON.stringify(streamPayload(m, sender, url, m.analysis));
   return { id, data, frame: encoder.encode(`id: ${id}\ndata: ${data}\n\n`) };

@@ -125,7 +125,7 @@ async function buildInbound(
   const [session, sender, mediaUrl] = await Promise.all([
     sessionOf(tenantId, sessionId),
     resolveSender(tenantId, sessionId, m),
-    mediaLink(m),
+    mediaLink(tenantId, m),
   ]);
   return inboundWebhookPayload({
     sessionId,

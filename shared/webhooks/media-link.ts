@@ -1,16 +1,14 @@
-import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { s3Client } from '../aws/clients.ts';
-import { names } from '../aws/names.ts';
+import { linkTo } from '../links/links.ts';
 
-/** SigV4 presigned URLs live at most 7 days. */
-const LINK_TTL_SECONDS = 7 * 86_400;
-
-/** A URL receivers can fetch the stored media from: the message's own URL, else a presigned S3 link. */
-export async function mediaLink(m: { mediaUrl?: string; mediaKey?: string }): Promise<string | null> {
+/**
+ * A URL receivers can fetch the stored media from: the message's own URL, else a link of ours
+ * (`/links/{token}`, 7 days, revocable; shared/links/links.ts).
+ */
+export async function mediaLink(
+  tenantId: string,
+  m: { mediaUrl?: string; mediaKey?: string },
+): Promise<string | null> {
   if (m.mediaUrl) return m.mediaUrl;
   if (!m.mediaKey) return null;
-  return getSignedUrl(s3Client(), new GetObjectCommand({ Bucket: names.mediaBucket(), Key: m.mediaKey }), {
-    expiresIn: LINK_TTL_SECONDS,
-  });
+  return linkTo(tenantId, m.mediaKey, 'media');
 }

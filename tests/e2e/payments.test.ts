@@ -59,7 +59,7 @@ describe('payment links', () => {
       qr_image_url: expect.stringMatching(/^http/),
       gpay_deep_link: expected,
     });
-    expect(r.body.qr_image_url).toContain(`payments/${t.id}/`);
+    expect(r.body.qr_image_url).toContain('/links/v1.');
     expect(await decodeQr(r.body.qr_image_url)).toBe(r.body.upi_uri);
 
     // A whole amount still has two decimals; no booking → a plain note.

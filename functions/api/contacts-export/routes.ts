@@ -190,7 +190,7 @@ export function contactsExportRoutes() {
     }
     const body = await csvStream(exportCsvColumns, concat(first, it, count), { bom: q.bom ?? false });
     if (!toS3) return c.body(body, 200, csvHeaders(fileName)) as never;
-    const link = await uploadExport(exportKeyOf(tenant, stamp), body, fileName);
+    const link = await uploadExport(tenant, exportKeyOf(tenant, stamp), body, fileName);
     return c.json({ ...base, totalContacts: count.n, downloadUrl: link.url, expiresIn: link.expiresIn }, 200);
   });
   return r;

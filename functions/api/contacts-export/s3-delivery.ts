@@ -1,21 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
+import { LINK_TTL_SECONDS, linkTo } from '#shared/links/links';
 
 /** How long the download link of a large export works. */
-export const EXPORT_LINK_TTL_SECONDS = 24 * 3600;
+export const EXPORT_LINK_TTL_SECONDS = LINK_TTL_SECONDS.export;
 
 export const exportKeyOf = (tenantId: string, stamp: string) =>
   `exports/${tenantId}/contacts-${stamp}-${randomUUID().slice(0, 8)}.csv`;
 
 /**
  * Streams `body` into the media bucket (multipart upload, 5 MiB parts sent one at a time, so the file is never whole in
- * memory) and answers a presigned GET URL.
+ * memory) and answers a link of ours to it (shared/links/links.ts).
  */
 export async function uploadExport(
+  tenantId: string,
   key: string,
   body: ReadableStream<Uint8Array>,
   fileName: string,
@@ -34,8 +34,6 @@ export async function uploadExport(
       ContentDisposition: `attachment; filename="${fileName}.csv"`,
     },
   }).done();
-  const url = await getSignedUrl(s3Client(), new GetObjectCommand({ Bucket, Key: key }), {
-    expiresIn: EXPORT_LINK_TTL_SECONDS,
-  });
+  const url = await linkTo(tenantId, key, 'export');
   return { url, expiresIn: EXPORT_LINK_TTL_SECONDS };
 }

@@ -75,7 +75,7 @@ const route = createRoute({
 
 /** The SSE stream's payload (shared/stream/payload.ts), so the feed and the stream read alike. */
 async function payloadOf(tenantId: string, m: StoredMessage) {
-  const [sender, url] = await Promise.all([resolveSender(tenantId, m.sessionId, m), mediaLink(m)]);
+  const [sender, url] = await Promise.all([resolveSender(tenantId, m.sessionId, m), mediaLink(tenantId, m)]);
   const p = streamPayload(m, sender, url, m.analysis);
   return {
     ...p,

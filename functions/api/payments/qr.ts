@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
+import { LINK_TTL_SECONDS, linkTo } from '#shared/links/links';
 
-/** SigV4 presigned URLs live at most 7 days. */
-export const QR_LINK_TTL_SECONDS = 7 * 86_400;
+/** How long a QR image's link works. */
+export const QR_LINK_TTL_SECONDS = LINK_TTL_SECONDS.qr;
 
 /** `payments/<tenant>/<sha256 of the URI>.png`: one object per distinct link, under its tenant. */
 export const paymentQrKeyOf = (tenantId: string, uri: string) =>
@@ -13,7 +13,7 @@ export const paymentQrKeyOf = (tenantId: string, uri: string) =>
 
 /**
  * The QR code of `uri` as a PNG (generated here with `qrcode`, error correction M), stored in the
- * media bucket under the tenant and answered as a presigned GET URL valid for 7 days.
+ * media bucket under the tenant and answered as a link of ours valid for 7 days (shared/links/links.ts).
  */
 export async function paymentQrUrl(tenantId: string, uri: string): Promise<string> {
   const { default: QRCode } = await import('qrcode'); // on first use (cold start)
@@ -29,5 +29,5 @@ export async function paymentQrUrl(tenantId: string, uri: string): Promise<strin
       CacheControl: 'private, max-age=604800',
     }),
   );
-  return getSignedUrl(s3Client(), new GetObjectCommand({ Bucket, Key }), { expiresIn: QR_LINK_TTL_SECONDS });
+  return linkTo(tenantId, Key, 'qr');
 }

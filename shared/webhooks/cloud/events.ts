@@ -27,7 +27,7 @@ export async function cloudInboundPayload(
   session: Session | undefined,
   m: InboundMessage,
 ) {
-  const [from, mediaUrl] = await Promise.all([resolveSender(tenantId, sessionId, m), mediaLink(m)]);
+  const [from, mediaUrl] = await Promise.all([resolveSender(tenantId, sessionId, m), mediaLink(tenantId, m)]);
   return inboundEnvelope(senderOf(tenantId, sessionId, session), {
     ...m,
     from: from ?? m.chatId,
