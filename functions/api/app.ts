@@ -36,6 +36,7 @@ const MOUNTS: Mount[] = [
   { prefix: '/api/sessions', routes: async () => (await import('./sessions/index.ts')).sessionsApi() },
   { prefix: '/api/messages', routes: async () => (await import('./messages/index.ts')).messagesApi() },
   { prefix: '/api/media', routes: async () => (await import('./media/routes.ts')).mediaRoutes() },
+  { prefix: '/api/chats', routes: async () => (await import('./chats/routes.ts')).chatRoutes() },
   { prefix: '/api/commands', routes: async () => (await import('./commands/routes.ts')).commandRoutes() },
   { prefix: '/api/templates', routes: async () => (await import('./templates/routes.ts')).templateRoutes() },
   {
