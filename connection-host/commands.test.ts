@@ -35,6 +35,7 @@ function driver() {
         read: nothing,
         react: nothing,
         pin: nothing,
+        checkNumbers: async () => [],
         postStatus: nothing,
         groupAction: async () => ({}),
         probe: nothing,

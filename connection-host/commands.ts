@@ -128,6 +128,7 @@ export async function applyCommand(cmd: Command, ctx: CommandContext, signal?: A
     case 'pin':
     case 'read':
     case 'presence':
+    case 'check':
     case 'status':
     case 'group': {
       const rt = await requireRuntime(cmd, ctx);
@@ -143,6 +144,7 @@ export async function applyCommand(cmd: Command, ctx: CommandContext, signal?: A
         else if (cmd.kind === 'pin') await link.pin(cmd.chatId, cmd.pin);
         else if (cmd.kind === 'read') await link.read(cmd.chatId, cmd.messages);
         else if (cmd.kind === 'presence') await link.presence({ to: cmd.chatId, type: cmd.state });
+        else if (cmd.kind === 'check') result = { numbers: await link.checkNumbers(cmd.numbers) };
         else if (cmd.kind === 'status') {
           const media =
             cmd.type === 'text' ? undefined : await fetchMedia({ kind: cmd.type, mediaUrl: cmd.content });

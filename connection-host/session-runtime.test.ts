@@ -26,6 +26,7 @@ function fakeLink() {
     react: vi.fn(async () => {}),
     read: vi.fn(async () => {}),
     pin: vi.fn(async () => {}),
+    checkNumbers: vi.fn(async () => []),
     postStatus: vi.fn(async () => {}),
     groupAction: vi.fn(async () => ({})),
     probe: vi.fn(async () => {}),

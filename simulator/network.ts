@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { groupJid, groupOfJid } from '#shared/phone/jid';
+import { groupJid, groupOfJid, userJid } from '#shared/phone/jid';
 import { digitsOf } from '#shared/phone/number';
 import type { Frame, MessageFrame } from './protocol.ts';
 
@@ -67,6 +67,8 @@ const LINK_DELAY_MS = 300;
 export class SimNetwork {
   private accounts = new Map<string, Account>();
   private nextLinkId = 1;
+  /** Numbers without an account on the network; every other number has one. */
+  private unregistered = new Set<string>();
 
   private account(sessionId: string): Account {
     let a = this.accounts.get(sessionId);
@@ -287,6 +289,28 @@ export class SimNetwork {
     if (!a || a.token !== token) return false;
     keep(a.activity.reads, { to, ids, played, at: Date.now() });
     return true;
+  }
+
+  /** Marks numbers (digits) as having an account or not (`POST /_sim/numbers`). */
+  setRegistered(numbers: string[], registered: boolean): void {
+    for (const n of numbers) {
+      if (registered) this.unregistered.delete(n);
+      else this.unregistered.add(n);
+    }
+  }
+
+  /** Which numbers have an account, as the device asks the network; undefined when not linked. */
+  checkNumbers(
+    sessionId: string,
+    token: string,
+    numbers: string[],
+  ): Array<{ number: string; exists: boolean; jid: string | null }> | undefined {
+    const a = this.accounts.get(sessionId);
+    if (!a || a.token !== token) return undefined;
+    return numbers.map((number) => {
+      const exists = !this.unregistered.has(number);
+      return { number, exists, jid: exists ? userJid(number) : null };
+    });
   }
 
   activity(identifier: string): DeviceActivity | undefined {

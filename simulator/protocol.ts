@@ -116,6 +116,8 @@ export interface DeviceRequests {
   };
   /** Read receipts for received messages of chat `to`; `played` are the voice notes among them. */
   read: { token: string; to: string; ids: string[]; played: string[] };
+  /** Which numbers (digits) have an account; answered with `{success, numbers: [{number, exists, jid}]}`. */
+  check: { token: string; numbers: string[] };
   group: z.input<typeof DeviceGroupAction>;
   probe: { token: string };
   logout: { token: string };

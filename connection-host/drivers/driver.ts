@@ -1,4 +1,4 @@
-import type { PresenceState, ReadTarget } from '#shared/commands/types';
+import type { NumberCheck, PresenceState, ReadTarget } from '#shared/commands/types';
 import type { LidCache } from '#shared/contacts/lid-cache';
 import type { InboundMessage, OutboundContent, OwnMessage } from '#shared/messages/content';
 import type { LeaseGuard } from '../leases.ts';
@@ -102,6 +102,8 @@ export interface DriverLink {
   /** Read receipts for received messages of one chat; voice notes are marked played as well. */
   read(chatId: string, messages: ReadTarget[]): Promise<void>;
   pin(chatId: string, pin: boolean): Promise<void>;
+  /** Which of these numbers (digits) have an account on the network, one answer per number, in order. */
+  checkNumbers(numbers: string[]): Promise<NumberCheck[]>;
   /** A status story; image and video stories come with the media the host fetched (guarded). */
   postStatus(story: {
     type: 'text' | 'image' | 'video';

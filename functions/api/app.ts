@@ -37,6 +37,7 @@ const MOUNTS: Mount[] = [
   { prefix: '/api/messages', routes: async () => (await import('./messages/index.ts')).messagesApi() },
   { prefix: '/api/media', routes: async () => (await import('./media/routes.ts')).mediaRoutes() },
   { prefix: '/api/chats', routes: async () => (await import('./chats/routes.ts')).chatRoutes() },
+  { prefix: '/api/contacts', routes: async () => (await import('./contacts/routes.ts')).contactRoutes() },
   { prefix: '/api/commands', routes: async () => (await import('./commands/routes.ts')).commandRoutes() },
   { prefix: '/api/templates', routes: async () => (await import('./templates/routes.ts')).templateRoutes() },
   {

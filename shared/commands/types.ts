@@ -24,6 +24,17 @@ export const ReadTarget = z.object({
 });
 export type ReadTarget = z.infer<typeof ReadTarget>;
 
+/** The most numbers one contact check asks about. */
+export const CHECK_MAX = 50;
+
+/** Whether a number has an account on the network; `jid` is the account's id, which may differ from the number asked (some countries' numbers are rewritten). */
+export const NumberCheck = z.object({
+  number: z.string(),
+  exists: z.boolean(),
+  jid: z.string().nullable(),
+});
+export type NumberCheck = z.infer<typeof NumberCheck>;
+
 /** Work for the connection host. One FIFO queue per shard, MessageGroupId = sessionId. */
 export const Command = z.discriminatedUnion('kind', [
   z.object({
@@ -64,6 +75,7 @@ export const Command = z.discriminatedUnion('kind', [
     messages: z.array(ReadTarget).min(1).max(READ_MAX),
   }),
   z.object({ ...base, kind: z.literal('presence'), chatId: z.string(), state: PresenceState }),
+  z.object({ ...base, kind: z.literal('check'), numbers: z.array(z.string()).min(1).max(CHECK_MAX) }),
   z.object({
     ...base,
     kind: z.literal('status'),

@@ -233,6 +233,13 @@ describe('Baileys driver against the fake network', () => {
     expect(sent.find((r) => r.type === 'played')?.ids).toEqual([voiceId]);
   });
 
+  it('checks numbers with a USync contact query: users of the network exist, others do not', async () => {
+    expect(await link.checkNumbers(['14155550100', '447700900123'])).toEqual([
+      { number: '14155550100', exists: true, jid: '14155550100@s.whatsapp.net' },
+      { number: '447700900123', exists: false, jid: null },
+    ]);
+  });
+
   it('a message the business types on its own phone reaches onOwnMessage in the customer’s chat, not onInbound', async () => {
     const id = await me.sendFromMyPhone(asha, 'Ravi here, I will help you');
     await poll(() => rec.own.map((m) => m.id)).toContain(id);

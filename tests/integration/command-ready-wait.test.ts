@@ -34,6 +34,7 @@ function session(sessionId: string) {
         read: nothing,
         react: nothing,
         pin: nothing,
+        checkNumbers: async () => [],
         postStatus: nothing,
         groupAction: async () => ({}),
         probe: nothing,

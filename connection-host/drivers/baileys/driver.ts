@@ -21,6 +21,7 @@ import {
   SendUnconfirmedError,
 } from '../driver.ts';
 import { clearAuthState, loadAuthState } from './auth-state.ts';
+import { checkNumbers } from './check.ts';
 import { toLinkEnd } from './disconnect.ts';
 import { groupAction } from './groups.ts';
 import { phoneOfJid } from './normalise.ts';
@@ -354,6 +355,7 @@ async function connect(
     async read(chatId, messages) {
       await markRead(sock, chatId, messages);
     },
+    checkNumbers: (numbers) => checkNumbers(sock, numbers),
     async postStatus(story) {
       const stored = opts.statusAudience ? await opts.statusAudience(sessionId) : [];
       const own = sock.user?.id ? [phoneOfJid(sock.user.id)] : [];
