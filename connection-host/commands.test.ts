@@ -36,6 +36,8 @@ function driver() {
         react: nothing,
         pin: nothing,
         checkNumbers: async () => [],
+        edit: nothing,
+        revoke: nothing,
         postStatus: nothing,
         groupAction: async () => ({}),
         probe: nothing,

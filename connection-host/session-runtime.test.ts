@@ -27,6 +27,8 @@ function fakeLink() {
     read: vi.fn(async () => {}),
     pin: vi.fn(async () => {}),
     checkNumbers: vi.fn(async () => []),
+    edit: vi.fn(async () => {}),
+    revoke: vi.fn(async () => {}),
     postStatus: vi.fn(async () => {}),
     groupAction: vi.fn(async () => ({})),
     probe: vi.fn(async () => {}),

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { groupJid, groupOfJid, userJid } from '#shared/phone/jid';
 import { digitsOf } from '#shared/phone/number';
-import type { Frame, MessageFrame } from './protocol.ts';
+import type { ChangeFrame, Frame, MessageFrame } from './protocol.ts';
 
 /**
  * The simulated messaging network: accounts, linked devices, queued frames, the outbox. It stands
@@ -167,6 +167,14 @@ export class SimNetwork {
   private deliver(a: Account, frame: Frame): void {
     if (a.link && a.token && a.frozen !== a.link) a.link.push(frame);
     else a.pending.push(frame);
+  }
+
+  /** Someone on the network edits or deletes for everyone a message it sent the account. */
+  change(identifier: string, f: Omit<ChangeFrame, 'type'>): boolean {
+    const a = this.find(identifier);
+    if (!a) return false;
+    this.deliver(a, { type: 'change', ...f });
+    return true;
   }
 
   /** Someone on the network writes to the account. */

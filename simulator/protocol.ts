@@ -45,6 +45,17 @@ export interface OwnMessageFrame {
   timestampMs: number;
 }
 
+/** The sender edited (`text`: the new text) or deleted for everyone a message it sent earlier. */
+export interface ChangeFrame {
+  type: 'change';
+  /** The message changed. */
+  id: string;
+  /** The sender's phone digits. */
+  from: string;
+  change: 'edited' | 'deleted';
+  text?: string;
+}
+
 export type Frame =
   | { type: 'qr'; qr: string }
   | { type: 'pairing-code'; code: string }
@@ -54,6 +65,7 @@ export type Frame =
   | { type: 'close'; reason: CloseReason; detail: string }
   | MessageFrame
   | OwnMessageFrame
+  | ChangeFrame
   | { type: 'receipt'; id: string; status: 'sent' | 'delivered' | 'read' }
   | { type: 'lid-mapping'; lid: string; phone: string }
   | { type: 'contacts'; contacts: Array<{ phone: string; name?: string; lid?: string }> }

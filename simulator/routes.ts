@@ -213,6 +213,29 @@ export function simulatorRoutes() {
     return c.json({ success: true, messageId: id });
   });
 
+  r.post('/_sim/change', async (c) => {
+    const parsed = z
+      .object({
+        sessionId: z.string().min(1),
+        from: digits,
+        messageId: z.string().min(1).max(100),
+        change: z.enum(['edited', 'deleted']),
+        text: z.string().min(1).max(65_536).optional(),
+      })
+      .refine((b) => b.change === 'deleted' || b.text !== undefined, 'text is required for an edit')
+      .safeParse(await jsonBody(c));
+    if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
+    const b = parsed.data;
+    const ok = simNetwork.change(await resolve(b.sessionId), {
+      id: b.messageId,
+      from: b.from,
+      change: b.change,
+      ...(b.text !== undefined && b.change === 'edited' ? { text: b.text } : {}),
+    });
+    if (!ok) return c.json(errorBody('SESSION_NOT_FOUND', `no linked account for ${b.sessionId}`), 404);
+    return c.json({ success: true });
+  });
+
   r.post('/_sim/groups', async (c) => {
     const parsed = z
       .object({

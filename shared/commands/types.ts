@@ -76,6 +76,15 @@ export const Command = z.discriminatedUnion('kind', [
   }),
   z.object({ ...base, kind: z.literal('presence'), chatId: z.string(), state: PresenceState }),
   z.object({ ...base, kind: z.literal('check'), numbers: z.array(z.string()).min(1).max(CHECK_MAX) }),
+  z.object({ ...base, kind: z.literal('edit'), chatId: z.string(), messageId: z.string(), text: z.string() }),
+  z.object({
+    ...base,
+    kind: z.literal('delete'),
+    chatId: z.string(),
+    messageId: z.string(),
+    fromMe: z.boolean(),
+    forEveryone: z.boolean(),
+  }),
   z.object({
     ...base,
     kind: z.literal('status'),

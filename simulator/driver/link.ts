@@ -171,6 +171,23 @@ export function deviceLink(conn: DeviceConnection, forgetCreds: () => Promise<vo
         played: messages.filter((m) => m.voice).map((m) => m.id),
       });
     },
+    async edit(chatId, messageId, text) {
+      await conn.post('send', {
+        id: `E${messageId}${Date.now()}`,
+        to: chatId,
+        type: 'edit',
+        quotedId: messageId,
+        text,
+      });
+    },
+    async revoke(chatId, messageId) {
+      await conn.post('send', {
+        id: `X${messageId}${Date.now()}`,
+        to: chatId,
+        type: 'revoke',
+        quotedId: messageId,
+      });
+    },
     async checkNumbers(numbers) {
       const r = (await conn.post('check', { numbers })) as { numbers?: NumberCheck[] };
       if (!Array.isArray(r.numbers)) throw new Error('the network did not answer the check');

@@ -12,6 +12,7 @@ import {
   type DriverEvents,
   type DriverLink,
   type LinkEnd,
+  type MessageChange,
   SendRefusedError,
 } from '../../connection-host/drivers/driver.ts';
 import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
@@ -62,6 +63,7 @@ function recorder() {
     own: [] as OwnMessage[],
     receipts: [] as Array<[string, string]>,
     failures: [] as Array<[string, string]>,
+    changes: [] as MessageChange[],
   };
   const events: DriverEvents = {
     onQr: (qr) => r.qrs.push(qr),
@@ -75,6 +77,7 @@ function recorder() {
     onContacts: () => {},
     onGroup: () => {},
     onLidMapping: () => {},
+    onMessageChange: (c) => r.changes.push(c),
     onActivity: () => {},
   };
   return { ...r, events };

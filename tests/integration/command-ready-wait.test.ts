@@ -35,6 +35,8 @@ function session(sessionId: string) {
         react: nothing,
         pin: nothing,
         checkNumbers: async () => [],
+        edit: nothing,
+        revoke: nothing,
         postStatus: nothing,
         groupAction: async () => ({}),
         probe: nothing,

@@ -21,6 +21,7 @@ import {
   SendUnconfirmedError,
 } from '../driver.ts';
 import { clearAuthState, loadAuthState } from './auth-state.ts';
+import { changeOf, editMessage, revokeMessage } from './changes.ts';
 import { checkNumbers } from './check.ts';
 import { toLinkEnd } from './disconnect.ts';
 import { groupAction } from './groups.ts';
@@ -356,6 +357,8 @@ async function connect(
       await markRead(sock, chatId, messages);
     },
     checkNumbers: (numbers) => checkNumbers(sock, numbers),
+    edit: (chatId, messageId, text) => editMessage(sock, chatId, messageId, text),
+    revoke: (chatId, messageId) => revokeMessage(sock, chatId, messageId),
     async postStatus(story) {
       const stored = opts.statusAudience ? await opts.statusAudience(sessionId) : [];
       const own = sock.user?.id ? [phoneOfJid(sock.user.id)] : [];

@@ -8,6 +8,7 @@ import type { LidCache } from '#shared/contacts/lid-cache';
 import type { Logger } from '#shared/log/logger';
 import { lidJid } from '#shared/phone/jid';
 import type { DriverEvents } from '../driver.ts';
+import { changeOf } from './changes.ts';
 import {
   lidOfJid,
   normaliseContacts,
@@ -102,6 +103,11 @@ export function wireEvents(ctx: WireContext): {
     for (const m of messages) {
       const own = normaliseOwnMessage(m, phoneForLid);
       if (own && !ctx.sentIds?.has(own.id)) events.onOwnMessage(own);
+      const change = changeOf(m, phoneForLid);
+      if (change) {
+        events.onMessageChange(change);
+        continue;
+      }
       const n = normaliseMessage(m, phoneForLid);
       if (!n) continue;
       if (backlog) n.message.backlog = true;
