@@ -1,4 +1,10 @@
-import { extractMessageContent, proto, type WAMessage, type WASocket } from '@whiskeysockets/baileys';
+import {
+  extractMessageContent,
+  type proto,
+  WAMessageStubType,
+  type WAMessageUpdate,
+  type WASocket,
+} from '@whiskeysockets/baileys';
 import type { MessageChange } from '../driver.ts';
 import { normaliseMessage, type PhoneForLid } from './normalise.ts';
 import { toJid } from './outbound.ts';
@@ -25,25 +31,24 @@ export async function revokeMessage(sock: Pick<WASocket, 'sendMessage'>, chatId:
   await sock.sendMessage(toJid(chatId), { delete: ownKey(chatId, id) });
 }
 
-const { REVOKE, MESSAGE_EDIT } = proto.Message.ProtocolMessage.Type;
-
 /**
- * A contact's revoke or edit (a protocol message naming the message it changes) → our change, or
- * undefined for anything else. The chat is named by the one rule of normalise.ts, applied to the
- * protocol message's own key. Changes made from the account's own phone are not reported yet.
+ * A contact's revoke or edit, as Baileys reports it (a `messages.update` of the changed message:
+ * a REVOKE stub without content, or an `editedMessage`) → our change, or undefined for any other
+ * update. The chat is named by the one rule of normalise.ts, applied to the update's key. Changes
+ * made from the account's own phone are not reported yet.
  */
-export function changeOf(
-  m: WAMessage,
+export function changeOfUpdate(
+  u: WAMessageUpdate,
   phoneForLid: PhoneForLid = () => undefined,
 ): MessageChange | undefined {
-  const pm = extractMessageContent(m.message)?.protocolMessage;
-  const target = pm?.key?.id;
-  if (!pm || !target || (pm.type !== REVOKE && pm.type !== MESSAGE_EDIT)) return undefined;
-  const chat = normaliseMessage({ ...m, message: { conversation: '' } }, phoneForLid);
+  const id = u.key.id;
+  if (!id || u.key.fromMe) return undefined;
+  const revoked = u.update.messageStubType === WAMessageStubType.REVOKE && u.update.message === null;
+  const edited = extractMessageContent(u.update.message?.editedMessage?.message);
+  if (!revoked && !edited) return undefined;
+  const chat = normaliseMessage({ key: u.key, message: { conversation: '' } }, phoneForLid);
   if (!chat) return undefined;
-  if (pm.type === REVOKE)
-    return { messageId: target, chatId: chat.message.chatId, change: 'deleted', fromMe: false };
-  const edited = extractMessageContent(pm.editedMessage);
+  if (revoked) return { messageId: id, chatId: chat.message.chatId, change: 'deleted', fromMe: false };
   const text =
     edited?.conversation ??
     edited?.extendedTextMessage?.text ??
@@ -51,5 +56,5 @@ export function changeOf(
     edited?.videoMessage?.caption ??
     edited?.documentMessage?.caption ??
     '';
-  return { messageId: target, chatId: chat.message.chatId, change: 'edited', text, fromMe: false };
+  return { messageId: id, chatId: chat.message.chatId, change: 'edited', text, fromMe: false };
 }

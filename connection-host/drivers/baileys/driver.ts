@@ -21,7 +21,7 @@ import {
   SendUnconfirmedError,
 } from '../driver.ts';
 import { clearAuthState, loadAuthState } from './auth-state.ts';
-import { changeOf, editMessage, revokeMessage } from './changes.ts';
+import { editMessage, revokeMessage } from './changes.ts';
 import { checkNumbers } from './check.ts';
 import { toLinkEnd } from './disconnect.ts';
 import { groupAction } from './groups.ts';

@@ -8,7 +8,7 @@ import type { LidCache } from '#shared/contacts/lid-cache';
 import type { Logger } from '#shared/log/logger';
 import { lidJid } from '#shared/phone/jid';
 import type { DriverEvents } from '../driver.ts';
-import { changeOf } from './changes.ts';
+import { changeOfUpdate } from './changes.ts';
 import {
   lidOfJid,
   normaliseContacts,
@@ -103,11 +103,6 @@ export function wireEvents(ctx: WireContext): {
     for (const m of messages) {
       const own = normaliseOwnMessage(m, phoneForLid);
       if (own && !ctx.sentIds?.has(own.id)) events.onOwnMessage(own);
-      const change = changeOf(m, phoneForLid);
-      if (change) {
-        events.onMessageChange(change);
-        continue;
-      }
       const n = normaliseMessage(m, phoneForLid);
       if (!n) continue;
       if (backlog) n.message.backlog = true;
@@ -146,7 +141,11 @@ export function wireEvents(ctx: WireContext): {
   sock.ev.on(
     'messages.update',
     guard('message updates', (updates) => {
-      for (const u of updates) outcome(u.key.id, outcomeOfUpdate(u));
+      for (const u of updates) {
+        const change = changeOfUpdate(u, phoneForLid);
+        if (change) events.onMessageChange(change);
+        else outcome(u.key.id, outcomeOfUpdate(u));
+      }
     }),
   );
 
