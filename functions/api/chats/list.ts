@@ -26,12 +26,9 @@ export const ChatMessage = z
     chatId: z.string().openapi({ description: 'digits, <id>@g.us or <lid>@lid' }),
     direction: z.enum(['inbound', 'outbound']),
     fromMe: z.boolean(),
-    sender: z
-      .string()
-      .nullable()
-      .openapi({
-        description: 'Inbound: the sender digits, or <lid>@lid when the phone is unknown; outbound: null',
-      }),
+    sender: z.string().nullable().openapi({
+      description: 'Inbound: the sender digits, or <lid>@lid when the phone is unknown; outbound: null',
+    }),
     senderName: z.string().nullable(),
     type: z.string(),
     text: z.string().openapi({ description: 'The text, else the caption, else a label for the kind' }),

@@ -69,15 +69,9 @@ const messagesRoute = createRoute({
     query: z.object({
       sessionId: SessionRef,
       limit: PageLimit(50),
-      before: z
-        .string()
-        .trim()
-        .min(1)
-        .max(128)
-        .optional()
-        .openapi({
-          description: 'A message id of this chat: messages older than it (the `next` of the previous page)',
-        }),
+      before: z.string().trim().min(1).max(128).optional().openapi({
+        description: 'A message id of this chat: messages older than it (the `next` of the previous page)',
+      }),
     }),
   },
   responses: {
