@@ -130,6 +130,9 @@ export async function applyCommand(cmd: Command, ctx: CommandContext, signal?: A
     case 'pin':
     case 'read':
     case 'presence':
+    case 'check':
+    case 'edit':
+    case 'delete':
     case 'status':
     case 'group': {
       const rt = await requireRuntime(cmd, ctx);
@@ -151,6 +154,14 @@ export async function applyCommand(cmd: Command, ctx: CommandContext, signal?: A
               link.presence({ to: cmd.chatId, type: 'paused' }),
             );
           else cancelTyping(cmd.sessionId, cmd.chatId);
+        } else if (cmd.kind === 'check') result = { numbers: await link.checkNumbers(cmd.numbers) };
+        else if (cmd.kind === 'edit') {
+          await link.edit(cmd.chatId, cmd.messageId, cmd.text);
+          await rt.emit({ kind: 'message.changed', ...editOf(cmd) });
+        } else if (cmd.kind === 'delete') {
+          // Deleting for this service only asks nothing of the network: history forgets it.
+          if (cmd.forEveryone) await link.revoke(cmd.chatId, cmd.messageId);
+          await rt.emit({ kind: 'message.changed', ...deletionOf(cmd) });
         } else if (cmd.kind === 'status') {
           const media =
             cmd.type === 'text' ? undefined : await fetchMedia({ kind: cmd.type, mediaUrl: cmd.content });
@@ -241,3 +252,19 @@ function scheduleUploadDeletion(key: string): void {
       .catch((err) => logger.warn({ err, key }, 'upload deletion failed; the lifecycle rule will remove it'));
   }, UPLOAD_DELETE_DELAY_MS).unref();
 }
+
+const editOf = (cmd: Extract<Command, { kind: 'edit' }>) => ({
+  messageId: cmd.messageId,
+  chatId: cmd.chatId,
+  change: 'edited' as const,
+  text: cmd.text,
+  fromMe: true,
+});
+
+const deletionOf = (cmd: Extract<Command, { kind: 'delete' }>) => ({
+  messageId: cmd.messageId,
+  chatId: cmd.chatId,
+  change: 'deleted' as const,
+  fromMe: cmd.fromMe,
+  forEveryone: cmd.forEveryone,
+});

@@ -250,6 +250,7 @@ export class SessionRuntime {
       onInbound: (message, media) => void this.onInbound(message, media),
       onOwnMessage: (message) => void this.emit({ kind: 'message.own', message }),
       onReceipt: (messageId, status) => void this.emit({ kind: 'message.status', messageId, status }),
+      onMessageChange: (change) => void this.emit({ kind: 'message.changed', ...change }),
       onSendFailed: (messageId, reason) =>
         void this.emit({ kind: 'message.status', messageId, status: 'failed', reason }),
       onContacts: (contacts) => void this.emit({ kind: 'contacts', contacts }),

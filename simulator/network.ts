@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { groupJid, groupOfJid } from '#shared/phone/jid';
+import { groupJid, groupOfJid, userJid } from '#shared/phone/jid';
 import { digitsOf } from '#shared/phone/number';
-import type { Frame, MessageFrame } from './protocol.ts';
+import type { ChangeFrame, Frame, MessageFrame } from './protocol.ts';
 
 /**
  * The simulated messaging network: accounts, linked devices, queued frames, the outbox. It stands
@@ -67,6 +67,8 @@ const LINK_DELAY_MS = 300;
 export class SimNetwork {
   private accounts = new Map<string, Account>();
   private nextLinkId = 1;
+  /** Numbers without an account on the network; every other number has one. */
+  private unregistered = new Set<string>();
 
   private account(sessionId: string): Account {
     let a = this.accounts.get(sessionId);
@@ -165,6 +167,14 @@ export class SimNetwork {
   private deliver(a: Account, frame: Frame): void {
     if (a.link && a.token && a.frozen !== a.link) a.link.push(frame);
     else a.pending.push(frame);
+  }
+
+  /** Someone on the network edits or deletes for everyone a message it sent the account. */
+  change(identifier: string, f: Omit<ChangeFrame, 'type'>): boolean {
+    const a = this.find(identifier);
+    if (!a) return false;
+    this.deliver(a, { type: 'change', ...f });
+    return true;
   }
 
   /** Someone on the network writes to the account. */
@@ -287,6 +297,28 @@ export class SimNetwork {
     if (!a || a.token !== token) return false;
     keep(a.activity.reads, { to, ids, played, at: Date.now() });
     return true;
+  }
+
+  /** Marks numbers (digits) as having an account or not (`POST /_sim/numbers`). */
+  setRegistered(numbers: string[], registered: boolean): void {
+    for (const n of numbers) {
+      if (registered) this.unregistered.delete(n);
+      else this.unregistered.add(n);
+    }
+  }
+
+  /** Which numbers have an account, as the device asks the network; undefined when not linked. */
+  checkNumbers(
+    sessionId: string,
+    token: string,
+    numbers: string[],
+  ): Array<{ number: string; exists: boolean; jid: string | null }> | undefined {
+    const a = this.accounts.get(sessionId);
+    if (!a || a.token !== token) return undefined;
+    return numbers.map((number) => {
+      const exists = !this.unregistered.has(number);
+      return { number, exists, jid: exists ? userJid(number) : null };
+    });
   }
 
   activity(identifier: string): DeviceActivity | undefined {

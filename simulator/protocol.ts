@@ -45,6 +45,17 @@ export interface OwnMessageFrame {
   timestampMs: number;
 }
 
+/** The sender edited (`text`: the new text) or deleted for everyone a message it sent earlier. */
+export interface ChangeFrame {
+  type: 'change';
+  /** The message changed. */
+  id: string;
+  /** The sender's phone digits. */
+  from: string;
+  change: 'edited' | 'deleted';
+  text?: string;
+}
+
 export type Frame =
   | { type: 'qr'; qr: string }
   | { type: 'pairing-code'; code: string }
@@ -54,6 +65,7 @@ export type Frame =
   | { type: 'close'; reason: CloseReason; detail: string }
   | MessageFrame
   | OwnMessageFrame
+  | ChangeFrame
   | { type: 'receipt'; id: string; status: 'sent' | 'delivered' | 'read' }
   | { type: 'lid-mapping'; lid: string; phone: string }
   | { type: 'contacts'; contacts: Array<{ phone: string; name?: string; lid?: string }> }
@@ -116,6 +128,8 @@ export interface DeviceRequests {
   };
   /** Read receipts for received messages of chat `to`; `played` are the voice notes among them. */
   read: { token: string; to: string; ids: string[]; played: string[] };
+  /** Which numbers (digits) have an account; answered with `{success, numbers: [{number, exists, jid}]}`. */
+  check: { token: string; numbers: string[] };
   group: z.input<typeof DeviceGroupAction>;
   probe: { token: string };
   logout: { token: string };

@@ -123,6 +123,24 @@ const ReadBody = z.object({
   played: z.array(z.string().min(1).max(128)).max(100),
 });
 
+const CheckBody = z.object({
+  token: z.string(),
+  numbers: z
+    .array(z.string().regex(/^\d{1,20}$/))
+    .min(1)
+    .max(100),
+});
+const NumbersBody = z.object({
+  unregistered: z
+    .array(z.string().regex(/^\d{1,20}$/))
+    .max(1000)
+    .optional(),
+  registered: z
+    .array(z.string().regex(/^\d{1,20}$/))
+    .max(1000)
+    .optional(),
+});
+
 function bad(message: string) {
   return errorBody('VALIDATION_FAILED', message);
 }
@@ -195,6 +213,29 @@ export function simulatorRoutes() {
     return c.json({ success: true, messageId: id });
   });
 
+  r.post('/_sim/change', async (c) => {
+    const parsed = z
+      .object({
+        sessionId: z.string().min(1),
+        from: digits,
+        messageId: z.string().min(1).max(100),
+        change: z.enum(['edited', 'deleted']),
+        text: z.string().min(1).max(65_536).optional(),
+      })
+      .refine((b) => b.change === 'deleted' || b.text !== undefined, 'text is required for an edit')
+      .safeParse(await jsonBody(c));
+    if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
+    const b = parsed.data;
+    const ok = simNetwork.change(await resolve(b.sessionId), {
+      id: b.messageId,
+      from: b.from,
+      change: b.change,
+      ...(b.text !== undefined && b.change === 'edited' ? { text: b.text } : {}),
+    });
+    if (!ok) return c.json(errorBody('SESSION_NOT_FOUND', `no linked account for ${b.sessionId}`), 404);
+    return c.json({ success: true });
+  });
+
   r.post('/_sim/groups', async (c) => {
     const parsed = z
       .object({
@@ -211,6 +252,14 @@ export function simulatorRoutes() {
     );
     if (!groupId) return c.json(errorBody('SESSION_NOT_FOUND', 'no such account'), 404);
     return c.json({ success: true, groupId });
+  });
+
+  r.post('/_sim/numbers', async (c) => {
+    const parsed = NumbersBody.safeParse(await jsonBody(c));
+    if (!parsed.success) return c.json(bad('unregistered and registered: arrays of digits'), 400);
+    simNetwork.setRegistered(parsed.data.registered ?? [], true);
+    simNetwork.setRegistered(parsed.data.unregistered ?? [], false);
+    return c.json({ success: true });
   });
 
   r.get('/_sim/activity', async (c) => {
@@ -284,6 +333,15 @@ export function simulatorRoutes() {
     const { token, to, ids, played } = parsed.data;
     const ok = simNetwork.read(c.req.param('sessionId'), token, to, ids, played);
     return ok ? c.json({ success: true }) : c.json(errorBody('UNAUTHORIZED', 'device not linked'), 401);
+  });
+
+  r.post('/_sim/device/:sessionId/check', async (c) => {
+    const parsed = CheckBody.safeParse(await jsonBody(c));
+    if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
+    const numbers = simNetwork.checkNumbers(c.req.param('sessionId'), parsed.data.token, parsed.data.numbers);
+    return numbers
+      ? c.json({ success: true, numbers })
+      : c.json(errorBody('UNAUTHORIZED', 'device not linked'), 401);
   });
 
   r.post('/_sim/device/:sessionId/presence', async (c) => {

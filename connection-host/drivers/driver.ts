@@ -1,4 +1,4 @@
-import type { PresenceState, ReadTarget } from '#shared/commands/types';
+import type { NumberCheck, PresenceState, ReadTarget } from '#shared/commands/types';
 import type { LidCache } from '#shared/contacts/lid-cache';
 import type { InboundMessage, OutboundContent, OwnMessage } from '#shared/messages/content';
 import type { Restriction } from '#shared/sessions/restriction';
@@ -51,6 +51,8 @@ export interface DriverEvents {
    * by a retry request); a refusal of a message `send` is waiting for rejects that send instead.
    */
   onSendFailed(messageId: string, reason: string): void;
+  /** A message was edited or deleted for everyone, by the contact or by the account's phone. */
+  onMessageChange(change: MessageChange): void;
   onContacts(contacts: Array<{ phone: string; name?: string; lid?: string }>): void;
   onGroup(group: {
     groupId: string;
@@ -70,6 +72,15 @@ export interface DriverEvents {
 export interface OutboundMedia {
   bytes: Uint8Array;
   mimetype: string;
+}
+
+/** An edit or deletion the network reported; `chatId` as our chats are named (digits, `<id>@g.us`, `<lid>@lid`). */
+export interface MessageChange {
+  messageId: string;
+  chatId: string;
+  change: 'edited' | 'deleted';
+  text?: string;
+  fromMe: boolean;
 }
 
 export interface PresenceUpdate {
@@ -108,6 +119,12 @@ export interface DriverLink {
   /** Read receipts for received messages of one chat; voice notes are marked played as well. */
   read(chatId: string, messages: ReadTarget[]): Promise<void>;
   pin(chatId: string, pin: boolean): Promise<void>;
+  /** Replaces the text (or caption) of a message the account sent. */
+  edit(chatId: string, messageId: string, text: string): Promise<void>;
+  /** Deletes a message the account sent for everyone in the chat. */
+  revoke(chatId: string, messageId: string): Promise<void>;
+  /** Which of these numbers (digits) have an account on the network, one answer per number, in order. */
+  checkNumbers(numbers: string[]): Promise<NumberCheck[]>;
   /** A status story; image and video stories come with the media the host fetched (guarded). */
   postStatus(story: {
     type: 'text' | 'image' | 'video';

@@ -39,6 +39,8 @@ const MOUNTS: Mount[] = [
   { prefix: '/api/links', routes: async () => (await import('./links/routes.ts')).linkAdminRoutes() },
   { prefix: '/links', routes: async () => (await import('./links/routes.ts')).linkRoutes() },
   { prefix: '/api/media', routes: async () => (await import('./media/routes.ts')).mediaRoutes() },
+  { prefix: '/api/chats', routes: async () => (await import('./chats/routes.ts')).chatRoutes() },
+  { prefix: '/api/contacts', routes: async () => (await import('./contacts/routes.ts')).contactRoutes() },
   { prefix: '/api/commands', routes: async () => (await import('./commands/routes.ts')).commandRoutes() },
   { prefix: '/api/templates', routes: async () => (await import('./templates/routes.ts')).templateRoutes() },
   {

@@ -6,6 +6,7 @@ import { recordChatActivity, saveContacts, saveGroup, saveLidMapping } from '#sh
 import type { HostEvent } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
 import { enqueueMediaJob, needsAnalysis } from '#shared/media/job';
+import { applyMessageChange } from '#shared/messages/changes';
 import type { InboundMessage } from '#shared/messages/content';
 import type { StoredMessage } from '#shared/messages/message';
 import { advanceStatus, getMessage, saveMessage } from '#shared/messages/repository';
@@ -156,6 +157,9 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
       return;
     case 'lid.mapping':
       await saveLidMapping(e.tenantId, e.sessionId, e.lid, e.phone);
+      return;
+    case 'message.changed':
+      await applyMessageChange(e);
       return;
     case 'command.result': {
       const done = await recordCommandResult(e.tenantId, e.commandId, e.ok, e.result, e.error, e.at);

@@ -24,6 +24,17 @@ export const ReadTarget = z.object({
 });
 export type ReadTarget = z.infer<typeof ReadTarget>;
 
+/** The most numbers one contact check asks about. */
+export const CHECK_MAX = 50;
+
+/** Whether a number has an account on the network; `jid` is the account's id, which may differ from the number asked (some countries' numbers are rewritten). */
+export const NumberCheck = z.object({
+  number: z.string(),
+  exists: z.boolean(),
+  jid: z.string().nullable(),
+});
+export type NumberCheck = z.infer<typeof NumberCheck>;
+
 /** Work for the connection host. One FIFO queue per shard, MessageGroupId = sessionId. */
 export const Command = z.discriminatedUnion('kind', [
   z.object({
@@ -70,6 +81,16 @@ export const Command = z.discriminatedUnion('kind', [
     state: PresenceState,
     /** Shown at most this long: the host then sends `paused`, unless a message to the chat came first. */
     pauseAfterMs: z.number().int().positive().max(60_000).optional(),
+  }),
+  z.object({ ...base, kind: z.literal('check'), numbers: z.array(z.string()).min(1).max(CHECK_MAX) }),
+  z.object({ ...base, kind: z.literal('edit'), chatId: z.string(), messageId: z.string(), text: z.string() }),
+  z.object({
+    ...base,
+    kind: z.literal('delete'),
+    chatId: z.string(),
+    messageId: z.string(),
+    fromMe: z.boolean(),
+    forEveryone: z.boolean(),
   }),
   z.object({
     ...base,

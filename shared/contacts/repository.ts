@@ -136,6 +136,8 @@ export interface StoredChat {
   name?: string;
   lastMsgAt: number;
   inboundCount: number;
+  /** The time of the newest message marked read through the API: the unread count starts after it. */
+  readUpTo?: number;
 }
 
 /**
@@ -164,4 +166,18 @@ export async function hasChat(tenantId: string, sessionId: string, chatId: strin
 
 export async function listChats(tenantId: string, sessionId: string): Promise<StoredChat[]> {
   return dataTable.query<StoredChat>({ ...chatsOf(tenantId, sessionId), ascending: true });
+}
+
+/** Marks a chat read up to a message time; the mark only moves forward. */
+export async function markChatRead(
+  tenantId: string,
+  sessionId: string,
+  chatId: string,
+  upTo: number,
+): Promise<void> {
+  await dataTable.update(
+    chatKey(tenantId, sessionId, chatId),
+    { type: 'chat', tenantId, sessionId, chatId, readUpTo: upTo },
+    { condition: 'attribute_not_exists(readUpTo) OR readUpTo < :t', values: { ':t': upTo } },
+  );
 }

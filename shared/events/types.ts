@@ -59,6 +59,20 @@ export const HostEvent = z.discriminatedUnion('kind', [
     participants: z.array(z.object({ phone: z.string(), name: z.string().optional() })),
   }),
   z.object({ ...base, kind: z.literal('lid.mapping'), lid: z.string(), phone: z.string() }),
+  /** A message was edited or deleted: by the contact or the account's phone (network), or through the API. */
+  z.object({
+    ...base,
+    kind: z.literal('message.changed'),
+    messageId: z.string(),
+    chatId: z.string(),
+    change: z.enum(['edited', 'deleted']),
+    /** The new text of an edit. */
+    text: z.string().optional(),
+    /** Whether the message is one the account sent. */
+    fromMe: z.boolean(),
+    /** A deletion: for everyone in the chat (the network's revoke), or from this service's history only. */
+    forEveryone: z.boolean().optional(),
+  }),
   z.object({
     ...base,
     kind: z.literal('command.result'),

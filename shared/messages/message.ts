@@ -43,6 +43,10 @@ export interface StoredMessage {
   mediaMissing?: string;
   status: MessageStatus;
   statusReason?: string;
+  /** When the message was last edited (its `text` or `caption` is the edited one). */
+  editedAt?: number;
+  /** When the message was deleted for everyone; its text, caption and media are gone from history. */
+  deletedAt?: number;
   timestampMs: number;
   /**
    * When the message joined the tenant feed (stored, or published after its analysis): the feed's

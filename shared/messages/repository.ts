@@ -105,6 +105,8 @@ export interface MessageQuery {
   sessionId?: string;
   direction?: 'inbound' | 'outbound';
   kinds?: readonly string[];
+  /** One chat only: messages strictly older than this gsi2 order key (`orderKey`), for paging. */
+  beforeKey?: string;
 }
 
 /**
@@ -121,6 +123,12 @@ export async function* messagesNewestFirst(
     ':pk': q.chatId === undefined ? feedPk(q.tenantId) : chatMessagesPk(q.tenantId, q.chatId),
   };
   const filters: string[] = [];
+  let keyCondition = '#pk = :pk';
+  if (q.beforeKey !== undefined && q.chatId !== undefined) {
+    names['#sk'] = 'gsi2sk';
+    values[':before'] = q.beforeKey;
+    keyCondition += ' AND #sk < :before';
+  }
   if (q.chatId === undefined) {
     // The tenant feed also holds the stream's events that are not messages (feed-event.ts).
     names['#type'] = 'type';
@@ -153,7 +161,7 @@ export async function* messagesNewestFirst(
       new QueryCommand({
         TableName: resourceNames.dataTable(),
         IndexName: index,
-        KeyConditionExpression: '#pk = :pk',
+        KeyConditionExpression: keyCondition,
         FilterExpression: filters.length ? filters.join(' AND ') : undefined,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: toAttr(values),

@@ -35,6 +35,8 @@ export interface UpdateOptions {
   names?: Record<string, string>;
   values?: Item;
   add?: Record<string, number>;
+  /** Attributes to remove. */
+  remove?: string[];
 }
 
 /** Thin typed helpers over one DynamoDB table. Keys are built by the repositories, which take the tenant. */
@@ -122,7 +124,17 @@ export class Table {
       adds.push(`#a${i} :a${i}`);
       i++;
     }
-    const expr = [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : '']
+    const removes: string[] = [];
+    for (const k of opt.remove ?? []) {
+      names[`#r${i}`] = k;
+      removes.push(`#r${i}`);
+      i++;
+    }
+    const expr = [
+      sets.length ? `SET ${sets.join(', ')}` : '',
+      adds.length ? `ADD ${adds.join(', ')}` : '',
+      removes.length ? `REMOVE ${removes.join(', ')}` : '',
+    ]
       .filter(Boolean)
       .join(' ');
     return {

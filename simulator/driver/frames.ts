@@ -66,6 +66,19 @@ export function stepOf(f: Frame): FrameStep {
       };
     case 'message':
       return { step: 'inbound', message: inboundOf(f), mediaUrl: f.mediaUrl };
+    case 'change':
+      return report({
+        name: 'onMessageChange',
+        args: [
+          {
+            messageId: f.id,
+            chatId: f.from,
+            change: f.change,
+            ...(f.text !== undefined ? { text: f.text } : {}),
+            fromMe: false,
+          },
+        ],
+      });
     case 'own-message':
       return report({
         name: 'onOwnMessage',

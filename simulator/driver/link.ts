@@ -1,5 +1,6 @@
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
+import type { NumberCheck } from '#shared/commands/types';
 import { maskUrl } from '#shared/http/mask-url';
 import { logger } from '#shared/log/logger';
 import { toVCard } from '#shared/messages/vcard';
@@ -169,6 +170,28 @@ export function deviceLink(conn: DeviceConnection, forgetCreds: () => Promise<vo
         ids: messages.map((m) => m.id),
         played: messages.filter((m) => m.voice).map((m) => m.id),
       });
+    },
+    async edit(chatId, messageId, text) {
+      await conn.post('send', {
+        id: `E${messageId}${Date.now()}`,
+        to: chatId,
+        type: 'edit',
+        quotedId: messageId,
+        text,
+      });
+    },
+    async revoke(chatId, messageId) {
+      await conn.post('send', {
+        id: `X${messageId}${Date.now()}`,
+        to: chatId,
+        type: 'revoke',
+        quotedId: messageId,
+      });
+    },
+    async checkNumbers(numbers) {
+      const r = (await conn.post('check', { numbers })) as { numbers?: NumberCheck[] };
+      if (!Array.isArray(r.numbers)) throw new Error('the network did not answer the check');
+      return r.numbers;
     },
     async react(to, messageId, emoji) {
       await conn.post('send', { id: `R${messageId}${Date.now()}`, to, type: 'reaction', text: emoji });

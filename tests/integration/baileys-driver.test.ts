@@ -137,6 +137,7 @@ function recorder() {
     onContacts: () => seen.push('contacts'),
     onGroup: () => seen.push('group'),
     onLidMapping: () => seen.push('lid'),
+    onMessageChange: () => seen.push('change'),
     onActivity: () => seen.push('activity'),
     onRestriction: () => seen.push('restriction'),
   };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { getBinaryNodeChild, getBinaryNodeChildren } from '@whiskeysockets/baileys';
+import { getBinaryNodeChild, getBinaryNodeChildren, proto } from '@whiskeysockets/baileys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '#shared/config/env';
 import { logger } from '#shared/log/logger';
@@ -75,6 +75,7 @@ function recorder() {
     onContacts: () => {},
     onGroup: () => {},
     onLidMapping: () => {},
+    onMessageChange: () => {},
     onActivity: () => {},
     onRestriction: () => {},
   };
@@ -232,6 +233,27 @@ describe('Baileys driver against the fake network', () => {
     const read = sent.find((r) => r.type === 'read' || r.type === 'read-self');
     expect(read?.ids.sort()).toEqual([textId, voiceId].sort());
     expect(sent.find((r) => r.type === 'played')?.ids).toEqual([voiceId]);
+  });
+
+  it('checks numbers with a USync contact query: users of the network exist, others do not', async () => {
+    expect(await link.checkNumbers(['14155550100', '447700900123'])).toEqual([
+      { number: '14155550100', exists: true, jid: '14155550100@s.whatsapp.net' },
+      { number: '447700900123', exists: false, jid: null },
+    ]);
+  });
+
+  it('edits and revokes of our messages reach the peer as protocol messages', async () => {
+    await link.send('chg-out-1', '14155550100', { kind: 'text', text: 'price is 800' });
+    await link.edit('14155550100', 'chg-out-1', 'price is 750');
+    await link.revoke('14155550100', 'chg-out-1');
+    const protocol = () =>
+      asha.received.flatMap((m) => (m.message.protocolMessage ? [m.message.protocolMessage] : []));
+    await poll(() => protocol().filter((p) => p.key?.id === 'chg-out-1').length).toBe(2);
+    const [edit, revoke] = protocol().filter((p) => p.key?.id === 'chg-out-1');
+    expect(edit?.type).toBe(proto.Message.ProtocolMessage.Type.MESSAGE_EDIT);
+    const edited = edit?.editedMessage;
+    expect(edited?.conversation ?? edited?.extendedTextMessage?.text).toBe('price is 750');
+    expect(revoke?.type).toBe(proto.Message.ProtocolMessage.Type.REVOKE);
   });
 
   it('a message the business types on its own phone reaches onOwnMessage in the customer’s chat, not onInbound', async () => {

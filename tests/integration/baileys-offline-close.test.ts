@@ -54,6 +54,7 @@ function recorder() {
     onContacts: () => {},
     onGroup: () => {},
     onLidMapping: () => {},
+    onMessageChange: () => {},
     onActivity: () => {},
     onRestriction: () => {},
   };

@@ -48,6 +48,7 @@ function recorder() {
     },
     onInbound: () => {},
     onOwnMessage: () => {},
+    onMessageChange: () => {},
     onReceipt: () => {},
     onSendFailed: () => {},
     onContacts: () => {},

@@ -53,6 +53,7 @@ function recorder() {
     onContacts: () => {},
     onGroup: () => {},
     onLidMapping: () => {},
+    onMessageChange: () => {},
     onActivity: () => {},
     onRestriction: () => {},
   };

@@ -22,6 +22,8 @@ import {
   SendUnconfirmedError,
 } from '../driver.ts';
 import { clearAuthState, loadAuthState } from './auth-state.ts';
+import { editMessage, revokeMessage } from './changes.ts';
+import { checkNumbers } from './check.ts';
 import type { ClientVersion } from './client-version.ts';
 import { toLinkEnd } from './disconnect.ts';
 import { groupAction } from './groups.ts';
@@ -395,6 +397,9 @@ async function connect(
     async read(chatId, messages) {
       await markRead(sock, chatId, messages);
     },
+    checkNumbers: (numbers) => checkNumbers(sock, numbers),
+    edit: (chatId, messageId, text) => editMessage(sock, chatId, messageId, text),
+    revoke: (chatId, messageId) => revokeMessage(sock, chatId, messageId),
     async postStatus(story) {
       const stored = opts.statusAudience ? await opts.statusAudience(sessionId) : [];
       const own = sock.user?.id ? [phoneOfJid(sock.user.id)] : [];

@@ -27,6 +27,7 @@ describe('event wiring', () => {
       onContacts: (c) => calls.push(['contacts', c]),
       onGroup: (g) => calls.push(['group', g]),
       onLidMapping: (lid, phone) => calls.push(['lid', lid, phone]),
+      onMessageChange: (c) => calls.push(['change', c.messageId, c.change]),
       onActivity: () => {},
       onRestriction: () => {},
     };

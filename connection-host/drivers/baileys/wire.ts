@@ -8,6 +8,7 @@ import type { LidCache } from '#shared/contacts/lid-cache';
 import type { Logger } from '#shared/log/logger';
 import { lidJid } from '#shared/phone/jid';
 import type { DriverEvents } from '../driver.ts';
+import { changeOfUpdate } from './changes.ts';
 import { fetchMedia, type MediaSource } from './media-download.ts';
 import {
   lidOfJid,
@@ -145,7 +146,11 @@ export function wireEvents(ctx: WireContext): {
   sock.ev.on(
     'messages.update',
     guard('message updates', (updates) => {
-      for (const u of updates) outcome(u.key.id, outcomeOfUpdate(u));
+      for (const u of updates) {
+        const change = changeOfUpdate(u, phoneForLid);
+        if (change) events.onMessageChange(change);
+        else outcome(u.key.id, outcomeOfUpdate(u));
+      }
     }),
   );
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { phoneNumberInput } from '#shared/phone/schema';
+import { chatInput, phoneNumberInput } from '#shared/phone/schema';
 
 export const MAX_LIMIT = 500;
 
@@ -15,3 +15,8 @@ export const Limit = (fallback: number) =>
 
 /** A number to look up, with or without country code, in any common notation → digits. */
 export const PhoneDigits = phoneNumberInput({ national: true });
+
+/** A chat as history names it: digits (with country code), `<id>@g.us`, or `<lid>@lid` for a sender known only by LID. */
+export const HistoryChat = z
+  .union([z.string().regex(/^\d{5,20}@lid$/), chatInput()])
+  .openapi({ description: 'The chat: a phone number with country code, <id>@g.us, or <lid>@lid' });

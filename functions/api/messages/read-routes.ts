@@ -1,25 +1,21 @@
 import { z } from '@hono/zod-openapi';
 import { READ_MAX, type ReadTarget } from '#shared/commands/types';
+import { markChatRead } from '#shared/contacts/repository';
 import { router } from '#shared/http/context';
 import { NotFoundError } from '#shared/http/errors';
 import type { StoredMessage } from '#shared/messages/message';
 import { queryMessages } from '#shared/messages/repository';
-import { chatInput } from '#shared/phone/schema';
 import { messageKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { requireAuth } from '../auth/middleware.ts';
 import { acceptCommand } from '../commands/accept.ts';
 import { actionRoute, SessionRef } from '../commands/schemas.ts';
+import { HistoryChat } from '../history/query.ts';
 import { requireReadySession } from '../sessions/service.ts';
-
-/** A chat as history names it: digits, `<id>@g.us`, or `<lid>@lid` for a sender known only by LID. */
-const ReadChat = z
-  .union([z.string().regex(/^\d{5,20}@lid$/), chatInput()])
-  .openapi({ description: 'The chat: a phone number with country code, <id>@g.us, or <lid>@lid' });
 
 const ReadBody = z.object({
   sessionId: SessionRef,
-  chatId: ReadChat,
+  chatId: HistoryChat,
   messageIds: z
     .array(z.string().trim().min(1).max(128))
     .min(1)
@@ -42,12 +38,12 @@ export const targetOf = (m: StoredMessage): ReadTarget => ({
  * in this session (the receipt needs its sender, and a voice note is marked played): another chat's,
  * session's or tenant's message is not found.
  */
-async function targetsOf(tenantId: string, sessionId: string, chatId: string, ids?: string[]) {
+async function messagesOf(tenantId: string, sessionId: string, chatId: string, ids?: string[]) {
   if (!ids) {
     const latest = await queryMessages({ tenantId, sessionId, chatId, direction: 'inbound' }, READ_MAX);
     if (latest.length === 0)
       throw new NotFoundError(`chatId: no received messages of ${chatId} in this session`);
-    return latest.map(targetOf);
+    return latest;
   }
   const unique = [...new Set(ids)];
   const found = await dataTable.getMany<StoredMessage>(
@@ -58,7 +54,7 @@ async function targetsOf(tenantId: string, sessionId: string, chatId: string, id
     if (m?.direction !== 'inbound' || m.chatId !== chatId) {
       throw new NotFoundError(`messageIds: ${id} is not a received message of ${chatId} in this session`);
     }
-    return targetOf(m);
+    return m;
   });
 }
 
@@ -71,8 +67,12 @@ export function readRoutes() {
     async (c) => {
       const b = c.req.valid('json');
       const session = await requireReadySession(c.get('auth').tenant, b.sessionId);
-      const messages = await targetsOf(session.tenantId, session.sessionId, b.chatId, b.messageIds);
+      const read = await messagesOf(session.tenantId, session.sessionId, b.chatId, b.messageIds);
+      const messages = read.map(targetOf);
       const { commandId } = await acceptCommand(session, { kind: 'read', chatId: b.chatId, messages });
+      // The chat list's unread count starts after the newest message marked read.
+      const newest = Math.max(...read.map((m) => m.timestampMs));
+      await markChatRead(session.tenantId, session.sessionId, b.chatId, newest);
       return c.json({ success: true as const, commandId, status: 'pending' as const }, 202);
     },
   );
