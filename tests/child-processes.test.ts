@@ -27,6 +27,8 @@ const REVIEWED: Record<string, string> = {
   'scripts/local/dynamo-process.ts: LAUNCHER': 'our own launcher source beside the module',
   'scripts/local/dynamo-process.ts: String(opts.port)': 'a free port number the launcher found',
   'scripts/local/dynamo-process.ts: opts.dir': 'the value after -dbPath: the operator-set DATA_DIR',
+  'scripts/local/host-processes.ts: process.execPath': 'this Node binary (HOSTS=n local hosts)',
+  'scripts/local/host-processes.ts: script': 'our own host-process.ts beside the module',
   'functions/media/describe/video.ts: cmd':
     "the wrapper's command: ffmpeg or ffprobe from the operator's config",
   'functions/media/describe/video.ts: paths.ffprobe': "the operator's config",

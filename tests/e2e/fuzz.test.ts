@@ -23,7 +23,7 @@ interface Operation {
   hasBody: boolean;
 }
 
-const CLOUD = /\/api\/messages\/\{phoneNumberId\}\/messages$/;
+const CLOUD = /\/api\/messages\/\{phoneNumberId\}\/(messages|media)$|^\/api\/media\/\{mediaId\}/;
 const STREAM = /\/(extracted-)?stream$/;
 
 const odd = fc.oneof(
@@ -161,7 +161,7 @@ describe('every documented operation', () => {
                 success: false,
                 error: { code: expect.stringMatching(/^[A-Z_]+$/), message: expect.any(String) },
               };
-              // The Cloud-API-compatible path answers in the Cloud API's shape once the path matches it.
+              // The Cloud-API-compatible paths (messages, media) answer in the Cloud API's shape once the path matches.
               const cloud = {
                 error: expect.objectContaining({ code: expect.any(Number), message: expect.any(String) }),
               };

@@ -70,6 +70,12 @@ describe('connection hosts sharing the shards', () => {
       ids.push((await admin.post('/api/sessions', { name: `spread ${i}` })).body.session.sessionId);
     await waitFor(() => allReady(ids), 30_000, 'sessions READY on host-a');
     const numbers = (await sessions(ids)).map((s) => s.mobile_number);
+    // A heartbeat tells what its host held at its last tick (every 2 s): the next one lists them all.
+    await waitFor(
+      async () => (await hosts())[0]?.shards.length === SHARDS,
+      10_000,
+      'host-a reporting every shard',
+    );
     expect((await hosts())[0]!.shards).toEqual([0, 1, 2, 3, 4, 5]);
 
     // Two more join: each takes its share (2 of 6) by orderly hand-over from host-a.
