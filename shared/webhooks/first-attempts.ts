@@ -65,7 +65,8 @@ export async function deliverFirstAttempts(
   const notMade = here.flatMap((_, i) => (started[i] ? [] : [i]));
   const underWay = here.flatMap((_, i) => (started[i] && !results[i] ? [i] : []));
   // Marked before the jobs below are queued: they, and the tenant's next ones, go its own way.
-  for (const i of underWay) markSlow(here[i]!.tenantId);
+  // One sign per tenant and batch, however many of its attempts were under way.
+  for (const tenant of new Set(underWay.map((i) => here[i]!.tenantId))) markSlow(tenant);
   await Promise.all([
     recordOutcomes(
       made.map((i) => here[i]!),

@@ -7,23 +7,35 @@ import {
   SLOW_ANSWER_MS,
   SLOW_HOLD_MS,
   SLOW_REQUEUE_MS,
+  SLOW_STRIKES,
   SLOW_TENANT_IN_FLIGHT,
   takeSlot,
 } from './slow-tenants.ts';
 
 describe('slow tenants', () => {
-  it('an answer at or over the threshold marks its tenant slow for a while; faster ones do not', () => {
-    noteAnswer('fast', SLOW_ANSWER_MS - 1);
+  it('answers at or over the threshold mark their tenant slow for a while, from the third on; faster ones do not', () => {
+    for (let i = 0; i < SLOW_STRIKES; i++) noteAnswer('fast', SLOW_ANSWER_MS - 1);
     expect(isSlow('fast')).toBe(false);
+    for (let i = 1; i < SLOW_STRIKES; i++) noteAnswer('slow', SLOW_ANSWER_MS);
+    // One stall of a busy machine (or two) is not yet a slow receiver.
+    expect(isSlow('slow')).toBe(false);
     noteAnswer('slow', SLOW_ANSWER_MS);
     expect(isSlow('slow')).toBe(true);
     expect(isSlow('slow', Date.now() + SLOW_HOLD_MS + 1)).toBe(false);
-    // Expired: forgotten until the next slow answer.
+    // Expired: forgotten until slow answers come again.
     expect(isSlow('slow')).toBe(false);
   });
 
+  it('strikes further apart than the hold time do not add up', () => {
+    const t0 = 5_000_000;
+    markSlow('spread', t0);
+    markSlow('spread', t0 + SLOW_HOLD_MS + 1);
+    markSlow('spread', t0 + 2 * SLOW_HOLD_MS + 2);
+    expect(isSlow('spread', t0 + 2 * SLOW_HOLD_MS + 3)).toBe(false);
+  });
+
   it('a slow tenant gets a few slots at once in this process; a freed slot (once) makes room', () => {
-    markSlow('t-slots');
+    for (let i = 0; i < SLOW_STRIKES; i++) markSlow('t-slots');
     const frees = Array.from({ length: SLOW_TENANT_IN_FLIGHT }, () => takeSlot('t-slots'));
     expect(frees.every(Boolean)).toBe(true);
     expect(takeSlot('t-slots')).toBeUndefined();

@@ -7,7 +7,7 @@
  * on the queue for later. What one process learns stays in it: another learns by its own attempts.
  */
 
-/** An answer slower than this (or none by then) marks its tenant slow. */
+/** An answer slower than this (or none by then) is a sign of a slow receiver (see SLOW_STRIKES). */
 export const SLOW_ANSWER_MS = 2_000;
 /** A tenant stays slow this long after its last slow answer. */
 export const SLOW_HOLD_MS = 60_000;
@@ -22,7 +22,24 @@ const inFlight = new Map<string, number>();
 /** Jobs put back per tenant in the current window, to spread their return over time. */
 const deferred = new Map<string, { count: number; since: number }>();
 
+/**
+ * Slow answers (or attempts still under way at the events consumer's deadline) a tenant needs within
+ * `SLOW_HOLD_MS` to count as slow: one stall of a busy machine must not send a healthy receiver's
+ * deliveries through the queue (out of order, later), a receiver that is really slow gets there at
+ * once.
+ */
+export const SLOW_STRIKES = 3;
+const strikes = new Map<string, number[]>();
+
+/** One sign of a slow receiver; the `SLOW_STRIKES`-th within `SLOW_HOLD_MS` marks the tenant slow. */
 export function markSlow(tenantId: string, now = Date.now()): void {
+  const recent = (strikes.get(tenantId) ?? []).filter((t) => now - t < SLOW_HOLD_MS);
+  recent.push(now);
+  if (recent.length < SLOW_STRIKES) {
+    strikes.set(tenantId, recent);
+    return;
+  }
+  strikes.delete(tenantId);
   slowUntil.set(tenantId, now + SLOW_HOLD_MS);
 }
 
