@@ -29,7 +29,7 @@ import {
   markDeadLettered,
 } from './repository.ts';
 import { noteAnswer } from './slow-tenants.ts';
-import { headersFor, resolveTarget } from './target.ts';
+import { currentTarget, headersFor } from './target.ts';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -377,7 +377,7 @@ async function post(d: Delivery, n: number): Promise<AttemptResult> {
     durationMs: Math.round(performance.now() - t0),
   });
 
-  const cfg = await resolveTarget(d.tenantId, d.sessionId, d.event);
+  const cfg = await currentTarget(d.tenantId, d.sessionId, d.event);
   if (!cfg.enabled || !cfg.webhookUrl) {
     return { record: done('failed', null, null, 'webhook disabled or no URL configured') };
   }

@@ -1,7 +1,7 @@
-import { resolveCloudConfig } from './cloud/config-store.ts';
+import { forgetCloudConfig, resolveCloudConfig } from './cloud/config-store.ts';
 import { asciiJson, cloudDeliveryHeaders } from './cloud/sign.ts';
 import type { EffectiveConfig } from './config.ts';
-import { resolveConfig } from './config-store.ts';
+import { forgetConfig, resolveConfig } from './config-store.ts';
 import { deliveryHeaders } from './sign.ts';
 
 /**
@@ -34,6 +34,19 @@ export async function resolveTarget(tenantId: string, sessionId: string, event: 
     domainsSource: own ? 'tenant' : tenant.domainsSource,
     enabled: Boolean(cloud?.webhookUrl) && (cloud?.enabled ?? true),
   };
+}
+
+/**
+ * As `resolveTarget`, but a target that would send nothing is read again from the store first: the
+ * job was queued where a webhook was configured, and a configuration this process remembered from
+ * before that (another process saved it) must not fail the delivery for good.
+ */
+export async function currentTarget(tenantId: string, sessionId: string, event: string): Promise<Target> {
+  const cached = await resolveTarget(tenantId, sessionId, event);
+  if (cached.enabled && cached.webhookUrl) return cached;
+  forgetConfig(tenantId);
+  forgetCloudConfig(tenantId);
+  return resolveTarget(tenantId, sessionId, event);
 }
 
 /** The body as stored and sent: the Cloud format escapes non-ASCII characters, as Meta does. */

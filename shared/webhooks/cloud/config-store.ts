@@ -42,6 +42,11 @@ export async function putCloudWebhookConfig(tenantId: string, config: CloudWebho
 
 const cache = new Map<string, { until: number; value: Promise<CloudWebhookConfig | undefined> }>();
 
+/** Forgets the remembered Cloud configuration of a tenant (the next read goes to the store). */
+export function forgetCloudConfig(tenantId: string): void {
+  cache.delete(tenantId);
+}
+
 /** What a delivery uses now, remembered as long as the native configuration is (CONFIG_CACHE_MS). */
 export function resolveCloudConfig(tenantId: string): Promise<CloudWebhookConfig | undefined> {
   const now = Date.now();
