@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '#shared/http/context';
 import { NotFoundError, ValidationError } from '#shared/http/errors';
@@ -70,7 +69,6 @@ export function cloudMediaRoutes() {
     const id = newMediaId();
     const key = cloudMediaKeyOf(tenant, id);
     const raw: Record<string, string> = {};
-    const digest = createHash('sha256');
     let sink: ReturnType<typeof uploadSink> | undefined;
     let file: { name: string; stored?: StoredFile } | undefined;
     try {
@@ -86,10 +84,7 @@ export function cloudMediaRoutes() {
           const f: { name: string; stored?: StoredFile } = { name: part.filename };
           [sink, file] = [s, f];
           return {
-            write: (chunk) => {
-              digest.update(chunk);
-              return s.write(chunk);
-            },
+            write: (chunk) => s.write(chunk),
             end: async () => {
               f.stored = await s.end();
             },
@@ -105,7 +100,7 @@ export function cloudMediaRoutes() {
       const media: CloudMedia = {
         id,
         mime_type: stored.mimetype,
-        sha256: digest.digest('hex'),
+        sha256: stored.sha256,
         file_size: stored.size,
         ...(file.name && file.name !== 'blob' ? { file_name: file.name } : {}),
       };

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '#shared/http/context';
@@ -157,7 +156,6 @@ async function uploadAndSend(
   const key = uploadKeyOf(tenant, messageId);
   let sink: ReturnType<typeof uploadSink> | undefined;
   let file: { name: string; type: string; stored?: StoredFile } | undefined;
-  const digest = createHash('sha256');
   try {
     await readMultipart(c.req.raw.body, boundary, {
       field: (name, value) => {
@@ -176,10 +174,7 @@ async function uploadAndSend(
         };
         [sink, file] = [s, f];
         return {
-          write: (chunk) => {
-            digest.update(chunk);
-            return s.write(chunk);
-          },
+          write: (chunk) => s.write(chunk),
           end: async () => {
             f.stored = await s.end();
           },
@@ -212,7 +207,7 @@ async function uploadAndSend(
     const request = {
       sender: pathSender ?? senderOf(f as { sessionId?: string }),
       ...fields,
-      file: { name: file.name, type: file.type, sha256: digest.digest('hex') },
+      file: { name: file.name, type: file.type, sha256: stored.sha256 },
     };
     let sent = false;
     const answer = await idempotent(c, request, async () => {

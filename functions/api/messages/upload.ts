@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand } from '@aws-sdk/client-s3';
@@ -71,6 +72,8 @@ const PART_BYTES = 5 * MiB;
 
 export interface StoredFile extends DetectedFile {
   size: number;
+  /** Hex SHA-256 of the bytes, taken as they streamed. */
+  sha256: string;
 }
 
 /**
@@ -87,8 +90,9 @@ export function uploadSink(
   const Bucket = names.mediaBucket();
   let head: Buffer[] = [];
   let size = 0;
+  const digest = createHash('sha256');
   let started:
-    | { pass: PassThrough; done: Promise<unknown>; abort: () => Promise<void>; file: StoredFile }
+    | { pass: PassThrough; done: Promise<unknown>; abort: () => Promise<void>; file: DetectedFile }
     | undefined;
 
   const start = async () => {
@@ -96,7 +100,7 @@ export function uploadSink(
     head = [];
     const detected = await detectFile(bytes, declaredType);
     const type = decide(detected);
-    const file = { type, mimetype: type === 'pdf' ? 'application/pdf' : detected.mimetype, size };
+    const file = { type, mimetype: type === 'pdf' ? 'application/pdf' : detected.mimetype };
     checkNetworkLimit(type, size);
     const { Upload } = await import('@aws-sdk/lib-storage'); // on first use (cold start)
     const pass = new PassThrough();
@@ -121,6 +125,7 @@ export function uploadSink(
   return {
     async write(chunk: Uint8Array) {
       size += chunk.byteLength;
+      digest.update(chunk);
       if (!started) {
         head.push(Buffer.from(chunk));
         if (size >= SNIFF_BYTES) await start();
@@ -138,7 +143,7 @@ export function uploadSink(
       }
       started!.pass.end();
       await started!.done;
-      return { ...started!.file, size };
+      return { ...started!.file, size, sha256: digest.digest('hex') };
     },
     /** Gives up: an upload under way is aborted, a stored object deleted. */
     async discard() {
