@@ -9,7 +9,7 @@ import { enqueueMediaJob, needsAnalysis } from '#shared/media/job';
 import { applyMessageChange } from '#shared/messages/changes';
 import type { InboundMessage } from '#shared/messages/content';
 import type { StoredMessage } from '#shared/messages/message';
-import { advanceStatus, getMessage, saveMessage } from '#shared/messages/repository';
+import { advanceStatus, getMessage, saveInbound, saveMessage } from '#shared/messages/repository';
 import { type Counter, count } from '#shared/metrics/metrics';
 import { addAlias, applySessionState, getSession } from '#shared/sessions/repository';
 import { feedClock } from '#shared/store/keys';
@@ -107,8 +107,8 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
       const m = e.message;
       const stored = storedInbound(e);
       // The message and its sender's contact are independent writes: side by side.
-      const [isNew] = await Promise.all([
-        saveMessage(stored),
+      const [saved] = await Promise.all([
+        saveInbound(stored),
         m.senderPhone
           ? saveContacts(
               e.tenantId,
@@ -118,13 +118,16 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
             )
           : undefined,
       ]);
+      // A placeholder whose real message is stored already changes nothing (inbound-batch.ts).
+      if (saved === 'superseded') return;
+      const isNew = saved === 'stored' || saved === 'replaced';
       // The stream reads the store: it learns of the message now, whatever the work below takes.
       if (isNew && !needsAnalysis(m)) nudgeTenantFeed(e.tenantId, [stored]);
       // The webhook is queued not only when saveMessage answers true: a retried event whose first run
       // stored the message but failed before queueing must still queue it. The delivery id derives
       // from the message id, so a repeat finds the existing delivery and never POSTs twice.
       await Promise.all([
-        isNew
+        saved === 'stored'
           ? recordChatActivity(
               e.tenantId,
               e.sessionId,

@@ -10,7 +10,7 @@ import type { HostEvent } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
 import { needsAnalysis } from '#shared/media/job';
 import type { StoredMessage } from '#shared/messages/message';
-import { messageItem, saveMessage } from '#shared/messages/repository';
+import { type InboundSave, messageItem, saveInbound } from '#shared/messages/repository';
 import { count } from '#shared/metrics/metrics';
 import { TRANSACTION_MAX_ITEMS } from '#shared/store/db';
 import { dataTable } from '#shared/store/tables';
@@ -80,12 +80,13 @@ async function applyInboundRun(run: Inbound[]): Promise<void> {
   // senders' contacts and their chats' activity in one transaction (one request, visible all at
   // once, so in order to the stream), then their jobs.
   const prepared = await prepareRun(run);
-  if (prepared.ops.length <= TRANSACTION_MAX_ITEMS && (await dataTable.transact(prepared.ops))) {
+  if (transactable(prepared) && (await dataTable.transact(prepared.ops))) {
     committed([prepared]);
     return afterRunStored(prepared);
   }
   const { stored } = prepared;
-  // Something of the run is stored already (a retried event), or a contact or chat has a later
+  // Something of the run is stored already (a retried event, or the placeholder of an
+  // undecryptable message its real message now replaces), or a contact or chat has a later
   // message: one message after another, so that none becomes visible before the ones ahead of it;
   // deliveries as on the single path.
   const contactWrites = Promise.all(
@@ -94,14 +95,17 @@ async function applyInboundRun(run: Inbound[]): Promise<void> {
     ),
   );
   contactWrites.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
-  const isNew: boolean[] = [];
-  for (const m of stored) isNew.push(await saveMessage(m));
-  count('messagesReceived', isNew.filter(Boolean).length);
+  const saved: InboundSave[] = [];
+  for (const m of stored) saved.push(await saveInbound(m));
+  // A real message that replaced its placeholder is news (feed, webhook, hooks) but not a new
+  // message of its chat; a placeholder whose real message is stored already is nothing at all.
+  const isNew = saved.map((s) => s === 'stored' || s === 'replaced');
+  count('messagesReceived', saved.filter((s) => s === 'stored').length);
   if (isNew.some(Boolean)) nudgeTenantFeed(tenantId, published(stored.filter((_, n) => isNew[n])));
   await contactWrites;
   await Promise.all([
     // Chat activity of the messages this run stored: one write per chat.
-    ...[...chatsOf(run.filter((_, n) => isNew[n]))].map(([chatId, c]) =>
+    ...[...chatsOf(run.filter((_, n) => saved[n] === 'stored'))].map(([chatId, c]) =>
       recordChatActivity(tenantId, sessionId, chatId, c.at, c.name, c.count),
     ),
     // Queued for the messages stored now; those stored before may have had their first attempt
@@ -114,9 +118,11 @@ async function applyInboundRun(run: Inbound[]): Promise<void> {
     replayedInboundWebhooks(
       tenantId,
       sessionId,
-      webhookMessages(run, (n) => !isNew[n]),
+      webhookMessages(run, (n) => saved[n] === 'present'),
     ),
-    ...run.map((e) => afterInboundStored(tenantId, sessionId, e.message)),
+    ...run.flatMap((e, n) =>
+      saved[n] === 'superseded' ? [] : [afterInboundStored(tenantId, sessionId, e.message)],
+    ),
   ]);
 }
 
@@ -209,6 +215,16 @@ async function prepareRun(run: Inbound[]): Promise<PreparedRun> {
   return { run, stored, ops, jobs: deliveries.jobs, contacts };
 }
 
+/**
+ * Whether a run can be stored as one transaction: it fits, and names each message once (a
+ * transaction may not write one item twice; a run holds the placeholder of an undecryptable
+ * message and then its real message when the sender sent it again at once).
+ */
+function transactable(p: PreparedRun): boolean {
+  if (p.ops.length > TRANSACTION_MAX_ITEMS) return false;
+  return new Set(p.run.map((e) => e.message.id)).size === p.run.length;
+}
+
 /** Once a run's transaction went through: stream, first webhook attempts in order, per-message hooks. */
 async function afterRunStored(p: PreparedRun): Promise<void> {
   await Promise.all([deliverFirstAttempts(p.jobs), afterRunsStored([p])]);
@@ -271,8 +287,8 @@ export async function applyEvents(events: HostEvent[]): Promise<boolean[]> {
  * per-session way, which finds what is stored already).
  */
 async function storeTogether(prepared: PreparedRun[]): Promise<boolean[]> {
-  // A run too large for one transaction is left to the per-session way.
-  const fitting = prepared.flatMap((p, r) => (p.ops.length <= TRANSACTION_MAX_ITEMS ? [r] : []));
+  // A run too large for one transaction, or that names a message twice, is left to the per-session way.
+  const fitting = prepared.flatMap((p, r) => (transactable(p) ? [r] : []));
   const packs = packInOrder(fitting, (r) => [prepared[r]!.ops.length], [TRANSACTION_MAX_ITEMS]);
   const ok: boolean[] = prepared.map(() => false);
   await Promise.all(

@@ -27,5 +27,6 @@ describe('notForChatbot', () => {
     expect(notForChatbot(msg({ backlog: true }), now, 300)).toBe('backlog');
     expect(notForChatbot(msg({ timestampMs: now - 301_000 }), now, 300)).toBe('too old');
     expect(notForChatbot(msg({ text: '  ' }), now, 300)).toBe('no text');
+    expect(notForChatbot(msg({ kind: 'decrypt_failed', text: undefined }), now, 300)).toBe('undecryptable');
   });
 });

@@ -1,6 +1,6 @@
 import { names } from '../aws/names.ts';
 import { env } from '../config/env.ts';
-import type { InboundMessage } from '../messages/content.ts';
+import { type InboundMessage, isDecryptFailed } from '../messages/content.ts';
 import { isGroupJid, parseJid } from '../phone/jid.ts';
 import { sendJson } from '../queue/send.ts';
 import { chatbotMayAct } from './gate.ts';
@@ -9,7 +9,7 @@ import type { ChatbotJob } from './job.ts';
 /**
  * Why an inbound message gets no automatic reply, or undefined when the chatbot may answer it. Only
  * 1:1 chats with a text are answered: never a group, a status broadcast or newsletter, a message
- * replayed from the network's offline queue (`backlog`), nor one older than CHATBOT_MAX_MESSAGE_AGE_S
+ * replayed from the network's offline queue (`backlog`), an undecryptable message's placeholder, nor one older than CHATBOT_MAX_MESSAGE_AGE_S
  * (docs/events.md, "Backlog"). Own messages never arrive as inbound (the drivers drop them); the
  * chatbot consumer checks the sender against the session's number once more.
  */
@@ -22,6 +22,8 @@ export function notForChatbot(
   const server = parseJid(m.chatId)?.server;
   if (server === 'broadcast' || server === 'newsletter') return 'broadcast';
   if (m.backlog) return 'backlog';
+  // A placeholder has nothing to answer; its real message, if the sender sends it again, is a turn.
+  if (isDecryptFailed(m)) return 'undecryptable';
   if (now - m.timestampMs > maxAgeS * 1000) return 'too old';
   if (!(m.text ?? m.caption)?.trim()) return 'no text';
   return undefined;

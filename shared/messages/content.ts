@@ -105,6 +105,12 @@ export const InboundKind = z.enum([
   'reaction',
   'poll',
   'unknown',
+  /**
+   * A placeholder: the network delivered a message the device could not decrypt, and the driver
+   * asked the sender's phone to send it again. It carries the id, chat, sender and time only; the
+   * real message with the same id replaces it when it comes (docs/events.md, "Undecryptable messages").
+   */
+  'decrypt_failed',
 ]);
 export type InboundKind = z.infer<typeof InboundKind>;
 
@@ -161,6 +167,12 @@ export const InboundMessage = z.object({
   mediaMissing: z.string().optional(),
 });
 export type InboundMessage = z.infer<typeof InboundMessage>;
+
+/** The kind of an undecryptable message's placeholder: replaced by the real message of its id. */
+export const DECRYPT_FAILED = InboundKind.enum.decrypt_failed;
+
+/** Whether a message (inbound, stored) is an undecryptable message's placeholder. */
+export const isDecryptFailed = (m: { kind: string }) => m.kind === DECRYPT_FAILED;
 
 /**
  * A message the account itself sent from another device (the business's phone), seen by the linked

@@ -6,11 +6,40 @@ import { fromAttr, toAttr } from '../store/db.ts';
 import { chatMessagesPk, feedPk, messageIndexKeys, messageKey } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
 import type { FeedEventRow } from '../stream/feed-event.ts';
+import { DECRYPT_FAILED, isDecryptFailed } from './content.ts';
 import { type StoredMessage, statusRank } from './message.ts';
 
 /** Stores a message once; a second save of the same id is a no-op that answers false. */
 export async function saveMessage(m: StoredMessage): Promise<boolean> {
   return dataTable.put(messageItem(m), { ifAbsent: true });
+}
+
+/**
+ * What storing an inbound message did: `stored` it (new), `replaced` the `decrypt_failed`
+ * placeholder of its id, found it `present` already (a repeat), or found the placeholder it is
+ * `superseded` by the real message.
+ */
+export type InboundSave = 'stored' | 'replaced' | 'present' | 'superseded';
+
+/**
+ * Stores an inbound message once, with the one exception of placeholders: an undecryptable
+ * message's placeholder (`decrypt_failed`) is replaced by the real message of its id, once; a
+ * placeholder never replaces anything. Each outcome is stable under repeats (idempotent).
+ */
+export async function saveInbound(m: StoredMessage): Promise<InboundSave> {
+  if (await saveMessage(m)) return 'stored';
+  if (isDecryptFailed(m)) {
+    const stored = await getMessage(m.tenantId, m.sessionId, m.messageId);
+    return stored && !isDecryptFailed(stored) ? 'superseded' : 'present';
+  }
+  const replaced = await dataTable.put(messageItem(m), {
+    condition: {
+      expression: '#kind = :placeholder',
+      names: { '#kind': 'kind' },
+      values: { ':placeholder': DECRYPT_FAILED },
+    },
+  });
+  return replaced ? 'replaced' : 'present';
 }
 
 /** The item `saveMessage` writes (for writes that batch several items in one transaction). */

@@ -34,6 +34,7 @@ const LABELS: Record<string, string> = {
   reaction: '[Reaction]',
   poll: '[Poll]',
   unknown: '[Unsupported message]',
+  decrypt_failed: '[Message not decrypted yet]',
 };
 
 /** The text, else the caption, else a label for the kind (a document label carries its file name). */

@@ -1,7 +1,7 @@
 import type { CommandRecord } from '../commands/results.ts';
 import type { MessageStatus } from '../events/types.ts';
 import type { MessageAnalysis } from '../messages/analysis.ts';
-import type { InboundMessage } from '../messages/content.ts';
+import { DECRYPT_FAILED, type InboundMessage, isDecryptFailed } from '../messages/content.ts';
 import type { StoredMessage } from '../messages/message.ts';
 import { getSession } from '../sessions/repository.ts';
 import type { Session } from '../sessions/session.ts';
@@ -50,6 +50,14 @@ function sessionOf(tenantId: string, sessionId: string): Promise<Session | undef
  */
 
 /**
+ * What a message's `message.inbound` deliveries are keyed by (one delivery per key): its id, and for
+ * an undecryptable message's placeholder its own key, so the real message that replaces it is
+ * delivered too.
+ */
+const inboundDedupKey = (sessionId: string, m: InboundMessage) =>
+  isDecryptFailed(m) ? `${sessionId}:${m.id}:${DECRYPT_FAILED}` : `${sessionId}:${m.id}`;
+
+/**
  * `message.inbound`; a media message carries what its analysis found (docs/media.md). Each function
  * here also queues the Cloud-format delivery of the same event when the tenant has that webhook
  * (docs/webhooks-cloud.md); the native delivery's id is answered.
@@ -60,7 +68,7 @@ export async function inboundMessageWebhook(
   m: InboundMessage,
   analysis?: MessageAnalysis,
 ) {
-  const dedupKey = `${sessionId}:${m.id}`;
+  const dedupKey = inboundDedupKey(sessionId, m);
   const [id] = await Promise.all([
     enqueueBuilt(
       tenantId,
@@ -104,12 +112,15 @@ export async function prepareInboundWebhooks(tenantId: string, sessionId: string
 
 /** One delivery entry per message: its payload built when sent, its id from the message id. */
 const inboundEntries = (tenantId: string, sessionId: string, ms: InboundMessage[]) =>
-  ms.map((m) => ({ build: () => buildInbound(tenantId, sessionId, m), dedupKey: `${sessionId}:${m.id}` }));
+  ms.map((m) => ({
+    build: () => buildInbound(tenantId, sessionId, m),
+    dedupKey: inboundDedupKey(sessionId, m),
+  }));
 
 const cloudEntries = (tenantId: string, sessionId: string, ms: InboundMessage[]) =>
   ms.map((m) => ({
     build: () => buildCloudInbound(tenantId, sessionId, m),
-    dedupKey: `${sessionId}:${m.id}`,
+    dedupKey: inboundDedupKey(sessionId, m),
   }));
 
 async function buildCloudInbound(tenantId: string, sessionId: string, m: InboundMessage) {

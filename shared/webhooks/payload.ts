@@ -1,5 +1,6 @@
 import type { MessageStatus, SessionStatus } from '../events/types.ts';
 import type { MessageAnalysis } from '../messages/analysis.ts';
+import { isDecryptFailed } from '../messages/content.ts';
 import type { Restriction } from '../sessions/restriction.ts';
 import { publicRestriction } from '../sessions/session.ts';
 
@@ -22,6 +23,12 @@ export interface InboundWebhookPayload {
     transcription: string | null;
     confidence: number | string | null;
   };
+  /**
+   * Only on an undecryptable message's placeholder (kind `decrypt_failed`): the network delivered a
+   * message the device could not decrypt. A real message with the same `message_id` follows if the
+   * sender's phone sends it again (docs/events.md, "Undecryptable messages").
+   */
+  decrypt_failed?: true;
 }
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
@@ -32,7 +39,14 @@ export function inboundWebhookPayload(p: {
   mobid?: string;
   recipient?: string;
   sender: string | null;
-  message: { id: string; timestampMs: number; text?: string; caption?: string; mimetype?: string };
+  message: {
+    id: string;
+    kind?: string;
+    timestampMs: number;
+    text?: string;
+    caption?: string;
+    mimetype?: string;
+  };
   mediaUrl: string | null;
   analysis?: MessageAnalysis;
 }): InboundWebhookPayload {
@@ -56,6 +70,7 @@ export function inboundWebhookPayload(p: {
       transcription: a.transcription ?? null,
       confidence: a.confidence ?? null,
     },
+    ...(p.message.kind && isDecryptFailed({ kind: p.message.kind }) ? { decrypt_failed: true as const } : {}),
   };
 }
 

@@ -17,6 +17,8 @@ type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 export interface BaileysStack {
   /** The environment every process of the stack shares. */
   env: Record<string, string>;
+  /** The API process's base URL (e.g. for the tenant stream). */
+  baseUrl: string;
   admin: Client;
   /**
    * Starts a connection host process (stopped by `stop`): connection-host/main.ts under tsx, or
@@ -47,6 +49,7 @@ export async function startBaileysStack(
     .body.token;
   return {
     env,
+    baseUrl: api.baseUrl,
     admin: jsonClient(api.baseUrl, token),
     startHost(extra = {}, command) {
       const p = command
@@ -91,7 +94,7 @@ export async function webhookTo(admin: Client, hook: Receiver): Promise<void> {
   expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
 }
 
-export type HistoryRow = { id: string; text: string; status: string; reason: string | null };
+export type HistoryRow = { id: string; text: string; type: string; status: string; reason: string | null };
 
 /** The session's stored messages of one direction, as the history view answers them. */
 export const historyOf = async (admin: Client, sessionId: string, type: 'inbound' | 'outbound') =>

@@ -298,3 +298,48 @@ describe('inbound normalisation', () => {
     expect(g.participants).toEqual([{ phone: '919876543210' }, { phone: '14155550100' }]);
   });
 });
+
+describe('undecryptable messages', () => {
+  const CIPHERTEXT = proto.WebMessageInfo.StubType.CIPHERTEXT;
+  it('a CIPHERTEXT stub becomes a decrypt_failed placeholder with id, chat, sender and time', () => {
+    const n = normaliseMessage(
+      msg({
+        key: {
+          remoteJid: '555555555555555@lid',
+          remoteJidAlt: '14155550100@s.whatsapp.net',
+          id: 'BADMAC1',
+          fromMe: false,
+        },
+        pushName: 'Asha',
+        messageStubType: CIPHERTEXT,
+        messageStubParameters: ['Bad MAC'],
+      }),
+    );
+    expect(n).toEqual({
+      message: {
+        id: 'BADMAC1',
+        chatId: '14155550100',
+        senderPhone: '14155550100',
+        senderLid: '555555555555555',
+        senderName: 'Asha',
+        kind: 'decrypt_failed',
+        timestampMs: 1_700_000_000_000,
+      },
+      lidMapping: { lid: '555555555555555', phone: '14155550100' },
+    });
+  });
+
+  it('a stub whose other part decrypted to chat content is that content; own stubs stay out', () => {
+    const key = { remoteJid: '14155550100@s.whatsapp.net', id: 'PART1', fromMe: false };
+    const partial = normaliseMessage(
+      msg({ key, messageStubType: CIPHERTEXT, message: { conversation: 'got through' } }),
+    );
+    expect(partial?.message).toMatchObject({ kind: 'text', text: 'got through' });
+    expect(
+      normaliseMessage(msg({ key: { ...key, fromMe: true }, messageStubType: CIPHERTEXT })),
+    ).toBeUndefined();
+    expect(
+      normaliseOwnMessage(msg({ key: { ...key, fromMe: true }, messageStubType: CIPHERTEXT })),
+    ).toBeUndefined();
+  });
+});

@@ -15,7 +15,12 @@ import {
   type WAMessage,
   type WAMessageUpdate,
 } from '@whiskeysockets/baileys';
-import type { InboundKind, InboundMessage, OwnMessage } from '#shared/messages/content';
+import {
+  DECRYPT_FAILED,
+  type InboundKind,
+  type InboundMessage,
+  type OwnMessage,
+} from '#shared/messages/content';
 import { fromVCard } from '#shared/messages/vcard';
 import { chatIdOf, groupJid, isUserJid } from '#shared/phone/jid';
 
@@ -165,8 +170,20 @@ export function contentFields(content: proto.IMessage | undefined): Fields | und
 const mime = (m: { mimetype?: string | null } | null | undefined) => m?.mimetype ?? undefined;
 
 /**
- * Converts one received message. Answers undefined for what is not a chat message for us: our own
- * messages, status/broadcast/newsletter traffic, protocol messages (revokes, edits, key exchange).
+ * Baileys could not decrypt the message (or found nothing to decrypt in it): it upserts a stub with
+ * the CIPHERTEXT stub type and no content, and has asked the sender for it again (a retry receipt,
+ * or a placeholder resend request to the account's phone). The retried message comes with the same
+ * id. A stub whose other part decrypted to chat content is that content, not a placeholder.
+ */
+function undecryptable(msg: WAMessage): boolean {
+  if (msg.messageStubType !== proto.WebMessageInfo.StubType.CIPHERTEXT) return false;
+  return !contentFields(extractMessageContent(msg.message));
+}
+
+/**
+ * Converts one received message; one the device could not decrypt becomes a `decrypt_failed`
+ * placeholder. Answers undefined for what is not a chat message for us: our own messages,
+ * status/broadcast/newsletter traffic, protocol messages (revokes, edits, key exchange).
  */
 export function normaliseMessage(
   msg: WAMessage,
@@ -176,7 +193,9 @@ export function normaliseMessage(
   const remote = key.remoteJid;
   if (!remote || key.fromMe || !key.id) return undefined;
   if (isJidBroadcast(remote) || isJidNewsletter(remote)) return undefined;
-  const fields = contentFields(extractMessageContent(msg.message));
+  const fields: Fields | undefined = undecryptable(msg)
+    ? { kind: DECRYPT_FAILED }
+    : contentFields(extractMessageContent(msg.message));
   if (!fields) return undefined;
 
   const group = isJidGroup(remote) === true;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { EventEmitter, once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { deflateSync } from 'node:zlib';
@@ -79,6 +80,18 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
   private toLose = 0;
   /** Ids of the messages `loseNextSends` made the network lose, in order. */
   readonly lost: string[] = [];
+  /**
+   * Messages a phone sent that their recipient's devices could not decrypt (`sendUndecryptable`):
+   * what the sending phone sends again, properly, when a device asks with a retry receipt.
+   */
+  private readonly retryable = new Map<
+    string,
+    { from: FakeUser; to: FakeUser; message: proto.IMessage; opts: SendOptions }
+  >();
+  /** While set, phones ignore retry receipts for `sendUndecryptable` messages (a sender gone offline). */
+  ignoreRetries = false;
+  /** Ids of the messages a phone sent again after a device's retry receipt, in order. */
+  readonly resent: string[] = [];
   private lidSeq = 200_000_000_000_000;
   private down = false;
   /** Signal state is not safe under concurrent use: encryption and decryption run one at a time. */
@@ -243,6 +256,53 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
         });
       }
       return id;
+    });
+  }
+
+  /**
+   * A message its recipient's devices cannot decrypt: the `enc` holds bytes that are no Signal
+   * message of any session (as after the sender's phone lost its session state). A device answers
+   * with a retry receipt; the sending phone then sends `message` again with the same id, encrypted
+   * properly (see `node`, `receipt`), as a real phone does.
+   */
+  sendUndecryptable(
+    from: FakeUser,
+    to: FakeUser,
+    message: proto.IMessage,
+    opts: SendOptions,
+  ): Promise<string> {
+    const id = opts.id ?? newMessageId();
+    const t = now();
+    this.retryable.set(id, { from, to, message, opts });
+    const sender: Record<string, string> =
+      opts.addressing === 'pn'
+        ? { from: from.pnJid(), sender_lid: from.lidJid() }
+        : { from: from.lidJid(), sender_pn: from.pnJid(), addressing_mode: 'lid' };
+    return this.inOrder(async () => {
+      for (const c of opts.only ? [opts.only] : to.companions.values()) {
+        this.deliver(c, {
+          tag: 'message',
+          attrs: { ...sender, id, t, type: 'text', notify: from.name },
+          content: [{ tag: 'enc', attrs: { v: '2', type: 'msg' }, content: randomBytes(64) }],
+        });
+      }
+      return id;
+    });
+  }
+
+  /** A device's retry receipt for a message `sendUndecryptable` sent: its phone sends it again. */
+  private answerRetry(c: Companion, node: BinaryNode): void {
+    const pending = node.attrs.type === 'retry' ? this.retryable.get(node.attrs.id ?? '') : undefined;
+    if (!pending || c.user !== pending.to || this.ignoreRetries) return;
+    const id = node.attrs.id ?? '';
+    this.resent.push(id);
+    void this.sendFromPhone(pending.from, pending.to, pending.message, {
+      ...pending.opts,
+      id,
+      only: c,
+    }).catch((err) => {
+      this.errors.push(err);
+      this.emit('relay-error', err);
     });
   }
 
@@ -437,6 +497,7 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
         if (c) {
           this.receipts.push({ from: c, node });
           this.emit('receipt', { from: c, node });
+          this.answerRetry(c, node);
         }
         return;
       }

@@ -46,6 +46,12 @@ export interface ReceivedMessage {
 export interface Switchboard {
   sendFromPhone(from: FakeUser, to: FakeUser, message: proto.IMessage, opts: SendOptions): Promise<string>;
   ownFromPhone(me: FakeUser, to: FakeUser, text: string, opts: SendOptions): Promise<string>;
+  sendUndecryptable(
+    from: FakeUser,
+    to: FakeUser,
+    message: proto.IMessage,
+    opts: SendOptions,
+  ): Promise<string>;
   receiptFromPhone(from: FakeUser, to: FakeUser, ids: string[], type?: 'read' | 'played'): void;
   retryFromPhone(from: FakeUser, to: FakeUser, id: string): void;
   scanQr(user: FakeUser, qr: string): Promise<Companion>;
@@ -101,6 +107,14 @@ export class FakeUser {
    */
   sendFromMyPhone(to: FakeUser, text: string, opts: SendOptions = {}): Promise<string> {
     return this.net.ownFromPhone(this, to, text, opts);
+  }
+
+  /**
+   * Sends a text `to` cannot decrypt (garbage where the Signal message belongs); when a device of
+   * `to` asks for it again with a retry receipt, this phone sends it properly with the same id.
+   */
+  sendUndecryptableText(to: FakeUser, text: string, opts: SendOptions = {}): Promise<string> {
+    return this.net.sendUndecryptable(this, to, { conversation: text }, opts);
   }
 
   send(to: FakeUser, message: proto.IMessage, opts: SendOptions = {}): Promise<string> {
