@@ -14,6 +14,7 @@ import { type Counter, count } from '#shared/metrics/metrics';
 import { addAlias, applySessionState, getSession } from '#shared/sessions/repository';
 import { feedClock } from '#shared/store/keys';
 import { nudgeTenantFeed } from '#shared/stream/feed';
+import { publishRestrictionChange } from '#shared/stream/restriction-event';
 import {
   commandResultWebhook,
   forgetSession,
@@ -99,7 +100,12 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
       );
       if (updated) forgetSession(e.tenantId, e.sessionId);
       if (updated && e.mobile) await addAlias(e.tenantId, e.mobile, e.sessionId);
-      if (updated) await sessionStatusWebhook(updated);
+      if (updated)
+        await Promise.all([
+          sessionStatusWebhook(updated),
+          // A restriction change is news on the stream too; a status change alone is not (yet).
+          e.restriction !== undefined ? publishRestrictionChange(updated) : undefined,
+        ]);
       logger.info({ sessionId: e.sessionId, status: e.status, applied: Boolean(updated) }, 'session status');
       return;
     }

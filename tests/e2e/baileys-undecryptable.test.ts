@@ -48,7 +48,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  stream?.close();
+  await stream?.close();
   await stack?.stop();
   await net?.close();
   await hook?.close();

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { names } from '#shared/aws/names';
 import { sendJson } from '#shared/queue/send';
 import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { openStream } from '../support/sse-client.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 /**
  * A restriction the host reports (here put on the events queue as the host would, after Baileys saw
- * a time-lock push) becomes session state: session info and a `session.status` webhook show it,
+ * a time-lock push) becomes session state: session info, a `session.status` webhook and the same
+ * event on the tenant stream show it,
  * and sends to chats the session has no history with are refused (429 NEW_CHATS_RESTRICTED) while
  * existing chats keep working. Its lifting is reported and sends to new chats are accepted again.
  */
@@ -14,7 +16,10 @@ describe('network restrictions on new chats', () => {
   it('shows the time-lock, refuses new chats while it holds, and lets go when it is lifted', async () => {
     const t = await newTenant();
     const hook = await startReceiver();
+    const stream = await openStream(t.portalId);
+    const streamed = () => stream.events.filter((e) => e.json?.event === 'session.status');
     try {
+      await stream.connected;
       await t.api.post('/api/webhook/config', {
         webhookUrl: hook.url,
         approvedDomains: ['127.0.0.1'],
@@ -60,6 +65,11 @@ describe('network restrictions on new chats', () => {
         status: 'READY',
         restriction: { until: new Date(until).toISOString() },
       });
+      const live = await waitFor(async () =>
+        streamed().find((e) => e.json.restriction?.reason === 'reachout_timelock'),
+      );
+      expect(live.json).toEqual(webhook.json);
+      expect(live.id).toMatch(/^\d{13}#rst_[0-9a-f]{24}$/);
 
       const refused = await t.api.post('/api/messages/send', {
         sessionId: s.sessionId,
@@ -99,6 +109,9 @@ describe('network restrictions on new chats', () => {
         const lock = all.findIndex((r) => r.json.restriction?.reason === 'reachout_timelock');
         return all.slice(lock + 1).some((r) => r.json.restriction === null) ? true : undefined;
       });
+      // And on the stream, once each.
+      await waitFor(async () => (streamed().at(-1)?.json.restriction === null ? true : undefined));
+      expect(streamed().map((e) => e.json.restriction?.reason ?? null)).toEqual(['reachout_timelock', null]);
       const again = await t.api.post('/api/messages/send', {
         sessionId: s.sessionId,
         to: '919800000078',
@@ -106,6 +119,7 @@ describe('network restrictions on new chats', () => {
       });
       expect(again.status).toBe(202);
     } finally {
+      await stream.close();
       await hook.close();
     }
   });
