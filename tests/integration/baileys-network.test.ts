@@ -369,3 +369,48 @@ describe('linking by pairing code', () => {
     await link.close();
   });
 });
+
+describe('a passkey-gated account (the network asks for a passkey at linking)', () => {
+  const gated = (phone: string) => {
+    const user = net.addUser({ phone, name: 'Gated' });
+    user.passkeyGated = true;
+    return user;
+  };
+  const passkeyEnd = { kind: 'fatal', reason: expect.stringMatching(/^PASSKEY_REQUIRED: /) };
+
+  it('a scanned QR ends linking for good with PASSKEY_REQUIRED, not another QR', async () => {
+    const owner = gated('447700900201');
+    const r = recorder();
+    const link = await driver().connect(
+      { tenantId: 't1', sessionId: `s-${randomBytes(4).toString('hex')}`, method: 'qr' },
+      r.events,
+    );
+    await poll(() => r.qrs.length).toBe(1);
+    await expect(owner.scanQr(r.qrs[0] ?? '')).rejects.toThrow(/passkey/);
+    await poll(() => r.closes).toEqual([passkeyEnd]);
+    net.refreshQr(); // new refs would be a new QR on a link still waiting
+    await new Promise((res) => setTimeout(res, 500));
+    expect(r.qrs).toHaveLength(1);
+    expect(owner.companions.size).toBe(0);
+    await link.close();
+  });
+
+  it('so does a pairing code typed on the phone', async () => {
+    const owner = gated('447700900202');
+    const r = recorder();
+    const link = await driver().connect(
+      {
+        tenantId: 't1',
+        sessionId: `s-${randomBytes(4).toString('hex')}`,
+        method: 'phone',
+        phoneNumber: `+${owner.number}`,
+      },
+      r.events,
+    );
+    await poll(() => r.codes.length).toBe(1);
+    await expect(owner.enterPairingCode(r.codes[0] ?? '')).rejects.toThrow(/passkey/);
+    await poll(() => r.closes).toEqual([passkeyEnd]);
+    expect(owner.companions.size).toBe(0);
+    await link.close();
+  });
+});

@@ -37,6 +37,7 @@ import {
   toJid,
   toMessageContent,
 } from './outbound.ts';
+import { PASSKEY_NOTIFICATIONS, PASSKEY_REQUIRED, passkeyEnd } from './passkey.ts';
 import { markRead } from './read.ts';
 import { fromCapping, fromError463, fromTimelock, NEW_CHAT_RESTRICTED_ERROR } from './restrictions.ts';
 import { wireEvents } from './wire.ts';
@@ -263,6 +264,15 @@ async function connect(
   });
 
   let pairingRequested = false;
+  /** The network asked for a passkey at linking: the link ends for good (passkey.ts). */
+  let passkeyAsked = false;
+  for (const type of PASSKEY_NOTIFICATIONS)
+    sock.ws.on(`CB:notification,type:${type}`, () => {
+      if (passkeyAsked || auth.state.creds.account) return; // linked already: not a linking gate
+      passkeyAsked = true;
+      log.warn({ type }, 'the network asks for a passkey to link this account');
+      void sock.end(new Error(PASSKEY_REQUIRED));
+    });
   let closed = false;
   /** The socket has ended: Baileys has destroyed its event emitter, listeners and buffer. */
   let ended = false;
@@ -292,7 +302,7 @@ async function connect(
     }
     if (u.connection === 'close' && !closed) {
       closed = true;
-      const end = toLinkEnd(u.lastDisconnect?.error);
+      const end = passkeyAsked ? passkeyEnd() : toLinkEnd(u.lastDisconnect?.error);
       if (end.kind !== 'restart') log.info({ end }, 'link closed');
       // A 405: the network raised its minimum client version. The next login (of every session of
       // the host) announces the current one, looked up before the runtime reconnects (bounded).

@@ -125,6 +125,7 @@ export class Linking {
     if (!r) throw new Error('the QR names no client waiting to link (expired, or another network)');
     if (!r.noiseKey.equals(data.noiseKey) || !Buffer.from(r.keys.identity).equals(data.identityKey))
       throw new Error('the QR keys do not match the client that registered');
+    if (user.passkeyGated) return this.askPasskey(r);
     return this.pair(user, r, data.advSecret);
   }
 
@@ -135,6 +136,7 @@ export class Linking {
   async enterPairingCode(user: FakeUser, code: string): Promise<Companion> {
     const r = await this.codeRequestFor(user.number);
     if (!r?.codeRequest) throw new Error(`no client asked for a pairing code for ${user.number}`);
+    if (user.passkeyGated) return this.askPasskey(r);
     const companionEphemeral = await unwrapWithCode(code, r.codeRequest.wrappedEphemeral);
     const primaryEphemeral = Curve.generateKeyPair();
     const finished = this.awaitReply(`finish:${r.codeRequest.ref}`);
@@ -191,6 +193,25 @@ export class Linking {
         },
       ],
     });
+  }
+
+  /**
+   * A passkey-gated account: instead of pair-success the linking client gets the passkey prologue
+   * (WebAuthn request options for the companion to answer with the user's passkey), and the phone
+   * shows "continue on your other device". A client that cannot answer it never links; the scan
+   * rejects. Only the notification's type is modelled faithfully; its payload is a stand-in.
+   */
+  private askPasskey(r: Registration): Promise<Companion> {
+    const options = { rpId: 'whatsapp.com', userVerification: 'required', challenge: tag() };
+    r.link.send({
+      tag: 'notification',
+      attrs: { from: S_WHATSAPP_NET, type: 'passkey_prologue_request', id: tag(), t: now() },
+      content: [
+        { tag: 'passkey_prologue_request', attrs: {}, content: Buffer.from(JSON.stringify(options)) },
+      ],
+    });
+    this.events.emit('passkey-requested', r);
+    return Promise.reject(new Error('the account needs a passkey to link a device'));
   }
 
   /** Links the registered client to `user` as a new device: pair-success, its counter-signature, 515. */

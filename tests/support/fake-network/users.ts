@@ -76,6 +76,11 @@ export class FakeUser {
   /** Messages from companions that this user's phone decrypted, in arrival order. */
   readonly received: ReceivedMessage[] = [];
   nextDevice = 1;
+  /**
+   * The network asks this account for a passkey before it links a device (2026): a scan or a code
+   * reaches the linking client as a `passkey_prologue_request` notification, never as pair-success.
+   */
+  passkeyGated = false;
 
   constructor(
     private readonly net: Switchboard,
