@@ -1,3 +1,4 @@
+import { isDecryptFailed } from '#shared/messages/content';
 import type { StoredMessage } from '#shared/messages/message';
 import { queryMessages } from '#shared/messages/repository';
 
@@ -19,15 +20,17 @@ export function textOf(m: Pick<StoredMessage, 'text' | 'caption' | 'kind' | 'ana
 
 /**
  * The chat's recent messages in this session, newest first: what the debounce check and the
- * conversation memory both read (one query of the chat index).
+ * conversation memory both read (one query of the chat index). Placeholders of undecryptable
+ * messages are left out: nobody can read them, and one must not count as the customer's newest
+ * message (it never gets a turn of its own; its real message does, if it comes).
  */
-export function recentMessages(
+export async function recentMessages(
   tenantId: string,
   sessionId: string,
   chatId: string,
   limit: number,
 ): Promise<StoredMessage[]> {
-  return queryMessages({ tenantId, sessionId, chatId }, limit);
+  return (await queryMessages({ tenantId, sessionId, chatId }, limit)).filter((m) => !isDecryptFailed(m));
 }
 
 /**
