@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Brain } from '../brain-schema.ts';
 import type { Intent, Intents } from '../intents-schema.ts';
-import { answerFor, type Lang } from './answer.ts';
+import { ACTIONS, answerFor, type Lang } from './answer.ts';
+import { closedDaysNamed, questionsOf, type Sign, signsOf } from './guards.ts';
 import {
   type Calibration,
   calibrate,
@@ -30,14 +31,22 @@ export interface IntentCandidate {
  * - `low confidence`: the best intent is under its threshold (`semantic_match_no_ai`);
  * - `close second`: the best is over it, but another intent is within MARGIN;
  * - `no template answer`: the template could not be filled from the brain in the message's language;
- * - `templates off`: `skip_llm_simple_template` is false, so the model always words the answer.
+ * - `templates off`: `skip_llm_simple_template` is false, so the model always words the answer;
+ * - `negation`, `other action`, `complaint`: the message carries that sign (guards.ts) and none of
+ *   the matched intent's training phrases does ("is the doctor not coming today", "cancel my token");
+ * - `several questions`: another part of the message is about another intent;
+ * - `closed day`: the message names a day the brain's hours say is closed, and the intent's answer
+ *   is not the hours themselves (a booking or a doctor's slot on a closed day).
  */
 export type DeferReason =
   | 'no match'
   | 'low confidence'
   | 'close second'
   | 'no template answer'
-  | 'templates off';
+  | 'templates off'
+  | Sign
+  | 'several questions'
+  | 'closed day';
 
 /** Candidates a decision reports: the best few, enough to see what came close. */
 export const CANDIDATES_SHOWN = 3;
@@ -78,16 +87,25 @@ interface Prepared {
   intents: Intent[];
   phrases: TrainingPhrase[];
   policy: Intents['runtime_policy']['confidence_policy'];
+  /** Per intent: the signs (guards.ts) its own training phrases carry. */
+  signs: Array<Set<Sign>>;
 }
+
+/** Intents of greetings and thanks: a "hi" before a question is not a second question. */
+const SMALL_TALK = new Set(['greeting', 'thanks', 'goodbye']);
 
 function prepare(file: Intents): Prepared {
   const intents = file.intents.filter((i) => i.enabled !== false);
   const phrases: TrainingPhrase[] = [];
+  const signs = intents.map(() => new Set<Sign>());
   intents.forEach((intent, i) => {
     for (const list of Object.values(intent.training_phrases))
-      for (const text of list) phrases.push({ intent: i, text });
+      for (const text of list) {
+        phrases.push({ intent: i, text });
+        for (const s of signsOf(text)) signs[i]?.add(s);
+      }
   });
-  return { intents, phrases, policy: file.runtime_policy.confidence_policy };
+  return { intents, phrases, policy: file.runtime_policy.confidence_policy, signs };
 }
 
 /** Engines by the intents file's content hash: a warm Lambda builds each version once. */
@@ -115,7 +133,11 @@ export function buildIntentEngine(file: Intents): IntentEngine {
   const p = prepare(file);
   const index = new NgramIndex(p.phrases, p.intents.length);
   const engine: IntentEngine = {
-    decide: (text, brain) => decideFrom(p, index.score(text), NGRAM_CALIBRATION, text, brain),
+    decide: (text, brain) => {
+      const parts = questionsOf(text);
+      const each = parts.length > 1 ? parts.map((q) => index.score(q)) : [];
+      return decideFrom(p, index.score(text), NGRAM_CALIBRATION, text, brain, each);
+    },
   };
   byObject.set(file, engine);
   return remember(key, engine);
@@ -132,8 +154,11 @@ export function buildEmbeddingIntentEngine(
   const p = prepare(file);
   const built = EmbeddingIndex.build(provider, p.phrases, p.intents.length).then(
     (index): AsyncIntentEngine => ({
-      decide: async (text, brain) =>
-        decideFrom(p, await index.score(text), provider.calibration, text, brain),
+      decide: async (text, brain) => {
+        const parts = questionsOf(text);
+        const each = parts.length > 1 ? await Promise.all(parts.map((q) => index.score(q))) : [];
+        return decideFrom(p, await index.score(text), provider.calibration, text, brain, each);
+      },
     }),
   );
   built.catch(() => cache.delete(key));
@@ -169,9 +194,16 @@ function candidatesOf(p: Prepared, s: Scores, cal: Calibration): IntentCandidate
   return all.sort((a, b) => b.score - a.score).slice(0, CANDIDATES_SHOWN);
 }
 
-function decideFrom(p: Prepared, s: Scores, cal: Calibration, text: string, brain?: Brain): IntentDecision {
+function decideFrom(
+  p: Prepared,
+  s: Scores,
+  cal: Calibration,
+  text: string,
+  brain: Brain | undefined,
+  parts: Scores[],
+): IntentDecision {
   const candidates = candidatesOf(p, s, cal);
-  const d = decideOn(p, s, cal, text, brain);
+  const d = decideOn(p, s, cal, text, brain, parts);
   return { ...d, candidates } as IntentDecision;
 }
 
@@ -182,7 +214,8 @@ function decideOn(
   s: Scores,
   cal: Calibration,
   text: string,
-  brain?: Brain,
+  brain: Brain | undefined,
+  parts: Scores[],
 ): Undescribed<IntentDecision> {
   const { policy, intents } = p;
   // Calibration is monotonic: the best and second-best raw scores are the best and second-best
@@ -223,6 +256,16 @@ function decideOn(
     }
   }
   const intent = intents[chosen] as Intent;
+  const unsafe = guard(p, chosen, cal, text, brain, parts);
+  if (unsafe) {
+    return {
+      kind: 'model',
+      reason: unsafe,
+      intentId: intent.id,
+      score: round(score),
+      hint: `The customer asks about "${intent.id}" (${intent.category}), but a template answer could be wrong (${unsafe}).`,
+    };
+  }
   const lang: Lang = detectLanguage(text);
   const reply = answerFor(intent, lang, brain, text);
   if (reply === undefined) {
@@ -244,6 +287,32 @@ function decideOn(
     };
   }
   return { kind: 'answer', intentId: intent.id, score: round(score), match, reply };
+}
+
+/** Why a template answer for the chosen intent could be wrong (docs/chatbot.md, "When the intents defer"). */
+function guard(
+  p: Prepared,
+  chosen: number,
+  cal: Calibration,
+  text: string,
+  brain: Brain | undefined,
+  parts: Scores[],
+): DeferReason | undefined {
+  const own = p.signs[chosen] as Set<Sign>;
+  for (const sign of signsOf(text)) if (!own.has(sign)) return sign;
+  for (const part of parts) {
+    const r = top2(part.rule);
+    const raw = top2(part.raw);
+    const sem = calibrate(cal, raw.score);
+    const best = r.score >= sem ? r : raw;
+    const other = p.intents[best.best];
+    if (best.best === chosen || !other || SMALL_TALK.has(other.action)) continue;
+    if (Math.max(r.score, sem) >= HINT_FLOOR) return 'several questions';
+  }
+  const intent = p.intents[chosen] as Intent;
+  if (ACTIONS[intent.action]?.fact !== 'hours' && closedDaysNamed(text, brain).length > 0)
+    return 'closed day';
+  return undefined;
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
