@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Brain } from '../brain-schema.ts';
 import type { Intent, Intents } from '../intents-schema.ts';
-import { ACTIONS, answerFor, type Lang } from './answer.ts';
-import { closedDaysNamed, questionsOf, type Sign, signsOf } from './guards.ts';
+import { answerFor, type Lang } from './answer.ts';
+import { closedDaysNamed, questionsOf, type Sign, signsOf, Vocabulary } from './guards.ts';
 import {
   type Calibration,
   calibrate,
@@ -35,8 +35,10 @@ export interface IntentCandidate {
  * - `negation`, `other action`, `complaint`: the message carries that sign (guards.ts) and none of
  *   the matched intent's training phrases does ("is the doctor not coming today", "cancel my token");
  * - `several questions`: another part of the message is about another intent;
- * - `closed day`: the message names a day the brain's hours say is closed, and the intent's answer
- *   is not the hours themselves (a booking or a doctor's slot on a closed day).
+ * - `unknown words`: the message names something (a service, a product, a place) that neither the
+ *   intents' phrases nor the brain mention ("how much for a pedicure", "do you take insurance");
+ * - `closed day`: the message names a day the brain's hours say is closed (a booking, a slot or even
+ *   "are you open on Sunday" on a closed day: the model words the "no").
  */
 export type DeferReason =
   | 'no match'
@@ -46,6 +48,7 @@ export type DeferReason =
   | 'templates off'
   | Sign
   | 'several questions'
+  | 'unknown words'
   | 'closed day';
 
 /** Candidates a decision reports: the best few, enough to see what came close. */
@@ -89,6 +92,8 @@ interface Prepared {
   policy: Intents['runtime_policy']['confidence_policy'];
   /** Per intent: the signs (guards.ts) its own training phrases carry. */
   signs: Array<Set<Sign>>;
+  /** The words of every training phrase; the brain's are added per brain (`vocabularyOf`). */
+  phraseTexts: string[];
 }
 
 /** Intents of greetings and thanks: a "hi" before a question is not a second question. */
@@ -105,7 +110,13 @@ function prepare(file: Intents): Prepared {
         for (const s of signsOf(text)) signs[i]?.add(s);
       }
   });
-  return { intents, phrases, policy: file.runtime_policy.confidence_policy, signs };
+  return {
+    intents,
+    phrases,
+    policy: file.runtime_policy.confidence_policy,
+    signs,
+    phraseTexts: phrases.map((p) => p.text),
+  };
 }
 
 /** Engines by the intents file's content hash: a warm Lambda builds each version once. */
@@ -309,10 +320,38 @@ function guard(
     if (best.best === chosen || !other || SMALL_TALK.has(other.action)) continue;
     if (Math.max(r.score, sem) >= HINT_FLOOR) return 'several questions';
   }
-  const intent = p.intents[chosen] as Intent;
-  if (ACTIONS[intent.action]?.fact !== 'hours' && closedDaysNamed(text, brain).length > 0)
-    return 'closed day';
+  if (vocabularyOf(p, brain).unknownIn(text).length > 0) return 'unknown words';
+  if (closedDaysNamed(text, brain).length > 0) return 'closed day';
   return undefined;
+}
+
+/** Vocabularies by intents file and brain object: built once per warm engine and brain. */
+const vocabularies = new WeakMap<Prepared, WeakMap<object, Vocabulary>>();
+const NO_BRAIN = {};
+
+function vocabularyOf(p: Prepared, brain: Brain | undefined): Vocabulary {
+  let byBrain = vocabularies.get(p);
+  if (!byBrain) vocabularies.set(p, (byBrain = new WeakMap()));
+  const key = brain ?? NO_BRAIN;
+  let v = byBrain.get(key);
+  if (!v) byBrain.set(key, (v = new Vocabulary([...p.phraseTexts, ...brainWords(brain)])));
+  return v;
+}
+
+/** The brain's names of things: business, places, doctors, services, products, FAQ questions. */
+function brainWords(brain: Brain | undefined): string[] {
+  if (!brain) return [];
+  const l = brain.location;
+  return [
+    brain.business.name,
+    brain.business.industry ?? '',
+    l?.address ?? '',
+    l?.city ?? '',
+    ...(l?.landmarks ?? []),
+    ...(brain.doctors ?? []).flatMap((d) => [d.name, d.specialty ?? '']),
+    ...(brain.services ?? []).map((s) => s.name),
+    ...(brain.stock?.items ?? []).map((i) => i.name),
+  ];
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;

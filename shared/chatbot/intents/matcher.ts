@@ -1,4 +1,5 @@
 import { normalise } from './normalise.ts';
+import { isDayKey } from './guards.ts';
 import { matchForm } from './transliterate.ts';
 
 /**
@@ -16,7 +17,7 @@ export const calibrate = (c: Calibration, raw: number): number =>
   raw <= 0 ? 0 : 1 / (1 + Math.exp(-(c.slope * raw + c.intercept)));
 
 /** The n-gram matcher's calibration (fitted as `Calibration` says; numbers in docs/chatbot.md). */
-export const NGRAM_CALIBRATION: Calibration = { slope: 4.23, intercept: -1.65 };
+export const NGRAM_CALIBRATION: Calibration = { slope: 8.39, intercept: -2.36 };
 
 /** Per intent (by position in the list given to the index): rule-like and raw semantic scores. */
 export interface Scores {
@@ -40,7 +41,8 @@ function features(form: string): Map<string, number> {
   const out = new Map<string, number>();
   const add = (f: string) => out.set(f, (out.get(f) ?? 0) + 1);
   for (const word of form.split(' ')) {
-    if (!word) continue;
+    // A day says when, not what: "book for Sunday" is not "open on Sunday".
+    if (!word || isDayKey(word)) continue;
     add(`w:${word}`);
     const w = `^${word}$`;
     for (let n = 2; n <= 4; n++) for (let i = 0; i + n <= w.length; i++) add(w.slice(i, i + n));
