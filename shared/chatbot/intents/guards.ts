@@ -140,6 +140,12 @@ const FILLER = keysOf(
     'എടുക്കണം എടുക്കും മതി മതിയോ മണിക്ക് രൂപ',
 );
 
+/** The sound keys of a text's words that carry meaning (not filler, not a day name). */
+export const contentKeys = (text: string) =>
+  matchForm(normalise(text))
+    .split(' ')
+    .filter((k) => k && !FILLER.has(k) && !DAY_KEYS.has(k));
+
 /** The sound keys a tenant's intents and brain use: what the engine can know a message to mean. */
 export class Vocabulary {
   private readonly keys = new Set<string>();

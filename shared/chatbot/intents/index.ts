@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Brain } from '../brain-schema.ts';
 import type { Intent, Intents } from '../intents-schema.ts';
 import { answerFor, type Lang } from './answer.ts';
-import { closedDaysNamed, questionsOf, type Sign, signsOf, Vocabulary } from './guards.ts';
+import { closedDaysNamed, contentKeys, questionsOf, type Sign, signsOf, Vocabulary } from './guards.ts';
 import {
   type Calibration,
   calibrate,
@@ -94,6 +94,8 @@ interface Prepared {
   signs: Array<Set<Sign>>;
   /** The words of every training phrase; the brain's are added per brain (`vocabularyOf`). */
   phraseTexts: string[];
+  /** Per content word (sound key): how many intents use it in a phrase. */
+  wordIntents: Map<string, number>;
 }
 
 /** Intents of greetings and thanks: a "hi" before a question is not a second question. */
@@ -110,12 +112,20 @@ function prepare(file: Intents): Prepared {
         for (const s of signsOf(text)) signs[i]?.add(s);
       }
   });
+  const owners = new Map<string, Set<number>>();
+  for (const ph of phrases)
+    for (const k of contentKeys(ph.text)) {
+      const set = owners.get(k) ?? new Set<number>();
+      set.add(ph.intent);
+      owners.set(k, set);
+    }
   return {
     intents,
     phrases,
     policy: file.runtime_policy.confidence_policy,
     signs,
     phraseTexts: phrases.map((p) => p.text),
+    wordIntents: new Map([...owners].map(([k, set]) => [k, set.size])),
   };
 }
 
@@ -267,7 +277,7 @@ function decideOn(
     }
   }
   const intent = intents[chosen] as Intent;
-  const unsafe = guard(p, chosen, cal, text, brain, parts);
+  const unsafe = guard(p, chosen, match, cal, text, brain, parts);
   if (unsafe) {
     return {
       kind: 'model',
@@ -304,11 +314,16 @@ function decideOn(
 function guard(
   p: Prepared,
   chosen: number,
+  match: 'rule' | 'semantic',
   cal: Calibration,
   text: string,
   brain: Brain | undefined,
   parts: Scores[],
 ): DeferReason | undefined {
+  // One meaningful word that several intents use ("doctor") names a topic, not a question.
+  const words = contentKeys(text);
+  if (match === 'semantic' && words.length === 1 && (p.wordIntents.get(words[0] as string) ?? 0) > 1)
+    return 'close second';
   const own = p.signs[chosen] as Set<Sign>;
   for (const sign of signsOf(text)) if (!own.has(sign)) return sign;
   for (const part of parts) {
