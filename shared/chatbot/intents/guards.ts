@@ -51,7 +51,17 @@ const OTHER_QUESTION = rawWords(
 /** "don't", "can't", "isn't" after normalising ("don t"); Malayalam verbs ending in -illa ("kittiyilla"). */
 const NEGATIVE_CONTRACTION = /\b(do|does|did|is|are|was|were|ca|wo|could|should|would|have|has)n t\b/;
 const NEGATIVE_SUFFIX = /..il+(a+|e+)$/;
-const NUMBER_BEFORE = new Set(['phone', 'ph', 'contact', 'mobile', 'mob', 'whatsapp', 'token', 'order', 'room']);
+const NUMBER_BEFORE = new Set([
+  'phone',
+  'ph',
+  'contact',
+  'mobile',
+  'mob',
+  'whatsapp',
+  'token',
+  'order',
+  'room',
+]);
 
 /** The signs in one text. */
 export function signsOf(text: string): Set<Sign> {

@@ -346,10 +346,16 @@ const NO_BRAIN = {};
 
 function vocabularyOf(p: Prepared, brain: Brain | undefined): Vocabulary {
   let byBrain = vocabularies.get(p);
-  if (!byBrain) vocabularies.set(p, (byBrain = new WeakMap()));
+  if (!byBrain) {
+    byBrain = new WeakMap();
+    vocabularies.set(p, byBrain);
+  }
   const key = brain ?? NO_BRAIN;
   let v = byBrain.get(key);
-  if (!v) byBrain.set(key, (v = new Vocabulary([...p.phraseTexts, ...brainWords(brain)])));
+  if (!v) {
+    v = new Vocabulary([...p.phraseTexts, ...brainWords(brain)]);
+    byBrain.set(key, v);
+  }
   return v;
 }
 

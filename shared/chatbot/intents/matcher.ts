@@ -1,5 +1,5 @@
-import { normalise } from './normalise.ts';
 import { isDayKey } from './guards.ts';
+import { normalise } from './normalise.ts';
 import { matchForm } from './transliterate.ts';
 
 /**
