@@ -340,20 +340,23 @@ function guard(
   return undefined;
 }
 
-/** Vocabularies by intents file and brain object: built once per warm engine and brain. */
-const vocabularies = new WeakMap<Prepared, WeakMap<object, Vocabulary>>();
-const NO_BRAIN = {};
+/**
+ * Vocabularies by intents file and by the brain's names of things: a brain is read afresh for each
+ * turn, so it is keyed by content, not identity, and a warm engine builds each one once.
+ */
+const vocabularies = new WeakMap<Prepared, LRUCache<string, Vocabulary>>();
 
 function vocabularyOf(p: Prepared, brain: Brain | undefined): Vocabulary {
   let byBrain = vocabularies.get(p);
   if (!byBrain) {
-    byBrain = new WeakMap();
+    byBrain = new LRUCache({ max: 20 });
     vocabularies.set(p, byBrain);
   }
-  const key = brain ?? NO_BRAIN;
+  const words = brainWords(brain);
+  const key = words.join('\n');
   let v = byBrain.get(key);
   if (!v) {
-    v = new Vocabulary([...p.phraseTexts, ...brainWords(brain)]);
+    v = new Vocabulary([...p.phraseTexts, ...words]);
     byBrain.set(key, v);
   }
   return v;

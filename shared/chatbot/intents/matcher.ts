@@ -17,7 +17,7 @@ export const calibrate = (c: Calibration, raw: number): number =>
   raw <= 0 ? 0 : 1 / (1 + Math.exp(-(c.slope * raw + c.intercept)));
 
 /** The n-gram matcher's calibration (fitted as `Calibration` says; numbers in docs/chatbot.md). */
-export const NGRAM_CALIBRATION: Calibration = { slope: 8.39, intercept: -2.36 };
+export const NGRAM_CALIBRATION: Calibration = { slope: 9.13, intercept: -3 };
 
 /** Per intent (by position in the list given to the index): rule-like and raw semantic scores. */
 export interface Scores {
