@@ -7,7 +7,9 @@ import { buildIntentEngine, type IntentDecision } from '../../shared/chatbot/int
 
 /**
  * The labelled set of customer turns (bench/data/intent-set.json) against the shipped templates:
- * `intent` null means "must go to the model" (`why` says which defer reason should catch it).
+ * `intent` null means "must go to the model"; `why` names the kind of turn (negation, other action,
+ * complaint, several questions, closed day, missing fact, …), which the engine may catch earlier
+ * than by that guard (most such turns are already under the threshold).
  * `split` `tune` may be used to fit the calibration; `heldout` never is.
  */
 export interface SetItem {
