@@ -129,3 +129,57 @@ describe('the held-out intent set through the pipeline', () => {
       ).toBe(true);
   }, 300_000);
 });
+
+describe('why a turn went to the model, as the dry run shows it', () => {
+  it('names each defer reason of the guards on the shipped templates', async () => {
+    const t = await newTenant('intent-reasons');
+    const s = await readySession(t.api, 'intent-reasons');
+    for (const [key, name] of [
+      [s.sessionId, 'clinic'],
+      ['appliances-desk', 'appliances'],
+    ] as const) {
+      const template = PROFILE_TEMPLATES[name];
+      const b = await t.api.post('/api/v1/chatbot/brain', { sessionKey: key, brainData: template.brain });
+      expect(b.status, JSON.stringify(b.body)).toBeLessThan(300);
+      const on = await t.api.post('/api/v1/chatbot/toggle', { mobid: key, enabled: true });
+      expect(on.status, JSON.stringify(on.body)).toBe(200);
+    }
+    const clinicFile = await t.api.post('/api/v1/chatbot/intents', {
+      intents: PROFILE_TEMPLATES.clinic.intents,
+    });
+    expect(clinicFile.status, JSON.stringify(clinicFile.body)).toBe(200);
+    const tryIt = async (sessionKey: string, text: string) =>
+      (await t.api.post('/api/v1/chatbot/try', { sessionKey, text })).body;
+
+    const answered = await tryIt(s.sessionId, 'clinic timings pls');
+    expect(answered).toMatchObject({ tier: 'intent', intent: { id: 'clinic_hours' }, deferReason: null });
+    expect(answered.reply).toContain('08:30-20:00');
+    for (const [reason, text] of [
+      ['negation', "I don't want to book an appointment"],
+      ['other action', 'appointment cancel cheyyanam'],
+      ['complaint', 'rude staff, what are your timings'],
+      ['several questions', 'what is the consultation fee? and where is the clinic located'],
+      ['closed day', 'ഞായറാഴ്ച അപ്പോയിന്റ്മെന്റ് വേണം'],
+      ['unknown words', 'what is the consultation fee for an mri scan'],
+      ['close second', 'doctor'],
+    ] as const) {
+      const r = await tryIt(s.sessionId, text);
+      expect(r, text).toMatchObject({ tier: 'model', reply: null, deferReason: reason });
+      expect(r.candidates.length, text).toBeGreaterThan(0);
+    }
+
+    // The appliances template's file: a price asked of the repair intent, which never gives one.
+    const appliancesFile = await t.api.post('/api/v1/chatbot/intents', {
+      intents: PROFILE_TEMPLATES.appliances.intents,
+    });
+    expect(appliancesFile.status, JSON.stringify(appliancesFile.body)).toBe(200);
+    expect(await tryIt('appliances-desk', 'fridge vila ethra')).toMatchObject({
+      tier: 'model',
+      deferReason: 'other question',
+    });
+    expect(await tryIt('appliances-desk', 'my fridge is not cooling')).toMatchObject({
+      tier: 'intent',
+      intent: { id: 'service_request' },
+    });
+  });
+});
