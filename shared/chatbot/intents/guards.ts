@@ -147,7 +147,7 @@ const FILLER = keysOf(
     'parayamo ariyan oru njan enikku ningal ningalude ee aa aakum aavum undakum undavuka cheyyanam cheyyan ' +
     'cheyyamo cheyyumo pattumo kittumo kittum venam veno edukkanam edukkum mathi mathiyo manikku roopa ' +
     'ആകും ആവും ഉണ്ടാകും ഉണ്ടാവുക ചെയ്യണം ചെയ്യാൻ ചെയ്യാമോ ചെയ്യുമോ പറ്റുമോ കിട്ടുമോ കിട്ടും വേണം വേണോ ' +
-    'എടുക്കണം എടുക്കും മതി മതിയോ മണിക്ക് രൂപ',
+    'എടുക്കണം എടുക്കും മതി മതിയോ മണിക്ക് രൂപ എത്രയാണ് എത്രയാ ethrayanu ethrayaanu ethraya',
 );
 
 /** The sound keys of a text's words that carry meaning (not filler, not a day name). */

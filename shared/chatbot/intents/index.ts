@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Brain } from '../brain-schema.ts';
 import type { Intent, Intents } from '../intents-schema.ts';
-import { answerFor, type Lang } from './answer.ts';
+import { ACTIONS, answerFor, type Lang } from './answer.ts';
 import { closedDaysNamed, contentKeys, questionsOf, type Sign, signsOf, Vocabulary } from './guards.ts';
 import {
   type Calibration,
@@ -94,8 +94,8 @@ interface Prepared {
   signs: Array<Set<Sign>>;
   /** The words of every training phrase; the brain's are added per brain (`vocabularyOf`). */
   phraseTexts: string[];
-  /** Per content word (sound key): how many intents use it in a phrase. */
-  wordIntents: Map<string, number>;
+  /** Per content word (sound key): the intents that use it in a phrase. */
+  wordIntents: Map<string, Set<number>>;
 }
 
 /** Intents of greetings and thanks: a "hi" before a question is not a second question. */
@@ -125,7 +125,7 @@ function prepare(file: Intents): Prepared {
     policy: file.runtime_policy.confidence_policy,
     signs,
     phraseTexts: phrases.map((p) => p.text),
-    wordIntents: new Map([...owners].map(([k, set]) => [k, set.size])),
+    wordIntents: owners,
   };
 }
 
@@ -322,7 +322,7 @@ function guard(
 ): DeferReason | undefined {
   // One meaningful word that several intents use ("doctor") names a topic, not a question.
   const words = contentKeys(text);
-  if (match === 'semantic' && words.length === 1 && (p.wordIntents.get(words[0] as string) ?? 0) > 1)
+  if (match === 'semantic' && words.length === 1 && (p.wordIntents.get(words[0] as string)?.size ?? 0) > 1)
     return 'close second';
   const own = p.signs[chosen] as Set<Sign>;
   for (const sign of signsOf(text)) if (!own.has(sign)) return sign;
@@ -334,6 +334,18 @@ function guard(
     const other = p.intents[best.best];
     if (best.best === chosen || !other || SMALL_TALK.has(other.action)) continue;
     if (Math.max(r.score, sem) >= HINT_FLOOR) return 'several questions';
+  }
+  // A word only another intent's phrases use ("warranty" against a repair request) is that intent's.
+  for (const k of words) {
+    const users = p.wordIntents.get(k);
+    if (users?.size === 1 && !users.has(chosen)) return 'close second';
+  }
+  // A thing of the brain (a service, a product, a doctor) the chosen intent's answer does not list.
+  const fact = ACTIONS[(p.intents[chosen] as Intent).action]?.fact;
+  for (const k of words) {
+    const topic = topicsOf(brain).get(k);
+    if (topic && !p.wordIntents.get(k)?.has(chosen) && !(fact && TOPIC_FACTS[topic].includes(fact)))
+      return 'other question';
   }
   if (vocabularyOf(p, brain).unknownIn(text).length > 0) return 'unknown words';
   if (closedDaysNamed(text, brain).length > 0) return 'closed day';
@@ -360,6 +372,33 @@ function vocabularyOf(p: Prepared, brain: Brain | undefined): Vocabulary {
     byBrain.set(key, v);
   }
   return v;
+}
+
+type Topic = 'services' | 'stock' | 'doctors';
+/** The answers (`ACTIONS` facts) that list each kind of thing of the brain. */
+const TOPIC_FACTS: Record<Topic, string[]> = {
+  services: ['services'],
+  stock: ['stock'],
+  doctors: ['doctors', 'doctor_slots', 'fees'],
+};
+const topicCache = new LRUCache<string, Map<string, Topic>>({ max: 50 });
+
+/** The sound keys of the brain's services, products and doctors, each with its kind. */
+function topicsOf(brain: Brain | undefined): Map<string, Topic> {
+  if (!brain) return new Map();
+  const lists: Record<Topic, string[]> = {
+    services: (brain.services ?? []).map((x) => x.name),
+    stock: (brain.stock?.items ?? []).map((i) => i.name),
+    doctors: (brain.doctors ?? []).flatMap((d) => [d.name, d.specialty ?? '']),
+  };
+  const key = JSON.stringify(lists);
+  const hit = topicCache.get(key);
+  if (hit) return hit;
+  const out = new Map<string, Topic>();
+  for (const [topic, names] of Object.entries(lists) as Array<[Topic, string[]]>)
+    for (const name of names) for (const k of contentKeys(name)) if (k.length >= 3) out.set(k, topic);
+  topicCache.set(key, out);
+  return out;
 }
 
 /** The brain's names of things: business, places, doctors, services, products, FAQ questions. */

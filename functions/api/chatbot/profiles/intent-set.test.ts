@@ -58,6 +58,16 @@ describe('each defer reason, on a confident intent of a shipped template', () =>
     expect(reason(appliances, 'fridge vila ethra')).toBe('other question');
   });
 
+  it("other question: a thing of the brain (a service) that the intent's answer does not list", () => {
+    // "root canal" is one of the clinic's services; the consultation fees are the doctors'.
+    expect(reason(clinic, 'how much for root canal')).toBe('other question');
+  });
+
+  it("close second: a word only another intent's phrases use", () => {
+    // "washing machine" is the repair intent's; "warranty" only the warranty intent's.
+    expect(reason(appliances, 'warranty for washing machine')).toBe('close second');
+  });
+
   it('an intent trained on a sign keeps answering it (a repair request says "not cooling")', () => {
     expect(reason(appliances, 'my fridge is not cooling')).toBe('answered service_request');
   });
