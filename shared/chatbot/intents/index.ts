@@ -32,8 +32,12 @@ export interface IntentCandidate {
  * - `close second`: the best is over it, but another intent is within MARGIN;
  * - `no template answer`: the template could not be filled from the brain in the message's language;
  * - `templates off`: `skip_llm_simple_template` is false, so the model always words the answer;
- * - `negation`, `other action`, `complaint`: the message carries that sign (guards.ts) and none of
- *   the matched intent's training phrases does ("is the doctor not coming today", "cancel my token");
+ * - `negation`, `other action`, `complaint`, `other question`: the message carries that sign
+ *   (guards.ts) and none of the matched intent's training phrases does ("is the doctor not coming
+ *   today", "cancel my token", "fridge vila ethra" against a repair request); `other question` also
+ *   when it names a service, product or doctor of the brain that the intent's answer does not list;
+ * - `close second` also when one meaningful word is shared by several intents ("doctor"), or a word
+ *   only another intent's phrases use is in the message;
  * - `several questions`: another part of the message is about another intent;
  * - `unknown words`: the message names something (a service, a product, a place) that neither the
  *   intents' phrases nor the brain mention ("how much for a pedicure", "do you take insurance");
