@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Brain } from '../brain-schema.ts';
 import type { Intent, Intents } from '../intents-schema.ts';
-import { answerFor, type Lang } from './answer.ts';
+import { ACTIONS, answerFor, type Lang } from './answer.ts';
+import { closedDaysNamed, contentKeys, questionsOf, type Sign, signsOf, Vocabulary } from './guards.ts';
 import {
   type Calibration,
   calibrate,
@@ -30,14 +31,29 @@ export interface IntentCandidate {
  * - `low confidence`: the best intent is under its threshold (`semantic_match_no_ai`);
  * - `close second`: the best is over it, but another intent is within MARGIN;
  * - `no template answer`: the template could not be filled from the brain in the message's language;
- * - `templates off`: `skip_llm_simple_template` is false, so the model always words the answer.
+ * - `templates off`: `skip_llm_simple_template` is false, so the model always words the answer;
+ * - `negation`, `other action`, `complaint`, `other question`: the message carries that sign
+ *   (guards.ts) and none of the matched intent's training phrases does ("is the doctor not coming
+ *   today", "cancel my token", "fridge vila ethra" against a repair request); `other question` also
+ *   when it names a service, product or doctor of the brain that the intent's answer does not list;
+ * - `close second` also when one meaningful word is shared by several intents ("doctor"), or a word
+ *   only another intent's phrases use is in the message;
+ * - `several questions`: another part of the message is about another intent;
+ * - `unknown words`: the message names something (a service, a product, a place) that neither the
+ *   intents' phrases nor the brain mention ("how much for a pedicure", "do you take insurance");
+ * - `closed day`: the message names a day the brain's hours say is closed (a booking, a slot or even
+ *   "are you open on Sunday" on a closed day: the model words the "no").
  */
 export type DeferReason =
   | 'no match'
   | 'low confidence'
   | 'close second'
   | 'no template answer'
-  | 'templates off';
+  | 'templates off'
+  | Sign
+  | 'several questions'
+  | 'unknown words'
+  | 'closed day';
 
 /** Candidates a decision reports: the best few, enough to see what came close. */
 export const CANDIDATES_SHOWN = 3;
@@ -78,16 +94,43 @@ interface Prepared {
   intents: Intent[];
   phrases: TrainingPhrase[];
   policy: Intents['runtime_policy']['confidence_policy'];
+  /** Per intent: the signs (guards.ts) its own training phrases carry. */
+  signs: Array<Set<Sign>>;
+  /** The words of every training phrase; the brain's are added per brain (`vocabularyOf`). */
+  phraseTexts: string[];
+  /** Per content word (sound key): the intents that use it in a phrase. */
+  wordIntents: Map<string, Set<number>>;
 }
+
+/** Intents of greetings and thanks: a "hi" before a question is not a second question. */
+const SMALL_TALK = new Set(['greeting', 'thanks', 'goodbye']);
 
 function prepare(file: Intents): Prepared {
   const intents = file.intents.filter((i) => i.enabled !== false);
   const phrases: TrainingPhrase[] = [];
+  const signs = intents.map(() => new Set<Sign>());
   intents.forEach((intent, i) => {
     for (const list of Object.values(intent.training_phrases))
-      for (const text of list) phrases.push({ intent: i, text });
+      for (const text of list) {
+        phrases.push({ intent: i, text });
+        for (const s of signsOf(text)) signs[i]?.add(s);
+      }
   });
-  return { intents, phrases, policy: file.runtime_policy.confidence_policy };
+  const owners = new Map<string, Set<number>>();
+  for (const ph of phrases)
+    for (const k of contentKeys(ph.text)) {
+      const set = owners.get(k) ?? new Set<number>();
+      set.add(ph.intent);
+      owners.set(k, set);
+    }
+  return {
+    intents,
+    phrases,
+    policy: file.runtime_policy.confidence_policy,
+    signs,
+    phraseTexts: phrases.map((p) => p.text),
+    wordIntents: owners,
+  };
 }
 
 /** Engines by the intents file's content hash: a warm Lambda builds each version once. */
@@ -115,7 +158,11 @@ export function buildIntentEngine(file: Intents): IntentEngine {
   const p = prepare(file);
   const index = new NgramIndex(p.phrases, p.intents.length);
   const engine: IntentEngine = {
-    decide: (text, brain) => decideFrom(p, index.score(text), NGRAM_CALIBRATION, text, brain),
+    decide: (text, brain) => {
+      const parts = questionsOf(text);
+      const each = parts.length > 1 ? parts.map((q) => index.score(q)) : [];
+      return decideFrom(p, index.score(text), NGRAM_CALIBRATION, text, brain, each);
+    },
   };
   byObject.set(file, engine);
   return remember(key, engine);
@@ -132,8 +179,11 @@ export function buildEmbeddingIntentEngine(
   const p = prepare(file);
   const built = EmbeddingIndex.build(provider, p.phrases, p.intents.length).then(
     (index): AsyncIntentEngine => ({
-      decide: async (text, brain) =>
-        decideFrom(p, await index.score(text), provider.calibration, text, brain),
+      decide: async (text, brain) => {
+        const parts = questionsOf(text);
+        const each = parts.length > 1 ? await Promise.all(parts.map((q) => index.score(q))) : [];
+        return decideFrom(p, await index.score(text), provider.calibration, text, brain, each);
+      },
     }),
   );
   built.catch(() => cache.delete(key));
@@ -169,9 +219,16 @@ function candidatesOf(p: Prepared, s: Scores, cal: Calibration): IntentCandidate
   return all.sort((a, b) => b.score - a.score).slice(0, CANDIDATES_SHOWN);
 }
 
-function decideFrom(p: Prepared, s: Scores, cal: Calibration, text: string, brain?: Brain): IntentDecision {
+function decideFrom(
+  p: Prepared,
+  s: Scores,
+  cal: Calibration,
+  text: string,
+  brain: Brain | undefined,
+  parts: Scores[],
+): IntentDecision {
   const candidates = candidatesOf(p, s, cal);
-  const d = decideOn(p, s, cal, text, brain);
+  const d = decideOn(p, s, cal, text, brain, parts);
   return { ...d, candidates } as IntentDecision;
 }
 
@@ -182,7 +239,8 @@ function decideOn(
   s: Scores,
   cal: Calibration,
   text: string,
-  brain?: Brain,
+  brain: Brain | undefined,
+  parts: Scores[],
 ): Undescribed<IntentDecision> {
   const { policy, intents } = p;
   // Calibration is monotonic: the best and second-best raw scores are the best and second-best
@@ -223,6 +281,16 @@ function decideOn(
     }
   }
   const intent = intents[chosen] as Intent;
+  const unsafe = guard(p, chosen, match, cal, text, brain, parts);
+  if (unsafe) {
+    return {
+      kind: 'model',
+      reason: unsafe,
+      intentId: intent.id,
+      score: round(score),
+      hint: `The customer asks about "${intent.id}" (${intent.category}), but a template answer could be wrong (${unsafe}).`,
+    };
+  }
   const lang: Lang = detectLanguage(text);
   const reply = answerFor(intent, lang, brain, text);
   if (reply === undefined) {
@@ -244,6 +312,113 @@ function decideOn(
     };
   }
   return { kind: 'answer', intentId: intent.id, score: round(score), match, reply };
+}
+
+/** Why a template answer for the chosen intent could be wrong (docs/chatbot.md, "When the intents defer"). */
+function guard(
+  p: Prepared,
+  chosen: number,
+  match: 'rule' | 'semantic',
+  cal: Calibration,
+  text: string,
+  brain: Brain | undefined,
+  parts: Scores[],
+): DeferReason | undefined {
+  // One meaningful word that several intents use ("doctor") names a topic, not a question.
+  const words = contentKeys(text);
+  if (match === 'semantic' && words.length === 1 && (p.wordIntents.get(words[0] as string)?.size ?? 0) > 1)
+    return 'close second';
+  const own = p.signs[chosen] as Set<Sign>;
+  for (const sign of signsOf(text)) if (!own.has(sign)) return sign;
+  for (const part of parts) {
+    const r = top2(part.rule);
+    const raw = top2(part.raw);
+    const sem = calibrate(cal, raw.score);
+    const best = r.score >= sem ? r : raw;
+    const other = p.intents[best.best];
+    if (best.best === chosen || !other || SMALL_TALK.has(other.action)) continue;
+    if (Math.max(r.score, sem) >= HINT_FLOOR) return 'several questions';
+  }
+  // A word only another intent's phrases use ("warranty" against a repair request) is that intent's.
+  for (const k of words) {
+    const users = p.wordIntents.get(k);
+    if (users?.size === 1 && !users.has(chosen)) return 'close second';
+  }
+  // A thing of the brain (a service, a product, a doctor) the chosen intent's answer does not list.
+  const fact = ACTIONS[(p.intents[chosen] as Intent).action]?.fact;
+  for (const k of words) {
+    const topic = topicsOf(brain).get(k);
+    if (topic && !p.wordIntents.get(k)?.has(chosen) && !(fact && TOPIC_FACTS[topic].includes(fact)))
+      return 'other question';
+  }
+  if (vocabularyOf(p, brain).unknownIn(text).length > 0) return 'unknown words';
+  if (closedDaysNamed(text, brain).length > 0) return 'closed day';
+  return undefined;
+}
+
+/**
+ * Vocabularies by intents file and by the brain's names of things: a brain is read afresh for each
+ * turn, so it is keyed by content, not identity, and a warm engine builds each one once.
+ */
+const vocabularies = new WeakMap<Prepared, LRUCache<string, Vocabulary>>();
+
+function vocabularyOf(p: Prepared, brain: Brain | undefined): Vocabulary {
+  let byBrain = vocabularies.get(p);
+  if (!byBrain) {
+    byBrain = new LRUCache({ max: 20 });
+    vocabularies.set(p, byBrain);
+  }
+  const words = brainWords(brain);
+  const key = words.join('\n');
+  let v = byBrain.get(key);
+  if (!v) {
+    v = new Vocabulary([...p.phraseTexts, ...words]);
+    byBrain.set(key, v);
+  }
+  return v;
+}
+
+type Topic = 'services' | 'stock' | 'doctors';
+/** The answers (`ACTIONS` facts) that list each kind of thing of the brain. */
+const TOPIC_FACTS: Record<Topic, string[]> = {
+  services: ['services'],
+  stock: ['stock'],
+  doctors: ['doctors', 'doctor_slots', 'fees'],
+};
+const topicCache = new LRUCache<string, Map<string, Topic>>({ max: 50 });
+
+/** The sound keys of the brain's services, products and doctors, each with its kind. */
+function topicsOf(brain: Brain | undefined): Map<string, Topic> {
+  if (!brain) return new Map();
+  const lists: Record<Topic, string[]> = {
+    services: (brain.services ?? []).map((x) => x.name),
+    stock: (brain.stock?.items ?? []).map((i) => i.name),
+    doctors: (brain.doctors ?? []).flatMap((d) => [d.name, d.specialty ?? '']),
+  };
+  const key = JSON.stringify(lists);
+  const hit = topicCache.get(key);
+  if (hit) return hit;
+  const out = new Map<string, Topic>();
+  for (const [topic, names] of Object.entries(lists) as Array<[Topic, string[]]>)
+    for (const name of names) for (const k of contentKeys(name)) if (k.length >= 3) out.set(k, topic);
+  topicCache.set(key, out);
+  return out;
+}
+
+/** The brain's names of things: business, places, doctors, services, products, FAQ questions. */
+function brainWords(brain: Brain | undefined): string[] {
+  if (!brain) return [];
+  const l = brain.location;
+  return [
+    brain.business.name,
+    brain.business.industry ?? '',
+    l?.address ?? '',
+    l?.city ?? '',
+    ...(l?.landmarks ?? []),
+    ...(brain.doctors ?? []).flatMap((d) => [d.name, d.specialty ?? '']),
+    ...(brain.services ?? []).map((s) => s.name),
+    ...(brain.stock?.items ?? []).map((i) => i.name),
+  ];
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;

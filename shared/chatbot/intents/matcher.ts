@@ -1,4 +1,6 @@
+import { isDayKey } from './guards.ts';
 import { normalise } from './normalise.ts';
+import { matchForm } from './transliterate.ts';
 
 /**
  * Maps a raw similarity (cosine, 0–1) to a calibrated score: the estimated probability that the best
@@ -15,11 +17,11 @@ export const calibrate = (c: Calibration, raw: number): number =>
   raw <= 0 ? 0 : 1 / (1 + Math.exp(-(c.slope * raw + c.intercept)));
 
 /** The n-gram matcher's calibration (fitted as `Calibration` says; numbers in docs/chatbot.md). */
-export const NGRAM_CALIBRATION: Calibration = { slope: 4.23, intercept: -1.65 };
+export const NGRAM_CALIBRATION: Calibration = { slope: 9.13, intercept: -3 };
 
 /** Per intent (by position in the list given to the index): rule-like and raw semantic scores. */
 export interface Scores {
-  /** 1 for a training phrase with the same normalised text, 0.95 for the same words in another order, else 0. */
+  /** 1 for a training phrase with the same normalised text, 0.95 for the same words (by sound key) in any order, else 0. */
   rule: Float64Array;
   /** The best cosine similarity between the message and one of the intent's phrases. */
   raw: Float64Array;
@@ -31,12 +33,16 @@ export interface TrainingPhrase {
   text: string;
 }
 
-/** The features of a normalised text: word unigrams and character 2–4-grams inside each word. */
-function features(norm: string): Map<string, number> {
+/**
+ * The features of a text in its match form (`matchForm`: Malayalam script romanised, spellings
+ * reduced to a sound key): word unigrams and character 2–4-grams inside each word.
+ */
+function features(form: string): Map<string, number> {
   const out = new Map<string, number>();
   const add = (f: string) => out.set(f, (out.get(f) ?? 0) + 1);
-  for (const word of norm.split(' ')) {
-    if (!word) continue;
+  for (const word of form.split(' ')) {
+    // A day says when, not what: "book for Sunday" is not "open on Sunday".
+    if (!word || isDayKey(word)) continue;
     add(`w:${word}`);
     const w = `^${word}$`;
     for (let n = 2; n <= 4; n++) for (let i = 0; i + n <= w.length; i++) add(w.slice(i, i + n));
@@ -82,9 +88,10 @@ export class NgramIndex {
     this.commonDf = Math.max(COMMON_DF_MIN, n * COMMON_DF_SHARE);
     const feats = phrases.map((p) => {
       const norm = normalise(p.text);
+      const form = matchForm(norm);
       push(this.exact, norm, p.intent);
-      push(this.reordered, sortedWords(norm), p.intent);
-      return features(norm);
+      push(this.reordered, sortedWords(form), p.intent);
+      return features(form);
     });
     const df: number[] = [];
     for (const f of feats) {
@@ -120,15 +127,16 @@ export class NgramIndex {
   /** Scores of every intent for one message. */
   score(text: string): Scores {
     const norm = normalise(text);
+    const form = matchForm(norm);
     const rule = new Float64Array(this.intentCount);
     const raw = new Float64Array(this.intentCount);
-    for (const i of this.reordered.get(sortedWords(norm)) ?? []) rule[i] = 0.95;
+    for (const i of this.reordered.get(sortedWords(form)) ?? []) rule[i] = 0.95;
     for (const i of this.exact.get(norm) ?? []) rule[i] = 1;
     if (!norm) return { rule, raw };
 
     const q: Array<[number, number]> = [];
     let sq = 0;
-    for (const [key, tf] of features(norm)) {
+    for (const [key, tf] of features(form)) {
       const id = this.featureIds.get(key);
       const w = (1 + Math.log(tf)) * (id === undefined ? this.unseenIdf : (this.idf[id] as number));
       sq += w * w;

@@ -136,12 +136,23 @@ Tone: friendly, practical, short. Reply in the customer's language (Malayalam or
         category: 'info',
         action: 'answer_hours',
         training_phrases: {
-          en: ['what time does the showroom open', 'shop timings', 'are you open on sunday'],
-          ml: ['ഷോറൂം എപ്പോൾ തുറക്കും', 'കട എത്ര മണി വരെ', 'ഞായറാഴ്ച തുറക്കുമോ'],
-        },
-        responses: {
-          en: 'Open Monday to Saturday 09:30-20:30 and Sunday 10:00-14:00.',
-          ml: 'തിങ്കൾ മുതൽ ശനി വരെ രാവിലെ 9:30 മുതൽ രാത്രി 8:30 വരെയും ഞായറാഴ്ച 10 മുതൽ 2 വരെയും തുറന്നിരിക്കും.',
+          en: [
+            'what time does the showroom open',
+            'shop timings',
+            'are you open on sunday',
+            'showroom timings',
+            'till what time are you open',
+            'working hours',
+            'when do you close',
+          ],
+          ml: ['ഷോറൂം എപ്പോൾ തുറക്കും', 'കട എത്ര മണി വരെ', 'ഞായറാഴ്ച തുറക്കുമോ', 'ഷോറൂം സമയം'],
+          'ml-Latn': [
+            'showroom eppol thurakkum',
+            'shop timing enthanu',
+            'sunday open aano',
+            'ethra mani vare undu',
+            'kada eppol adakkum',
+          ],
         },
       },
       {
@@ -153,10 +164,18 @@ Tone: friendly, practical, short. Reply in the customer's language (Malayalam or
           en: [
             'how long is the warranty',
             'warranty on the compressor',
-            'is my fridge under warranty',
             'extended warranty price',
+            'what is the warranty period',
+            'warranty details',
+            'how many years warranty',
           ],
           ml: ['വാറന്റി എത്ര വർഷം', 'കംപ്രസ്സറിന് വാറന്റി ഉണ്ടോ', 'എക്സ്റ്റൻഡഡ് വാറന്റി എത്ര'],
+          'ml-Latn': [
+            'warranty ethra varsham',
+            'compressorinu warranty undo',
+            'warranty ethra kollam',
+            'extended warranty ethra',
+          ],
         },
       },
       {
@@ -170,8 +189,20 @@ Tone: friendly, practical, short. Reply in the customer's language (Malayalam or
             'need a technician',
             'ac not cooling',
             'register a complaint',
+            'fridge is not cooling',
+            'tv not turning on',
+            'book a service',
+            'need repair',
           ],
           ml: ['വാഷിംഗ് മെഷീൻ പ്രവർത്തിക്കുന്നില്ല', 'ടെക്നീഷ്യനെ വേണം', 'എസി തണുക്കുന്നില്ല', 'കംപ്ലൈന്റ് രജിസ്റ്റർ ചെയ്യണം'],
+          'ml-Latn': [
+            'washing machine work aakunnilla',
+            'technicianine venam',
+            'ac cooling illa',
+            'complaint register cheyyanam',
+            'fridge thanukkunnilla',
+            'service venam',
+          ],
         },
         responses: {
           en: 'Sorry about that. Please send the product, brand, model number, invoice date, the problem, your address and pincode. You will get a complaint number by SMS.',
@@ -184,8 +215,21 @@ Tone: friendly, practical, short. Reply in the customer's language (Malayalam or
         category: 'sales',
         action: 'answer_delivery',
         training_phrases: {
-          en: ['is delivery free', 'do you deliver to my home', 'delivery charges'],
+          en: [
+            'is delivery free',
+            'do you deliver to my home',
+            'delivery charges',
+            'home delivery available',
+            'how much for delivery',
+            'will you deliver',
+          ],
           ml: ['ഡെലിവറി ഫ്രീ ആണോ', 'വീട്ടിൽ എത്തിച്ചു തരുമോ', 'ഡെലിവറി ചാർജ് എത്ര'],
+          'ml-Latn': [
+            'delivery free aano',
+            'veettil ethichu tharumo',
+            'delivery charge ethra',
+            'home delivery undo',
+          ],
         },
         responses: {
           en: 'Delivery is free within Kozhikode corporation and ₹300 beyond, up to 40 km.',

@@ -106,8 +106,21 @@ Tone: cheerful and concise. Reply in the customer's language (English, Malayalam
         category: 'shipping',
         action: 'answer_shipping',
         training_phrases: {
-          en: ['how much is shipping', 'is delivery free', 'how many days for delivery', 'shipping charges'],
+          en: [
+            'how much is shipping',
+            'is delivery free',
+            'how many days for delivery',
+            'shipping charges',
+            'delivery time',
+            'how long does shipping take',
+          ],
           ml: ['ഷിപ്പിംഗ് ചാർജ് എത്ര', 'ഡെലിവറി എത്ര ദിവസം എടുക്കും', 'ഫ്രീ ഡെലിവറി ഉണ്ടോ'],
+          'ml-Latn': [
+            'shipping charge ethra',
+            'delivery ethra divasam edukkum',
+            'free delivery undo',
+            'ethra divasam kondu kittum',
+          ],
         },
         responses: {
           en: 'Standard shipping is free above ₹799 (else ₹60) and takes 3-6 working days; express to metro cities is ₹150, 1-2 days.',
@@ -120,8 +133,20 @@ Tone: cheerful and concise. Reply in the customer's language (English, Malayalam
         category: 'returns',
         action: 'answer_returns',
         training_phrases: {
-          en: ['can i return the product', 'return policy', 'i got a damaged pack', 'refund please'],
+          en: [
+            'can i return the product',
+            'return policy',
+            'i got a damaged pack',
+            'how do returns work',
+            'can i exchange it',
+          ],
           ml: ['തിരിച്ചു നൽകാമോ', 'റിട്ടേൺ പോളിസി എന്താണ്', 'കേടായ പാക്കറ്റ് കിട്ടി'],
+          'ml-Latn': [
+            'return cheyyan pattumo',
+            'return policy enthanu',
+            'damaged packet kitti',
+            'thirichu kodukkamo',
+          ],
         },
         responses: {
           en: 'Unopened packs can be returned within 7 days. Damaged or wrong items are replaced free: send a photo and your order number within 48 hours.',
@@ -134,8 +159,15 @@ Tone: cheerful and concise. Reply in the customer's language (English, Malayalam
         category: 'sales',
         action: 'answer_stock',
         training_phrases: {
-          en: ['is cardamom available', 'do you have cloves in stock', 'price of black pepper'],
+          en: [
+            'is cardamom available',
+            'do you have cloves in stock',
+            'price of black pepper',
+            'do you have tea',
+            'is coffee in stock',
+          ],
           ml: ['ഏലക്ക സ്റ്റോക്ക് ഉണ്ടോ', 'കുരുമുളക് വില എത്ര', 'ഗ്രാമ്പൂ കിട്ടുമോ'],
+          'ml-Latn': ['elakka stock undo', 'kurumulaku vila ethra', 'grambu kittumo'],
         },
       },
       {
@@ -144,8 +176,15 @@ Tone: cheerful and concise. Reply in the customer's language (English, Malayalam
         category: 'payment',
         action: 'answer_payment',
         training_phrases: {
-          en: ['is cash on delivery available', 'can i pay on delivery', 'payment options'],
+          en: [
+            'is cash on delivery available',
+            'can i pay on delivery',
+            'payment options',
+            'do you accept upi',
+            'cod available',
+          ],
           ml: ['ക്യാഷ് ഓൺ ഡെലിവറി ഉണ്ടോ', 'സാധനം കിട്ടുമ്പോൾ പണം നൽകാമോ'],
+          'ml-Latn': ['cod undo', 'cash on delivery undo', 'gpay cheyyamo', 'payment engane aanu'],
         },
         responses: {
           en: 'Yes, cash on delivery is available up to ₹3,000 per order (₹40 extra). We also take UPI, cards and net banking.',
