@@ -57,7 +57,7 @@ afterEach(() => {
 });
 
 describe('API Lambda handler with API Gateway v2 events', () => {
-  it('answers health, docs and redirects a stream path when its secrets load', async () => {
+  it('answers health, docs and refuses a stream path (no redirect) when its secrets load', async () => {
     const secret = await sm().send(
       new CreateSecretCommand({ Name: `jwt-${Date.now()}`, SecretString: 'k'.repeat(48) }),
     );
@@ -83,11 +83,15 @@ describe('API Lambda handler with API Gateway v2 events', () => {
     expect(sessions.statusCode).toBe(401);
     expect(process.env.JWT_SECRET).toBe('k'.repeat(48));
 
+    // Never a redirect (it would carry the key to another host and drop Authorization): an error
+    // naming the public stream URL.
     const stream = await call('/api/public/portal/prt_1/stream', 'key=abc');
-    expect(stream.statusCode).toBe(307);
-    expect(stream.headers.location).toBe(
-      'https://streams.example.test/api/public/portal/prt_1/stream?key=abc',
+    expect(stream.statusCode).toBe(404);
+    expect(stream.headers.location).toBeUndefined();
+    expect(json(stream).error.message).toContain(
+      'https://streams.example.test/api/public/portal/prt_1/stream ',
     );
+    expect(stream.body).not.toContain('key=abc');
   });
 
   it('Secrets Manager unreachable: JSON 503 SERVICE_UNAVAILABLE on every route, /health names it, and it recovers', async () => {
