@@ -190,7 +190,7 @@ describe('SSE behind the Application Load Balancer', () => {
     expect(listeners[0]!.Properties).toMatchObject({
       Port: 80,
       Protocol: 'HTTP',
-      DefaultActions: [Match.objectLike({ Type: 'fixed-response' })],
+      DefaultActions: [expect.objectContaining({ Type: 'fixed-response' })],
     });
     expect(JSON.stringify(listeners)).not.toContain('redirect');
   });

@@ -33,7 +33,10 @@ export const handler = async (...args: Parameters<typeof app>) => {
       statusCode: statusOf('NOT_FOUND'),
       headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
       body: JSON.stringify(
-        errorBody('NOT_FOUND', `this address does not serve streams or speech: use ${url} (the public address)`),
+        errorBody(
+          'NOT_FOUND',
+          `this address does not serve streams or speech: use ${url} (the public address)`,
+        ),
       ),
     };
   }

@@ -53,7 +53,7 @@ afterAll(async () => {
 /** Opens an EventSource in the page; its state, messages and errors are read back with `state`. */
 function openEventSource(page: Page, url: string) {
   return page.evaluate((u) => {
-    const w = window as unknown as { es: EventSource; got: string[]; errors: number; opened: boolean };
+    const w = globalThis as unknown as { es: EventSource; got: string[]; errors: number; opened: boolean };
     w.got = [];
     w.errors = 0;
     w.opened = false;
@@ -69,11 +69,11 @@ function openEventSource(page: Page, url: string) {
 }
 const state = (page: Page) =>
   page.evaluate(() => {
-    const w = window as unknown as { es: EventSource; got: string[]; errors: number; opened: boolean };
+    const w = globalThis as unknown as { es: EventSource; got: string[]; errors: number; opened: boolean };
     return { readyState: w.es.readyState, got: w.got, errors: w.errors, opened: w.opened };
   });
 const closeEventSource = (page: Page) =>
-  page.evaluate(() => (window as unknown as { es: EventSource }).es.close());
+  page.evaluate(() => (globalThis as unknown as { es: EventSource }).es.close());
 
 /** fetch() from the page with a bearer token (a preflighted request): its status, or the browser's refusal. */
 const fetchFrom = (page: Page, url: string, token: string) =>
