@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
+import { EDGE_ORIGIN_HEADER, VIEWER_ADDRESS_HEADER } from '#shared/http/edge-origin';
 import { HEARTBEAT_MS } from '#shared/stream/routes';
 import { cdkJsonContext } from './app-context.ts';
 import { settingsFromContext } from './context.ts';
@@ -137,6 +138,34 @@ describe('one public name: a CloudFront distribution in front of the API and the
         Compress: false,
       });
     }
+  });
+
+  it('API Gateway serves only the distribution: its key on every request, resolved at deploy; the viewer address written at the edge', () => {
+    const { config } = distributionOf(named.template);
+    const [keyId] = Object.keys(
+      named.template.findResources('AWS::SecretsManager::Secret', {
+        Properties: { Description: Match.stringLikeRegexp('^Sent by CloudFront to the API') },
+      }),
+    );
+    const api = (config.Origins as Array<{ DomainName: unknown; OriginCustomHeaders?: unknown }>).find((o) =>
+      JSON.stringify(o.DomainName).includes('execute-api'),
+    )!;
+    const headers = JSON.stringify(api.OriginCustomHeaders);
+    expect(headers).toContain(`"HeaderName":"${EDGE_ORIGIN_HEADER}"`);
+    // A dynamic reference to the key: its value is in no template.
+    expect(headers).toMatch(new RegExp(`\\{\\{resolve:secretsmanager:.*"Ref":"${keyId}"`));
+    const apiEnv = Object.values(named.template.findResources('AWS::Lambda::Function', SERVICE_FUNCTION))
+      .map((f) => f.Properties.Environment.Variables)
+      .find((v) => v.SERVICE_NAME === 'api');
+    expect(apiEnv.EDGE_ORIGIN_KEY_ARN).toEqual({ Ref: keyId });
+
+    const [fnId, fn] = Object.entries(named.template.findResources('AWS::CloudFront::Function'))[0]!;
+    expect(fn.Properties.FunctionCode).toContain(
+      `headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip }`,
+    );
+    expect(config.DefaultCacheBehavior.FunctionAssociations).toEqual([
+      { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [fnId, 'FunctionARN'] } },
+    ]);
   });
 
   it('the load balancer is internal and reached through a VPC origin over its one HTTP listener', () => {

@@ -6,7 +6,9 @@ import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import type * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import * as route53 from 'aws-cdk-lib/aws-route53';
 import * as targets from 'aws-cdk-lib/aws-route53-targets';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { EDGE_ORIGIN_HEADER, VIEWER_ADDRESS_HEADER } from '#shared/http/edge-origin';
 import { ALB_IDLE_TIMEOUT_SECONDS, STREAM_PATHS } from './host.ts';
 
 /**
@@ -31,6 +33,8 @@ export interface EdgeProps {
   domainName?: string;
   certificateArn?: string;
   hostedZone?: { id: string; name: string };
+  /** Sent to API Gateway with every request; the API refuses a request without it (shared/http/edge-origin.ts). */
+  originKey: secretsmanager.ISecret;
 }
 
 /**
@@ -54,8 +58,19 @@ export class Edge extends Construct {
         protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
         originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
         readTimeout: Duration.seconds(API_READ_TIMEOUT_SECONDS),
+        // Resolved by CloudFormation at deploy time (a dynamic reference): the value is in no template.
+        customHeaders: { [EDGE_ORIGIN_HEADER]: props.originKey.secretValue.unsafeUnwrap() },
       },
     );
+    // API Gateway sees CloudFront's edge as the caller: the viewer's address goes along, written over
+    // whatever header of that name the client sent (the API-key guessing limits count per address).
+    const viewerAddress = new cloudfront.Function(this, 'ViewerAddress', {
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
+      comment: 'The viewer address for the API (shared/http/client-address.ts)',
+      code: cloudfront.FunctionCode.fromInline(
+        `function handler(event) { event.request.headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip }; return event.request; }`,
+      ),
+    });
     // A VPC origin reaches the internal load balancer over AWS's network: the load balancer has no
     // public address at all, so nothing but this distribution (and the VPC itself) can reach it.
     const hosts = origins.VpcOrigin.withApplicationLoadBalancer(props.loadBalancer, {
@@ -77,7 +92,13 @@ export class Edge extends Construct {
 
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: `${stack.stackName}: API and streams on one name`,
-      defaultBehavior: { origin: api, ...passThrough },
+      defaultBehavior: {
+        origin: api,
+        ...passThrough,
+        functionAssociations: [
+          { function: viewerAddress, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST },
+        ],
+      },
       additionalBehaviors: Object.fromEntries(
         STREAM_PATHS.map((path) => [path, { origin: hosts, ...passThrough }]),
       ),

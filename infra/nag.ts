@@ -66,7 +66,15 @@ export function checkWithNag(stack: Stack): void {
     LinkSigningKey:
       'Rotating this key ends every link handed out (up to 7 days old); done by the operator when needed (docs/deploy.md, "Rotating secrets").',
   };
-  for (const secret of ['JwtSigningKey', 'AdminApiKey', 'AiProviderKeys', 'LinkSigningKey']) {
+  why.EdgeOriginKey =
+    'CloudFront holds its value in the distribution’s origin settings: rotating it means redeploying the stack with a new value (docs/deploy.md, "Rotating secrets").';
+  for (const secret of [
+    'JwtSigningKey',
+    'AdminApiKey',
+    'AiProviderKeys',
+    'LinkSigningKey',
+    'EdgeOriginKey',
+  ]) {
     suppress(
       `${secret}/Resource`,
       'AwsSolutions-SMG4',

@@ -95,6 +95,12 @@ export class SessionManagerStack extends Stack {
       description: 'HMAC key that signs and verifies the links the service hands out (LINK_SECRET)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
+    // The distribution sends it to API Gateway with every request; the API serves no request without
+    // it (shared/http/edge-origin.ts), so no client goes around the public name.
+    const edgeOriginKey = new secretsmanager.Secret(this, 'EdgeOriginKey', {
+      description: 'Sent by CloudFront to the API with every request (EDGE_ORIGIN_KEY)',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
     const service = props.service ?? {};
     const logSettings: LogSettings = { retentionDays: props.logRetentionDays, retain: props.retainLogs };
     // Browser origins allowed to call the API and open the streams (shared/http/cors.ts).
@@ -309,7 +315,10 @@ export class SessionManagerStack extends Stack {
       domainName: props.domainName,
       certificateArn: props.certificateArn,
       hostedZone: props.hostedZone,
+      originKey: edgeOriginKey,
     });
+    api.addEnvironment('EDGE_ORIGIN_KEY_ARN', edgeOriginKey.secretArn);
+    edgeOriginKey.grantRead(api);
     // Links point at the public name (`/links/{token}`); every process that makes links reads their key.
     for (const fn of [api, events, chatbot, mediaConsumer, webhooks]) {
       fn.addEnvironment('PUBLIC_BASE_URL', edge.publicBaseUrl);
