@@ -6,8 +6,15 @@ export interface DeploymentSettings {
   prefix: string;
   /** Number of command-queue shards; must match SHARD_COUNT of every process. */
   shardCount: number;
-  /** ACM certificate for the load balancer's HTTPS listener (`-c certificateArn=...`). */
+  /**
+   * The service's one public host name (`-c domainName=wa.example.com`): the API, the streams, every
+   * link and `/docs`. Without it, the CloudFront distribution's own `*.cloudfront.net` name.
+   */
+  domainName?: string;
+  /** ACM certificate of `domainName`, in us-east-1 (CloudFront's region; `-c certificateArn=...`). */
   certificateArn?: string;
+  /** The Route 53 hosted zone of `domainName`; given, the stack creates its alias records. */
+  hostedZone?: { id: string; name: string };
   /** Subscribed to the alarm topic (`-c alertEmail=...`, or its older name `-c alarmEmail=...`). */
   alarmEmail?: string;
   /** Alarms go to this existing SNS topic instead of one the stack creates (`-c alarmTopicArn=...`). */
@@ -90,6 +97,7 @@ export function settingsFromContext(app: App): DeploymentSettings {
     if (!/^https?:\/\/[^/\s]+$/.test(o))
       throw new Error(`context corsOrigins: "${o}" is not an origin (scheme://host[:port])`);
   }
+  const domain = publicDomain(optional);
   const alarmEmail = optional('alertEmail') ?? optional('alarmEmail');
   const retainData = String(app.node.tryGetContext('retainData') ?? 'true') !== 'false';
   const service = Object.fromEntries(
@@ -103,7 +111,7 @@ export function settingsFromContext(app: App): DeploymentSettings {
     shardCount,
     retainData,
     ...(Object.keys(service).length ? { service } : {}),
-    ...(optional('certificateArn') ? { certificateArn: optional('certificateArn') } : {}),
+    ...domain,
     ...(alarmEmail ? { alarmEmail } : {}),
     ...(optional('alarmTopicArn') ? { alarmTopicArn: optional('alarmTopicArn') } : {}),
     ...(optional('ffmpegLayerArn') ? { ffmpegLayerArn: optional('ffmpegLayerArn') } : {}),
@@ -112,5 +120,49 @@ export function settingsFromContext(app: App): DeploymentSettings {
     ...(retention !== undefined ? { logRetentionDays: Number(retention) } : {}),
     ...(retainLogs !== undefined ? { retainLogs: retainLogs === 'true' } : {}),
     ...(cors?.length ? { corsOrigins: cors } : {}),
+  };
+}
+
+const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+/** CloudFront takes certificates from ACM in us-east-1 only, whatever the stack's region. */
+const EDGE_CERTIFICATE = /^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/;
+
+/** `domainName`, `certificateArn` and the hosted zone (`hostedZoneId`, `hostedZoneName`): all or nothing, checked. */
+function publicDomain(
+  optional: (key: string) => string | undefined,
+): Pick<DeploymentSettings, 'domainName' | 'certificateArn' | 'hostedZone'> {
+  const domainName = optional('domainName')?.toLowerCase().replace(/\.$/, '');
+  const certificateArn = optional('certificateArn');
+  const zoneId = optional('hostedZoneId');
+  const zoneName = optional('hostedZoneName')?.toLowerCase().replace(/\.$/, '');
+  if (!domainName) {
+    if (certificateArn || zoneId || zoneName) {
+      throw new Error(
+        'context certificateArn, hostedZoneId and hostedZoneName need domainName (the name they serve)',
+      );
+    }
+    return {};
+  }
+  if (!HOST_NAME.test(domainName)) throw new Error(`context domainName "${domainName}" is not a host name`);
+  if (!certificateArn) {
+    throw new Error(
+      `context domainName needs certificateArn: an ACM certificate for ${domainName} in us-east-1`,
+    );
+  }
+  if (!EDGE_CERTIFICATE.test(certificateArn)) {
+    throw new Error(
+      `context certificateArn "${certificateArn}" must be an ACM certificate in us-east-1 (CloudFront uses no other region)`,
+    );
+  }
+  if (Boolean(zoneId) !== Boolean(zoneName)) {
+    throw new Error('context hostedZoneId and hostedZoneName go together (the zone that holds domainName)');
+  }
+  if (zoneName && domainName !== zoneName && !domainName.endsWith(`.${zoneName}`)) {
+    throw new Error(`context domainName "${domainName}" is not in the hosted zone "${zoneName}"`);
+  }
+  return {
+    domainName,
+    certificateArn,
+    ...(zoneId && zoneName ? { hostedZone: { id: zoneId, name: zoneName } } : {}),
   };
 }

@@ -21,7 +21,10 @@ import { SERVICE_FUNCTION } from './template-queries.ts';
 
 const prefix = 'hst';
 const shardCount = 2;
-const certificateArn = 'arn:aws:acm:eu-west-1:123456789012:certificate/abc';
+const domain = {
+  domainName: 'wa.example.com',
+  certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc',
+};
 const outdir = mkdtempSync(join(tmpdir(), 'cdk-host-test-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
@@ -32,7 +35,7 @@ const app = new App({
     ...cdkJsonContext(),
     prefix,
     shardCount: String(shardCount),
-    certificateArn,
+    ...domain,
     alarmEmail: 'ops@example.com',
   },
 });
@@ -171,9 +174,9 @@ describe('connection host on ECS Fargate', () => {
 });
 
 describe('SSE behind the Application Load Balancer', () => {
-  it('internet-facing, idle timeout above the 15 s heartbeat', () => {
+  it('internal (reached through CloudFront only), idle timeout above the 15 s heartbeat', () => {
     template.hasResourceProperties('AWS::ElasticLoadBalancingV2::LoadBalancer', {
-      Scheme: 'internet-facing',
+      Scheme: 'internal',
       LoadBalancerAttributes: Match.arrayWith([
         { Key: 'idle_timeout.timeout_seconds', Value: String(ALB_IDLE_TIMEOUT_SECONDS) },
       ]),
@@ -181,19 +184,15 @@ describe('SSE behind the Application Load Balancer', () => {
     expect(ALB_IDLE_TIMEOUT_SECONDS).toBeGreaterThan(15);
   });
 
-  it('HTTPS listener with the given certificate; HTTP redirects to it', () => {
-    template.hasResourceProperties('AWS::ElasticLoadBalancingV2::Listener', {
-      Port: 443,
-      Protocol: 'HTTPS',
-      Certificates: [{ CertificateArn: certificateArn }],
-      DefaultActions: [Match.objectLike({ Type: 'fixed-response' })],
-    });
-    template.hasResourceProperties('AWS::ElasticLoadBalancingV2::Listener', {
+  it('one HTTP listener for CloudFront (which ends TLS on the public name), no redirect anywhere', () => {
+    const listeners = Object.values(template.findResources('AWS::ElasticLoadBalancingV2::Listener'));
+    expect(listeners).toHaveLength(1);
+    expect(listeners[0]!.Properties).toMatchObject({
       Port: 80,
-      DefaultActions: [
-        Match.objectLike({ Type: 'redirect', RedirectConfig: Match.objectLike({ Protocol: 'HTTPS' }) }),
-      ],
+      Protocol: 'HTTP',
+      DefaultActions: [expect.objectContaining({ Type: 'fixed-response' })],
     });
+    expect(JSON.stringify(listeners)).not.toContain('redirect');
   });
 
   it('only the stream paths go to the host tasks; liveness (no dependency) is their health check', () => {
@@ -224,15 +223,13 @@ describe('SSE behind the Application Load Balancer', () => {
     });
   });
 
-  it('the API function knows the stream URL (it redirects stream requests there)', () => {
+  it('the API function knows the public stream URL (it names it when a stream path reaches it)', () => {
     const api = Object.values(
       template.findResources('AWS::Lambda::Function', {
         Properties: { Environment: { Variables: Match.objectLike({ SERVICE_NAME: 'api' }) } },
       }),
     )[0]!;
-    const url = JSON.stringify(api.Properties.Environment.Variables.STREAM_BASE_URL);
-    expect(url).toContain('https://');
-    expect(url).toContain('DNSName');
+    expect(api.Properties.Environment.Variables.STREAM_BASE_URL).toBe('https://wa.example.com');
   });
 });
 
@@ -340,7 +337,7 @@ describe('hardening', () => {
   it('cdk-nag (AwsSolutions): no error or warning left without a written reason', () => {
     const nagApp = new App({
       outdir: join(outdir, 'nag'),
-      context: { ...cdkJsonContext(), prefix: 'nag', shardCount: '2', certificateArn },
+      context: { ...cdkJsonContext(), prefix: 'nag', shardCount: '2', ...domain },
     });
     const nagStack = new SessionManagerStack(nagApp, 'Nag', {
       ...settingsFromContext(nagApp),

@@ -66,7 +66,15 @@ export function checkWithNag(stack: Stack): void {
     LinkSigningKey:
       'Rotating this key ends every link handed out (up to 7 days old); done by the operator when needed (docs/deploy.md, "Rotating secrets").',
   };
-  for (const secret of ['JwtSigningKey', 'AdminApiKey', 'AiProviderKeys', 'LinkSigningKey']) {
+  why.EdgeOriginKey =
+    'CloudFront holds its value in the distribution’s origin settings: rotating it means redeploying the stack with a new value (docs/deploy.md, "Rotating secrets").';
+  for (const secret of [
+    'JwtSigningKey',
+    'AdminApiKey',
+    'AiProviderKeys',
+    'LinkSigningKey',
+    'EdgeOriginKey',
+  ]) {
     suppress(
       `${secret}/Resource`,
       'AwsSolutions-SMG4',
@@ -87,8 +95,31 @@ export function checkWithNag(stack: Stack): void {
   suppress(
     'ConnectionHost/Alb/SecurityGroup/Resource',
     'AwsSolutions-EC23',
-    'A public endpoint by design: EventSource clients connect from anywhere and are authenticated by the host (token or portal id).',
+    'An internal load balancer with no public address: only the VPC routes to it, and CloudFront reaches it through its VPC origin, whose source addresses are CloudFront’s (a managed prefix list whose id differs by region and is unknown at synth).',
   );
+  // The distribution (infra/edge.ts): an API's front door, not a content site.
+  suppress(
+    'Edge/Distribution/Resource',
+    'AwsSolutions-CFR1',
+    'No geo restriction: the service’s tenants and their clients are wherever their customers are; every request is authenticated.',
+  );
+  suppress(
+    'Edge/Distribution/Resource',
+    'AwsSolutions-CFR2',
+    'No WAF web ACL by default (a fixed monthly cost per deployment); API Gateway throttles the API and the hosts cap streams per tenant. An operator may attach one (docs/deploy.md, "Public address and routing").',
+  );
+  suppress(
+    'Edge/Distribution/Resource',
+    'AwsSolutions-CFR3',
+    'No CloudFront access logs: every API request is in the API access log and the hosts log each stream; standard logs need an ACL-enabled bucket.',
+  );
+  if (!stack.node.tryFindChild('Edge')?.node.tryFindChild('Certificate')) {
+    suppress(
+      'Edge/Distribution/Resource',
+      'AwsSolutions-CFR4',
+      'Without domainName the distribution answers on its own *.cloudfront.net name, whose certificate CloudFront fixes at TLSv1 minimum; with domainName and certificateArn the minimum is TLSv1.2_2021.',
+    );
+  }
   suppress(
     'HttpApi/DefaultRoute/Resource',
     'AwsSolutions-APIG4',

@@ -108,7 +108,7 @@ describe('deployment settings', () => {
     expect(bucket!.Properties.CorsConfiguration).toBeUndefined();
   });
 
-  it('links: every process that makes or serves them has the link key and the API address; no other secret widens', () => {
+  it('links: every process that makes or serves them has the link key and the public address; no other secret widens', () => {
     const linkKey = Object.keys(
       plain.template.findResources('AWS::SecretsManager::Secret', {
         Properties: { Description: Match.stringLikeRegexp('^HMAC key that signs and verifies the links') },
@@ -118,11 +118,11 @@ describe('deployment settings', () => {
     for (const name of ['api', 'events', 'webhooks', 'chatbot', 'media']) {
       const vars = envOf(plain.template, name);
       expect(vars.LINK_SECRET_ARN, name).toEqual({ Ref: linkKey[0] });
-      expect(JSON.stringify(vars.PUBLIC_BASE_URL), name).toContain('HttpApi');
+      expect(JSON.stringify(vars.PUBLIC_BASE_URL), name).toContain('EdgeDistribution');
       expect(vars.JWT_SECRET_ARN === undefined || name === 'api', name).toBe(true);
     }
     expect(hostEnv(plain.template).LINK_SECRET_ARN).toEqual({ Ref: linkKey[0] });
-    expect(JSON.stringify(hostEnv(plain.template).PUBLIC_BASE_URL)).toContain('HttpApi');
+    expect(JSON.stringify(hostEnv(plain.template).PUBLIC_BASE_URL)).toContain('EdgeDistribution');
   });
 
   it('cdk-nag stays clean with every setting given', () => {

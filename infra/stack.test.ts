@@ -50,13 +50,19 @@ describe('context', () => {
     expect(settingsFromContext(newApp())).toEqual({ prefix: 'wsm', shardCount: 4, retainData: true });
     expect(
       settingsFromContext(
-        newApp({ retainData: 'false', certificateArn: 'arn:c', alarmEmail: 'ops@example.com' }),
+        newApp({
+          retainData: 'false',
+          domainName: 'wa.example.com',
+          certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/c',
+          alarmEmail: 'ops@example.com',
+        }),
       ),
     ).toEqual({
       prefix: 'wsm',
       shardCount: 4,
       retainData: false,
-      certificateArn: 'arn:c',
+      domainName: 'wa.example.com',
+      certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/c',
       alarmEmail: 'ops@example.com',
     });
   });

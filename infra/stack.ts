@@ -12,6 +12,7 @@ import type { Construct } from 'constructs';
 import { allQueues, buckets, commandQueue, type QueueDef, queues, tables } from '#shared/aws/resources';
 import { addObservability } from './alarms.ts';
 import type { DeploymentSettings } from './context.ts';
+import { Edge } from './edge.ts';
 import { nodeFunction } from './functions.ts';
 import { grantMediaRead, grantMediaReadWrite, grantMediaWrite } from './grants.ts';
 import { ConnectionHost } from './host.ts';
@@ -94,6 +95,12 @@ export class SessionManagerStack extends Stack {
       description: 'HMAC key that signs and verifies the links the service hands out (LINK_SECRET)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
+    // The distribution sends it to API Gateway with every request; the API serves no request without
+    // it (shared/http/edge-origin.ts), so no client goes around the public name.
+    const edgeOriginKey = new secretsmanager.Secret(this, 'EdgeOriginKey', {
+      description: 'Sent by CloudFront to the API with every request (EDGE_ORIGIN_KEY)',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+    });
     const service = props.service ?? {};
     const logSettings: LogSettings = { retentionDays: props.logRetentionDays, retain: props.retainLogs };
     // Browser origins allowed to call the API and open the streams (shared/http/cors.ts).
@@ -125,7 +132,6 @@ export class SessionManagerStack extends Stack {
       commandQueues,
       eventsQueue: queue(queues.events.id),
       environment: { ...names, ...pick(service, 'TTS_PROVIDER'), ...cors },
-      certificateArn: props.certificateArn,
       jwtSecret,
       linkSecret,
       logs: logSettings,
@@ -148,7 +154,6 @@ export class SessionManagerStack extends Stack {
         // Only the API signs and verifies tokens.
         JWT_SECRET_ARN: jwtSecret.secretArn,
         ADMIN_API_KEY_ARN: adminKey.secretArn,
-        STREAM_BASE_URL: host.streamBaseUrl,
       },
       timeout: Duration.seconds(29),
       memorySize: 1024,
@@ -301,15 +306,28 @@ export class SessionManagerStack extends Stack {
     q.get(queues.webhooks.id)!.deadLetterQueue.grantSendMessages(webhooks);
     q.get(queues.webhooks.id)!.deadLetterQueue.grantSendMessages(events);
 
-    // Links point at the API (`/links/{token}`); every process that makes links reads their key.
-    // The API's own address in its environment is no cycle: the HTTP API resource does not refer to
-    // the function (its integration and route do).
+    // One public name for the API and the streams (infra/edge.ts): every URL the service hands out
+    // starts with it. No cycle: the distribution refers to the HTTP API and the load balancer, neither
+    // of which refers to a function or a task (their integration, route and service do).
+    const edge = new Edge(this, 'Edge', {
+      httpApi,
+      loadBalancer: host.loadBalancer,
+      domainName: props.domainName,
+      certificateArn: props.certificateArn,
+      hostedZone: props.hostedZone,
+      originKey: edgeOriginKey,
+    });
+    api.addEnvironment('EDGE_ORIGIN_KEY_ARN', edgeOriginKey.secretArn);
+    edgeOriginKey.grantRead(api);
+    // Links point at the public name (`/links/{token}`); every process that makes links reads their key.
     for (const fn of [api, events, chatbot, mediaConsumer, webhooks]) {
-      fn.addEnvironment('PUBLIC_BASE_URL', httpApi.apiEndpoint);
+      fn.addEnvironment('PUBLIC_BASE_URL', edge.publicBaseUrl);
       fn.addEnvironment('LINK_SECRET_ARN', linkSecret.secretArn);
       linkSecret.grantRead(fn);
     }
-    host.taskDefinition.defaultContainer!.addEnvironment('PUBLIC_BASE_URL', httpApi.apiEndpoint);
+    host.taskDefinition.defaultContainer!.addEnvironment('PUBLIC_BASE_URL', edge.publicBaseUrl);
+    // Named in the API's answer to a stream path that reached it directly (functions/api/handler.ts).
+    api.addEnvironment('STREAM_BASE_URL', edge.publicBaseUrl);
 
     addObservability(this, {
       prefix,
@@ -320,10 +338,18 @@ export class SessionManagerStack extends Stack {
       httpApi,
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: httpApi.apiEndpoint });
+    new CfnOutput(this, 'ApiUrl', {
+      value: edge.publicBaseUrl,
+      description: 'The public base URL of the API, the SSE streams, speech, links and /docs',
+    });
     new CfnOutput(this, 'StreamUrl', {
-      value: host.streamBaseUrl,
-      description: 'Base URL of the SSE streams (the load balancer; point a DNS name at it)',
+      value: edge.publicBaseUrl,
+      description: 'Base URL of the SSE streams: the same public name as the API',
+    });
+    new CfnOutput(this, 'DistributionDomainName', {
+      value: edge.distribution.distributionDomainName,
+      description:
+        'Where a CNAME (or Route 53 alias) of domainName points, when the stack does not create it',
     });
     new CfnOutput(this, 'AdminApiKeySecretArn', { value: adminKey.secretArn });
     for (const [key, table] of Object.entries(tbl)) {

@@ -4,6 +4,7 @@ import { env } from '#shared/config/env';
 import { loadSecrets } from '#shared/config/load-secrets';
 import type { Router } from '#shared/http/context';
 import { corsMiddleware } from '#shared/http/cors';
+import { edgeOnly } from '#shared/http/edge-origin';
 import { errorBody, ServiceUnavailableError } from '#shared/http/errors';
 import { serviceApp } from '#shared/http/service-app';
 import { logger } from '#shared/log/logger';
@@ -212,6 +213,11 @@ export function createLazyApp() {
     }
     return next();
   });
+  // After the secrets: the distribution's key is one of them. `/health` answers without either.
+  const edge = edgeOnly();
+  app.use('*', (c, next) =>
+    c.req.path === '/health' || c.req.path.startsWith('/health/') ? next() : edge(c, next),
+  );
   /** Answers with the application `build` makes, built on the first request and kept (rebuilt after a failure). */
   const lazily = (build: () => Promise<{ fetch: App['fetch'] }>) => {
     let built: Promise<{ fetch: App['fetch'] }> | undefined;

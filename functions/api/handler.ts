@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { handle } from 'hono/aws-lambda';
+import { errorBody, statusOf } from '#shared/http/errors';
 import { flushMetrics } from '#shared/metrics/flush';
 import { createLazyApp } from './app.ts';
 
@@ -7,25 +8,36 @@ const app = handle(createLazyApp());
 
 /**
  * The long-lived SSE streams and speech synthesis (espeak-ng and ffmpeg are in the host image): in
- * the cloud the connection hosts behind the load balancer serve them.
+ * the cloud the connection hosts serve them, reached through the same public name as the API (the
+ * CloudFront distribution routes these paths to the load balancer; infra/edge.ts, STREAM_PATHS).
  */
 const STREAM_PATH =
   /^\/api\/public\/portal\/[^/]+\/stream$|^\/api\/v1\/chatbot\/extracted-stream$|^\/api\/v1\/tts$/;
 
 /**
- * API Gateway (HTTP API) → the one Hono application (which loads the secrets first). A stream request
- * is redirected (307) to the same path on `STREAM_BASE_URL` (set by the stack): API Gateway would cut
- * it after 30 s and buffer it, and EventSource clients follow the redirect.
+ * API Gateway (HTTP API) → the one Hono application (which loads the secrets first).
+ *
+ * A stream request reaches this function only when a client calls API Gateway's own address instead
+ * of the public one. It is answered with a JSON error naming the public URL, never a redirect: a
+ * redirect to another host loses the client's `Authorization` header (curl, fetch and browsers drop
+ * it), carries a `?key=` to wherever it points, and gives a cross-origin EventSource no CORS answer.
+ * API Gateway could not serve the stream itself (it buffers responses and cuts them at 30 s).
  */
 export const handler = async (...args: Parameters<typeof app>) => {
   const event = args[0] as unknown as Partial<APIGatewayProxyEventV2>;
   const streams = process.env.STREAM_BASE_URL;
   if (streams && typeof event?.rawPath === 'string' && STREAM_PATH.test(event.rawPath)) {
-    const query = event.rawQueryString ? `?${event.rawQueryString}` : '';
+    // The query is left out: it may hold a key.
+    const url = `${streams}${event.rawPath}`;
     return {
-      statusCode: 307,
-      headers: { location: `${streams}${event.rawPath}${query}`, 'cache-control': 'no-store' },
-      body: '',
+      statusCode: statusOf('NOT_FOUND'),
+      headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+      body: JSON.stringify(
+        errorBody(
+          'NOT_FOUND',
+          `this address does not serve streams or speech: use ${url} (the public address)`,
+        ),
+      ),
     };
   }
   try {

@@ -63,6 +63,12 @@ const EnvSchema = z.object({
   SPOOL_DIR: z.string().min(1).optional(),
   /** Browser origins allowed to call the API and open the streams, comma-separated (shared/http/cors.ts); none when unset. */
   CORS_ORIGINS: z.string().optional(),
+  /**
+   * Set by the stack on the API: the key the CloudFront distribution sends with every request
+   * (shared/http/edge-origin.ts). Set, a request without it is refused and the client's address is
+   * the one the distribution saw. Unset (local mode), every request is served.
+   */
+  EDGE_ORIGIN_KEY: z.string().min(32).optional(),
   /** The API's public address: links (`/links/{token}`) point here. */
   PUBLIC_BASE_URL: z.string().url().optional(),
   SIM_NETWORK_URL: z.string().url().optional(),

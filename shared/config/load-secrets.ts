@@ -17,11 +17,13 @@ export async function loadSecrets(): Promise<void> {
   return loading;
 }
 
-/** `<NAME>_ARN` → `<NAME>`: the JWT key, the admin API key on the API function, the link key where links are made or served. */
+/** `<NAME>_ARN` → `<NAME>`: the JWT key, the admin API key and the edge origin key on the API function, the link key where links are made or served. */
 const FROM_SECRETS = [
   ['JWT_SECRET_ARN', 'JWT_SECRET'],
   ['ADMIN_API_KEY_ARN', 'ADMIN_API_KEY'],
   ['LINK_SECRET_ARN', 'LINK_SECRET'],
+  // The key CloudFront sends the API with every request (shared/http/edge-origin.ts).
+  ['EDGE_ORIGIN_KEY_ARN', 'EDGE_ORIGIN_KEY'],
 ] as const;
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../config/env.ts';
-import { corsMiddleware } from './cors.ts';
+import { corsHeadersFor, corsMiddleware } from './cors.ts';
 import { ForbiddenError } from './errors.ts';
 import { serviceApp } from './service-app.ts';
 
@@ -67,5 +67,17 @@ describe('CORS', () => {
   it('is off by default', async () => {
     const res = await appWith(undefined).fetch(preflight('https://app.example'));
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('headers written past Hono (a stream on the raw response): the allowed origin only, varying by it', () => {
+    appWith('https://app.example');
+    expect(corsHeadersFor('https://app.example')).toMatchObject({
+      'access-control-allow-origin': 'https://app.example',
+      vary: 'Origin',
+    });
+    expect(corsHeadersFor('https://evil.example')).toEqual({});
+    expect(corsHeadersFor(undefined)).toEqual({});
+    appWith(undefined);
+    expect(corsHeadersFor('https://app.example')).toEqual({});
   });
 });

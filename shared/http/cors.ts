@@ -29,3 +29,19 @@ export function corsMiddleware(): MiddlewareHandler {
     maxAge: 600,
   });
 }
+
+/**
+ * The CORS headers of an answer written past Hono's response (an SSE stream on the raw Node
+ * response, shared/stream/sink.ts), where the middleware's headers never arrive: the caller's origin
+ * when it is allowed, else none, so the browser keeps the stream from any other origin's page.
+ */
+export function corsHeadersFor(origin: string | undefined): Record<string, string> {
+  const allowed = origin !== undefined && corsOrigins().includes(origin);
+  return allowed
+    ? {
+        'access-control-allow-origin': origin,
+        'access-control-expose-headers': EXPOSE_HEADERS.join(','),
+        vary: 'Origin',
+      }
+    : {};
+}

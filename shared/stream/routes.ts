@@ -6,6 +6,7 @@ import { LRUCache } from 'lru-cache';
 import { tenantOfPortal } from '../auth/tenants.ts';
 import { env } from '../config/env.ts';
 import { router } from '../http/context.ts';
+import { corsHeadersFor } from '../http/cors.ts';
 import { NotFoundError, ValidationError } from '../http/errors.ts';
 import { errorResponses, rateLimitedResponse } from '../http/schemas.ts';
 import { logger } from '../log/logger.ts';
@@ -122,7 +123,7 @@ export function serveSse(
 ): Response | Promise<Response> {
   const release = admitStream(tenantId);
   const headers = {
-    'access-control-allow-origin': '*',
+    ...corsHeadersFor(c.req.header('origin')),
     'x-accel-buffering': 'no',
     'x-request-id': c.get('requestId'),
   };

@@ -11,12 +11,12 @@ import { freePort } from '../../scripts/local/free-port.ts';
 type Reply = { statusCode: number; headers: Record<string, string>; body: string };
 type Handler = (event: unknown, context: unknown) => Promise<Reply>;
 
-const event = (rawPath: string, rawQueryString = '') => ({
+const event = (rawPath: string, rawQueryString = '', headers: Record<string, string> = {}) => ({
   version: '2.0',
   routeKey: '$default',
   rawPath,
   rawQueryString,
-  headers: { host: 'api.example.test' },
+  headers: { host: 'api.example.test', ...headers },
   requestContext: {
     accountId: '123456789012',
     apiId: 'local',
@@ -35,14 +35,16 @@ const saved = { ...process.env };
 let errorLogs: unknown[][] = [];
 
 /** A fresh handler module (and logger, whose error lines are kept) under the current environment. */
-async function freshHandler(): Promise<(path: string, query?: string) => Promise<Reply>> {
+async function freshHandler(): Promise<
+  (path: string, query?: string, headers?: Record<string, string>) => Promise<Reply>
+> {
   vi.resetModules();
   const { logger } = await import('#shared/log/logger');
   vi.spyOn(logger, 'error').mockImplementation((...args: unknown[]) => {
     errorLogs.push(args);
   });
   const { handler } = (await import('../../functions/api/handler.ts')) as unknown as { handler: Handler };
-  return (path, query) => handler(event(path, query), {});
+  return (path, query, headers) => handler(event(path, query, headers), {});
 }
 
 const json = (r: Reply) => JSON.parse(r.body);
@@ -57,7 +59,7 @@ afterEach(() => {
 });
 
 describe('API Lambda handler with API Gateway v2 events', () => {
-  it('answers health, docs and redirects a stream path when its secrets load', async () => {
+  it('answers health, docs and refuses a stream path (no redirect) when its secrets load', async () => {
     const secret = await sm().send(
       new CreateSecretCommand({ Name: `jwt-${Date.now()}`, SecretString: 'k'.repeat(48) }),
     );
@@ -83,11 +85,15 @@ describe('API Lambda handler with API Gateway v2 events', () => {
     expect(sessions.statusCode).toBe(401);
     expect(process.env.JWT_SECRET).toBe('k'.repeat(48));
 
+    // Never a redirect (it would carry the key to another host and drop Authorization): an error
+    // naming the public stream URL.
     const stream = await call('/api/public/portal/prt_1/stream', 'key=abc');
-    expect(stream.statusCode).toBe(307);
-    expect(stream.headers.location).toBe(
-      'https://streams.example.test/api/public/portal/prt_1/stream?key=abc',
+    expect(stream.statusCode).toBe(404);
+    expect(stream.headers.location).toBeUndefined();
+    expect(json(stream).error.message).toContain(
+      'https://streams.example.test/api/public/portal/prt_1/stream ',
     );
+    expect(stream.body).not.toContain('key=abc');
   });
 
   it('Secrets Manager unreachable: JSON 503 SERVICE_UNAVAILABLE on every route, /health names it, and it recovers', async () => {
@@ -154,5 +160,26 @@ describe('API Lambda handler with API Gateway v2 events', () => {
     expect(logged).toContain('AI_KEYS_SECRET_ARN');
     expect(logged).not.toContain(value);
     expect(logged).not.toContain('DO-NOT-LEAK');
+  });
+
+  it('with the edge origin key: only requests through the distribution are served; /health answers anyway', async () => {
+    const key = 'e'.repeat(48);
+    const secret = await sm().send(
+      new CreateSecretCommand({ Name: `edge-${Date.now()}`, SecretString: key }),
+    );
+    process.env.EDGE_ORIGIN_KEY_ARN = secret.ARN!;
+    const call = await freshHandler();
+
+    // Straight to API Gateway's own address: refused, whatever the client claims to be.
+    const direct = await call('/api/sessions', '', { 'x-viewer-address': '203.0.113.9' });
+    expect(direct.statusCode).toBe(403);
+    expect(json(direct).error).toEqual({
+      code: 'FORBIDDEN',
+      message: expect.stringContaining('public address'),
+    });
+    // Through CloudFront (its key sent): served (a missing token is the next refusal).
+    const viaEdge = await call('/api/sessions', '', { 'x-service-origin-key': key });
+    expect(viaEdge.statusCode).toBe(401);
+    expect((await call('/health/live')).statusCode).toBe(200);
   });
 });

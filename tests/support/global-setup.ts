@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { freePort, LOOPBACK } from '../../scripts/local/free-port.ts';
 import { startService } from '../../scripts/local/service.ts';
 import { startFakeAi } from './fake-ai.ts';
 import { serveFakeAiControl } from './fake-ai-control.ts';
@@ -17,6 +18,9 @@ export default async function setup(project: TestProject) {
   const fakeSheets = await startFakeSheets();
   // Speech-to-text providers (tests/support/fake-speech.ts), scripted by the audio they receive.
   const fakeSpeech = await startFakeSpeech();
+  // The one browser origin allowed to call the service (tests/e2e/cors-browser.test.ts serves its
+  // page there): only requests carrying that Origin header see a difference.
+  const corsPageOrigin = `http://${LOOPBACK}:${await freePort()}`;
   const service = await startService({
     driver: 'simulator',
     port: 0,
@@ -32,6 +36,7 @@ export default async function setup(project: TestProject) {
       WEBHOOK_RETRY_MAX_DELAY_MS: '1000',
       // Open streams notice a revoked credential within a second, not five.
       SSE_ACCESS_RECHECK_MS: '500',
+      CORS_ORIGINS: corsPageOrigin,
       ANTHROPIC_BASE_URL: fakeAi.url,
       GOOGLE_SHEETS_BASE_URL: fakeSheets.url,
       GOOGLE_OAUTH_TOKEN_URL: fakeSheets.tokenUrl,
@@ -53,6 +58,7 @@ export default async function setup(project: TestProject) {
   project.provide('fakeAiControlUrl', fakeAiControl.url);
   project.provide('fakeSheetsUrl', fakeSheets.url);
   project.provide('fakeSpeechUrl', fakeSpeech.url);
+  project.provide('corsPageOrigin', corsPageOrigin);
   return async () => {
     await service.stop();
     await fakeAiControl.close();
@@ -69,5 +75,6 @@ declare module 'vitest' {
     serviceEnv: Record<string, string>;
     fakeSheetsUrl: string;
     fakeSpeechUrl: string;
+    corsPageOrigin: string;
   }
 }

@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '#shared/http/context';
+import { publicBaseUrl } from '#shared/http/public-url';
 import { bearer, json } from '#shared/http/schemas';
 import { requireAuth } from '../auth/middleware.ts';
 import { CloudError } from '../messages/cloud-api.ts';
@@ -68,7 +69,7 @@ export function cloudMediaIdRoutes() {
     async (c) => {
       const { mediaId } = c.req.valid('param');
       const m = await requireCloudMedia(c.get('auth').tenant, mediaId);
-      const url = `${new URL(c.req.url).origin}/api/media/${m.id}/content`;
+      const url = `${publicBaseUrl(c)}/api/media/${m.id}/content`;
       return c.json(
         {
           messaging_product: 'whatsapp' as const,
