@@ -24,6 +24,10 @@ export interface SetItem {
 export const intentSet = (): SetItem[] =>
   JSON.parse(readFileSync(new URL('../data/intent-set.json', import.meta.url), 'utf8'));
 
+/** bench/data/intent-blind.json: same shape, written after the engine was finished (bench/intent-blind.ts). */
+export const blindSet = (): SetItem[] =>
+  JSON.parse(readFileSync(new URL('../data/intent-blind.json', import.meta.url), 'utf8'));
+
 export const templateEngine = (name: ProfileName) => {
   const t = PROFILE_TEMPLATES[name];
   return { engine: buildIntentEngine(Intents.parse(t.intents)), brain: Brain.parse(t.brain) };
