@@ -75,11 +75,16 @@ export function approxBytes(value: unknown, depth = 0): number {
  * A least-recently-used cache bounded by bytes: `maxBytes` in all, entries sized by `approxBytes`
  * of key and value. An entry bigger than the whole budget is not kept (`set` leaves it out).
  */
-export function byteCache<K extends {}, V extends {}>(maxBytes: number, opts: { ttlMs?: number } = {}) {
+export function byteCache<K extends {}, V extends {}>(
+  maxBytes: number,
+  opts: { ttlMs?: number; now?: () => number } = {},
+) {
   return new LRUCache<K, V>({
     maxSize: maxBytes,
     sizeCalculation: (v, k) => Math.max(1, approxBytes(k) + approxBytes(v)),
+    // Expired entries go when read or pushed out: no timer per entry.
     ...(opts.ttlMs ? { ttl: opts.ttlMs, ttlAutopurge: false } : {}),
+    ...(opts.now ? { perf: { now: opts.now }, ttlResolution: 0 } : {}),
   });
 }
 

@@ -42,6 +42,8 @@ export interface DynamoAuthState {
   flush(): Promise<void>;
   /** Stops all further writes (after logout, before the state is cleared). */
   disable(): void;
+  /** What the key cache holds now, in bytes (at most SESSION_CACHE_BYTES.authKeys). */
+  cachedBytes(): number;
 }
 
 /** Loads (or initialises) the session's auth state. Nothing is written until Baileys asks. */
@@ -187,6 +189,7 @@ export async function loadAuthState(sessionId: string, lease?: LeaseGuard): Prom
     disable() {
       disabled = true;
     },
+    cachedBytes: () => cache.calculatedSize,
   };
 }
 
