@@ -26,6 +26,8 @@ import { localAws, rssOf, startCluster, until } from './support/cluster.ts';
  * arithmetic.
  *
  * Run: npx tsx bench/baileys-sessions.ts [steps=1,50,200] [linkConcurrency=8] [runs=3]
+ * BENCH_SETTLE_MS (default 5000) is the pause before the readings: V8 takes about a minute of quiet
+ * to give back the heap a linking burst grew (see docs/benchmarks-history.md).
  * With BENCH_MEMORY=1 it also says where the memory goes: at each step the host and the floor
  * process report their memory by kind (V8 heap by space, used/committed MB; array buffers; native),
  * and at the largest step each writes a V8 heap snapshot (Heap.*.heapsnapshot, working directory).
@@ -80,9 +82,9 @@ const list = async () => (await cluster.call('GET', '/api/sessions', cluster.tok
 const users: FakeUser[] = [];
 const onlineNow = () => users.filter((u) => [...u.companions.values()].some((c) => c.online)).length;
 
-/** RSS after GC settles: the lowest of RUNS readings 2 s apart, after a 5 s pause. */
+/** RSS after GC settles: the lowest of RUNS readings 2 s apart, after a pause (5 s unless set). */
 async function settledRss(pid: number): Promise<{ min: number; runs: number[] }> {
-  await sleep(5000);
+  await sleep(Number(process.env.BENCH_SETTLE_MS ?? 5000));
   const runs: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     if (i > 0) await sleep(2000);
