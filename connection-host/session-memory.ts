@@ -9,9 +9,12 @@ import { LRUCache } from 'lru-cache';
  */
 export const SESSION_CACHE_BYTES = {
   /** Signal keys read or written (drivers/baileys/auth-state.ts); pre-keys are not kept on write. */
-  authKeys: 384 * 1024,
-  /** Group metadata (Baileys' `cachedGroupMetadata`; refetched from the network when evicted). */
-  groups: 128 * 1024,
+  authKeys: 256 * 1024,
+  /**
+   * Group metadata (Baileys' `cachedGroupMetadata`; refetched from the network when evicted): about
+   * 150 bytes a participant, so a full group (1,024) fits with room for others.
+   */
+  groups: 256 * 1024,
   /** Baileys' `userDevicesCache`: the device list of each user messaged (USync when evicted). */
   userDevices: 64 * 1024,
   /** Baileys' `msgRetryCounterCache`: retries asked for each message it could not decrypt. */
