@@ -222,7 +222,7 @@ async function connect(
       if (!awaited.has(id) && !refusedBySend.has(id)) muted.onSendFailed(id, reason);
     },
   };
-  // Bounded by bytes (session-caches.ts): what falls out is fetched again or read from the store.
+  // Bounded by bytes (session-memory.ts): what falls out is fetched again or read from the store.
   const groups = byteCache<string, GroupMetadata>(SESSION_CACHE_BYTES.groups);
   const contacts = recentSet(SESSION_CACHE_BYTES.contacts);
   const known = async (id: string) =>
