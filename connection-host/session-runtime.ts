@@ -7,6 +7,7 @@ import { reconnectDelay } from './backoff.ts';
 import type { DriverEvents, DriverLink, LinkEnd, LinkRequest, NetworkDriver } from './drivers/driver.ts';
 import { Handoff, hostHandoff, putMediaInS3 } from './handoff.ts';
 import { Pacer } from './pacer.ts';
+import { SESSION_CACHE_BYTES } from './session-memory.ts';
 
 export interface RuntimeOptions {
   /** Refused logins (`refused` ends) in a row, with no READY between, before the session is FAILED. */
@@ -92,7 +93,7 @@ export class SessionRuntime {
    * driver: a message from a LID carries the phone itself, so consumers need not rely on the mapping
    * event being applied first.
    */
-  private readonly lids = new LidCache();
+  private readonly lids = new LidCache({ maxBytes: SESSION_CACHE_BYTES.lids });
   readonly pacer: Pacer;
   private readonly log;
   private readonly handoff: Handoff;

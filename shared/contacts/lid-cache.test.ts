@@ -22,6 +22,23 @@ describe('LidCache', () => {
     expect(c.size).toBe(2);
   });
 
+  it('forgets the least recently used entries past its bytes, and counts the bytes it holds', () => {
+    // Each entry here: 15-digit LID + 12-digit phone + 96 = 123 bytes.
+    const c = new LidCache({ maxBytes: 3 * 123 });
+    c.set('100000000000001', '919800000001');
+    c.set('100000000000002', '919800000002');
+    c.set('100000000000003', '919800000003');
+    expect(c.bytes).toBe(3 * 123);
+    c.get('100000000000001');
+    c.set('100000000000004', '919800000004');
+    expect(c.size).toBe(3);
+    expect(c.bytes).toBe(3 * 123);
+    expect(c.get('100000000000002')).toBeUndefined();
+    expect(c.get('100000000000001')).toBe('919800000001');
+    c.set('100000000000001', '91980000001'); // a shorter phone: the bytes follow the value
+    expect(c.bytes).toBe(3 * 123 - 1);
+  });
+
   it('forgets an entry after its time to live, and learns it again as news', () => {
     let now = 0;
     const c = new LidCache({ ttlMs: 1000, now: () => now });

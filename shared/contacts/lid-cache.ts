@@ -2,18 +2,21 @@ import { parseJid } from '../phone/jid.ts';
 import { phoneOfLid } from './repository.ts';
 
 /**
- * LID → phone digits, the one cache of them in the service. Bounded in size (the least recently used
- * entry goes first) and in age, so a link that lives for weeks or a warm Lambda never grows without
+ * LID → phone digits, the one cache of them in the service. Bounded in entries and, when given
+ * `maxBytes`, in bytes (the least recently used entry goes first), and in age, so a link that lives for weeks or a warm Lambda never grows without
  * end; a forgotten mapping is found again where it came from (the network, the store).
  */
 export class LidCache {
   private readonly entries = new Map<string, { phone: string; at: number }>();
   private readonly maxEntries: number;
+  private readonly maxBytes: number;
+  private heldBytes = 0;
   private readonly ttlMs: number;
   private readonly now: () => number;
 
-  constructor(opts: { maxEntries?: number; ttlMs?: number; now?: () => number } = {}) {
+  constructor(opts: { maxEntries?: number; maxBytes?: number; ttlMs?: number; now?: () => number } = {}) {
     this.maxEntries = opts.maxEntries ?? 5_000;
+    this.maxBytes = opts.maxBytes ?? Number.POSITIVE_INFINITY;
     this.ttlMs = opts.ttlMs ?? 3_600_000;
     this.now = opts.now ?? Date.now;
   }
@@ -22,11 +25,17 @@ export class LidCache {
     return this.entries.size;
   }
 
+  /** What the entries hold, about (strings, the entry object, the map slot). */
+  get bytes(): number {
+    return this.heldBytes;
+  }
+
   get(lid: string): string | undefined {
     const e = this.entries.get(lid);
     if (!e) return undefined;
-    this.entries.delete(lid);
+    this.remove(lid, e);
     if (this.now() - e.at >= this.ttlMs) return undefined;
+    this.heldBytes += entryBytes(lid, e.phone);
     this.entries.set(lid, e);
     return e.phone;
   }
@@ -34,15 +43,26 @@ export class LidCache {
   /** Keeps a mapping; true when it is news (unknown until now, or known with another phone). */
   set(lid: string, phone: string): boolean {
     const news = this.get(lid) !== phone;
-    this.entries.delete(lid);
+    const old = this.entries.get(lid);
+    if (old) this.remove(lid, old);
     this.entries.set(lid, { phone, at: this.now() });
-    if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
+    this.heldBytes += entryBytes(lid, phone);
+    while (this.entries.size > this.maxEntries || (this.heldBytes > this.maxBytes && this.entries.size > 1)) {
+      const oldest = this.entries.entries().next();
+      if (oldest.done) break;
+      this.remove(oldest.value[0], oldest.value[1]);
     }
     return news;
   }
+
+  private remove(lid: string, e: { phone: string }): void {
+    this.entries.delete(lid);
+    this.heldBytes -= entryBytes(lid, e.phone);
+  }
 }
+
+/** About what one entry holds: two strings (16 bytes each plus their characters), the entry, its slot. */
+const entryBytes = (lid: string, phone: string) => 32 + lid.length + phone.length + 64;
 
 /** `<lid>@lid` (with or without a device) or the bare LID → the bare LID. */
 export const bareLid = (lid: string) => parseJid(lid)?.user ?? lid;

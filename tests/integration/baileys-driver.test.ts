@@ -9,6 +9,7 @@ import { authTable } from '#shared/store/tables';
 import { clearAuthState, loadAuthState } from '../../connection-host/drivers/baileys/auth-state.ts';
 import { baileysDriver } from '../../connection-host/drivers/baileys/driver.ts';
 import type { DriverEvents, LinkEnd } from '../../connection-host/drivers/driver.ts';
+import { SESSION_CACHE_BYTES } from '../../connection-host/session-memory.ts';
 import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
 import { freePort } from '../../scripts/local/free-port.ts';
 import { type LocalAws, startLocalAws } from '../../scripts/local/local-aws.ts';
@@ -95,6 +96,36 @@ describe('DynamoDB auth state', () => {
     const d = await loadAuthState(sessionId);
     expect(d.state.creds.me).toBeUndefined();
     expect(d.state.creds.registered).toBe(false);
+  });
+
+  it('keeps its key cache within its byte budget: pre-keys stay in the table, evicted keys are read back', async () => {
+    const sessionId = `s-${randomBytes(4).toString('hex')}`;
+    const a = await loadAuthState(sessionId);
+    const preKeys = Object.fromEntries(
+      Array.from({ length: 812 }, (_, i) => [
+        String(i + 1),
+        { public: randomBytes(32), private: randomBytes(32) },
+      ]),
+    );
+    await a.state.keys.set({ 'pre-key': preKeys }); // what Baileys uploads when it links
+    expect(a.cachedBytes()).toBe(0);
+
+    // ~1.5 MB of sessions: four times the budget.
+    const sessions = Object.fromEntries(
+      Array.from({ length: 300 }, (_, i) => [`91980000${String(i).padStart(4, '0')}.0`, randomBytes(5000)]),
+    );
+    await a.state.keys.set({ session: sessions });
+    expect(a.cachedBytes()).toBeGreaterThan(0);
+    expect(a.cachedBytes()).toBeLessThanOrEqual(SESSION_CACHE_BYTES.authKeys);
+
+    // Everything reads back, from the cache or the table, and the cache stays bounded.
+    const ids = Object.keys(sessions);
+    const got = await a.state.keys.get('session', ids);
+    expect(Object.keys(got)).toHaveLength(300);
+    for (const id of ids) expect(Buffer.from(got[id] ?? []).equals(sessions[id] as Buffer)).toBe(true);
+    expect(a.cachedBytes()).toBeLessThanOrEqual(SESSION_CACHE_BYTES.authKeys);
+    expect(Object.keys(await a.state.keys.get('pre-key', ['1', '812']))).toEqual(['1', '812']);
+    await clearAuthState(sessionId);
   });
 
   it('splits values over the 400 KB item limit into parts and cleans them up', async () => {

@@ -18,15 +18,21 @@ import { toAttr } from '#shared/store/db';
 import { AUTH_CREDS_SK, authPartSk, authPk, authValueSk } from '#shared/store/keys';
 import { authTable } from '#shared/store/tables';
 import type { LeaseGuard } from '../../leases.ts';
+import { byteCache, SESSION_CACHE_BYTES } from '../../session-memory.ts';
 import { encode, itemBytes, readValues, sleep, transactGroups } from './auth-items.ts';
 
 /**
  * A Baileys auth state kept in the auth table, one item per value:
  * `pk = AUTH#<sessionId>`, `sk = creds` or `<type>#<id>` (every SignalDataTypeMap type, generically).
  * Values are JSON with Baileys' BufferJSON replacer; see auth-items.ts for the item layout.
- * Reads go through an in-process cache (absent values included); key writes are transactional.
+ * Reads go through an in-process cache bounded by bytes (absent values included); key writes are
+ * transactional.
  */
-const CACHE_MAX = 20_000;
+
+/** Read once (when a peer starts a session with it) and then deleted: kept in the table, not in memory. */
+const NOT_CACHED_ON_WRITE = new Set(['pre-key']);
+/** The cache's mark for a value known to be absent (compared by reference). */
+const ABSENT: object = Object.freeze({});
 
 export interface DynamoAuthState {
   state: AuthenticationState;
@@ -36,27 +42,29 @@ export interface DynamoAuthState {
   flush(): Promise<void>;
   /** Stops all further writes (after logout, before the state is cleared). */
   disable(): void;
+  /** What the key cache holds now, in bytes (at most SESSION_CACHE_BYTES.authKeys). */
+  cachedBytes(): number;
 }
 
 /** Loads (or initialises) the session's auth state. Nothing is written until Baileys asks. */
 export async function loadAuthState(sessionId: string, lease?: LeaseGuard): Promise<DynamoAuthState> {
   const pk = authPk(sessionId);
-  const cache = new Map<string, unknown>(); // sk -> value, or null when known absent
+  // sk -> value, or ABSENT. What falls out is read again from the table: this link is the only writer.
+  const cache = byteCache<string, object>(SESSION_CACHE_BYTES.authKeys);
+  // Part counts of split values only (most values have none: a missing entry means 0).
   const knownParts = new Map<string, number>();
+  const setParts = (sk: string, n: number) => (n > 0 ? knownParts.set(sk, n) : knownParts.delete(sk));
+  // One set per read in flight: the keys written while it ran (their read value is stale).
+  const reading = new Set<Set<string>>();
   const pending = new Set<Promise<unknown>>();
   let disabled = false;
 
   const first = await readValues(pk, [AUTH_CREDS_SK]);
-  for (const [sk, n] of first.parts) knownParts.set(sk, n);
+  for (const [sk, n] of first.parts) setParts(sk, n);
   const creds = (first.values.get(AUTH_CREDS_SK) as AuthenticationCreds | undefined) ?? initAuthCreds();
 
   const remember = (sk: string, value: unknown) => {
-    cache.delete(sk);
-    cache.set(sk, value);
-    if (cache.size > CACHE_MAX) {
-      const oldest = cache.keys().next().value;
-      if (oldest !== undefined) cache.delete(oldest);
-    }
+    cache.set(sk, value === null || value === undefined ? ABSENT : (value as object));
   };
 
   const track = <T>(p: Promise<T>): Promise<T> => {
@@ -89,12 +97,56 @@ export async function loadAuthState(sessionId: string, lease?: LeaseGuard): Prom
       // Some batches may have landed: forget what we believed, keep the widest part count to clean up.
       for (const [sk, n] of newParts) {
         cache.delete(sk);
-        knownParts.set(sk, Math.max(n, knownParts.get(sk) ?? 0));
+        setParts(sk, Math.max(n, knownParts.get(sk) ?? 0));
+        for (const stale of reading) stale.add(sk);
       }
       throw err;
     }
-    for (const [sk, n] of newParts) knownParts.set(sk, n);
-    for (const [sk, value] of entries) remember(sk, value ?? null);
+    for (const [sk, n] of newParts) setParts(sk, n);
+    for (const [sk, value] of entries) {
+      for (const stale of reading) stale.add(sk);
+      if (NOT_CACHED_ON_WRITE.has(typeOfSk(sk))) cache.delete(sk);
+      else remember(sk, value);
+    }
+  };
+
+  /**
+   * Values of `sks` from the cache, else the table. A key written while its read was in flight is
+   * taken from that write (the cache), or read again if the cache has already let it go.
+   */
+  const lookup = async (sks: string[]): Promise<Map<string, unknown>> => {
+    const found = new Map<string, unknown>();
+    let missing: string[] = [];
+    for (const sk of sks) {
+      const v = cache.get(sk);
+      if (v === undefined) missing.push(sk);
+      else found.set(sk, v === ABSENT ? undefined : v);
+    }
+    while (missing.length) {
+      const stale = new Set<string>();
+      reading.add(stale);
+      let read: Awaited<ReturnType<typeof readValues>>;
+      try {
+        read = await readValues(pk, missing);
+      } finally {
+        reading.delete(stale);
+      }
+      const again: string[] = [];
+      for (const sk of missing) {
+        if (stale.has(sk)) {
+          const v = cache.get(sk);
+          if (v === undefined) again.push(sk);
+          else found.set(sk, v === ABSENT ? undefined : v);
+          continue;
+        }
+        setParts(sk, read.parts.get(sk) ?? 0);
+        const v = read.values.get(sk);
+        remember(sk, v);
+        found.set(sk, v);
+      }
+      missing = again;
+    }
+    return found;
   };
 
   let credsChain: Promise<void> = Promise.resolve();
@@ -105,16 +157,10 @@ export async function loadAuthState(sessionId: string, lease?: LeaseGuard): Prom
       keys: {
         get: async <T extends keyof SignalDataTypeMap>(type: T, ids: string[]) => {
           const sks = ids.map((id) => authValueSk(type, id));
-          const missing = sks.filter((sk) => !cache.has(sk));
-          if (missing.length) {
-            const { values, parts } = await readValues(pk, missing);
-            for (const [sk, n] of parts) knownParts.set(sk, n);
-            // A set() that finished meanwhile wins over what this read saw.
-            for (const sk of missing) if (!cache.has(sk)) remember(sk, values.get(sk) ?? null);
-          }
+          const values = await lookup(sks);
           const out: { [id: string]: SignalDataTypeMap[T] } = {};
           ids.forEach((id, i) => {
-            let value = cache.get(sks[i] ?? '');
+            let value = values.get(sks[i] ?? '');
             if (value === null || value === undefined) return;
             if (type === 'app-state-sync-key') {
               value = proto.Message.AppStateSyncKeyData.fromObject(value as Record<string, unknown>);
@@ -143,8 +189,15 @@ export async function loadAuthState(sessionId: string, lease?: LeaseGuard): Prom
     disable() {
       disabled = true;
     },
+    cachedBytes: () => cache.calculatedSize,
   };
 }
+
+/** `<type>#<id>` → `<type>` (`creds` → `creds`). */
+const typeOfSk = (sk: string) => {
+  const i = sk.indexOf('#');
+  return i < 0 ? sk : sk.slice(0, i);
+};
 
 /** Deletes every item of the session's auth state (Query for the keys, then batch deletes). */
 export async function clearAuthState(sessionId: string): Promise<void> {

@@ -13,6 +13,7 @@ import { type Logger, logger as rootLogger } from '#shared/log/logger';
 import { STATUS_JID, userJid } from '#shared/phone/jid';
 import { digitsOf } from '#shared/phone/number';
 import { newChatsRefusal } from '#shared/sessions/restriction';
+import { byteCache, recentSet, SESSION_CACHE_BYTES } from '../../session-memory.ts';
 import {
   type DriverEvents,
   type DriverLink,
@@ -40,6 +41,7 @@ import {
 import { PASSKEY_NOTIFICATIONS, PASSKEY_REQUIRED, passkeyEnd } from './passkey.ts';
 import { markRead } from './read.ts';
 import { fromCapping, fromError463, fromTimelock, NEW_CHAT_RESTRICTED_ERROR } from './restrictions.ts';
+import { baileysCaches } from './session-caches.ts';
 import { wireEvents } from './wire.ts';
 
 export interface BaileysDriverOptions {
@@ -156,9 +158,6 @@ function trustTestRootKey(): void {
   if (hex && process.env.NODE_ENV === 'test') WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(hex, 'hex');
 }
 
-/** How many of its latest send ids a link keeps to tell its own echoes from the phone's messages. */
-const SENT_IDS_KEPT = 500;
-
 const EVENT_NAMES = [
   'onQr',
   'onPairingCode',
@@ -224,8 +223,9 @@ async function connect(
       if (!awaited.has(id) && !refusedBySend.has(id)) muted.onSendFailed(id, reason);
     },
   };
-  const groups = new Map<string, GroupMetadata>();
-  const contacts = new Set<string>();
+  // Bounded by bytes (session-memory.ts): what falls out is fetched again or read from the store.
+  const groups = byteCache<string, GroupMetadata>(SESSION_CACHE_BYTES.groups);
+  const contacts = recentSet(SESSION_CACHE_BYTES.contacts);
   const known = async (id: string) =>
     opts.getMessage ? opts.getMessage(sessionId, id).catch(() => undefined) : undefined;
 
@@ -244,6 +244,7 @@ async function connect(
     syncFullHistory: false,
     getMessage: async (key) => (key.id ? retryContent(await known(key.id)) : undefined),
     cachedGroupMetadata: async (jid) => groups.get(jid),
+    ...baileysCaches(),
   });
 
   sock.ev.on('message-capping.update', (c) => events.onRestriction(fromCapping(c)));
@@ -323,12 +324,9 @@ async function connect(
     return emit(event as 'messages.upsert', data as never);
   }) as typeof sock.ev.emit;
 
-  // Our own sends, which the network echoes back as own messages (wire.ts); the latest few hundred.
-  const sentIds = new Set<string>();
-  const rememberSent = (id: string) => {
-    sentIds.add(id);
-    if (sentIds.size > SENT_IDS_KEPT) sentIds.delete(sentIds.values().next().value as string);
-  };
+  // Our own sends, which the network echoes back as own messages (wire.ts); the latest ones.
+  const sentIds = recentSet(SESSION_CACHE_BYTES.sentIds);
+  const rememberSent = (id: string) => sentIds.add(id);
   const wiring = wireEvents({
     sock,
     events,
@@ -413,7 +411,7 @@ async function connect(
     async postStatus(story) {
       const stored = opts.statusAudience ? await opts.statusAudience(sessionId) : [];
       const own = sock.user?.id ? [phoneOfJid(sock.user.id)] : [];
-      const audience = [...new Set([...own, ...(story.audience ?? []), ...contacts, ...stored])]
+      const audience = [...new Set([...own, ...(story.audience ?? []), ...contacts.values(), ...stored])]
         .filter((p): p is string => !!p)
         .slice(0, STATUS_AUDIENCE_MAX);
       // Media comes fetched by the host through the private-address guard; never hand Baileys a URL.

@@ -29,9 +29,9 @@ export interface WireContext {
   maxMediaBytes: number;
   mediaTimeoutMs: number;
   /** Group metadata seen on this link (also serves Baileys' cachedGroupMetadata). */
-  groups: Map<string, GroupMetadata>;
+  groups: { set(id: string, g: GroupMetadata): unknown };
   /** Phone digits of contacts seen on this link (status audience). */
-  contacts: Set<string>;
+  contacts: { add(phone: string): unknown };
   /** LID → phone digits as revealed to this session. */
   lids: LidCache;
   /**
