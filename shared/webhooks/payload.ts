@@ -21,6 +21,8 @@ export interface InboundWebhookPayload {
     video_description: string | null;
     transcription: string | null;
     confidence: number | string | null;
+    /** Only on a customer's choice from a list message: the row chosen (`text` is its title). */
+    list_reply?: { id: string; title: string; description: string | null };
   };
 }
 
@@ -32,7 +34,14 @@ export function inboundWebhookPayload(p: {
   mobid?: string;
   recipient?: string;
   sender: string | null;
-  message: { id: string; timestampMs: number; text?: string; caption?: string; mimetype?: string };
+  message: {
+    id: string;
+    timestampMs: number;
+    text?: string;
+    caption?: string;
+    mimetype?: string;
+    listReply?: { id: string; title: string; description?: string };
+  };
   mediaUrl: string | null;
   analysis?: MessageAnalysis;
 }): InboundWebhookPayload {
@@ -55,9 +64,17 @@ export function inboundWebhookPayload(p: {
       video_description: a.videoDescription ?? null,
       transcription: a.transcription ?? null,
       confidence: a.confidence ?? null,
+      ...(p.message.listReply ? { list_reply: listReplyOf(p.message.listReply) } : {}),
     },
   };
 }
+
+/** A list reply as the payloads show it. */
+export const listReplyOf = (r: { id: string; title: string; description?: string }) => ({
+  id: r.id,
+  title: r.title,
+  description: r.description ?? null,
+});
 
 /** `message.status`: an outbound (or inbound) message moved to a later status. */
 export function messageStatusPayload(p: {
