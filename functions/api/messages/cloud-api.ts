@@ -62,6 +62,16 @@ const CloudContact = z.object({
 });
 export type CloudContact = z.infer<typeof CloudContact>;
 
+/** A JSON-encoded string (the Graph API's form of a structured parameter) as its value; anything else as is. */
+function jsonEncoded(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+}
+
 /** The interactive types Meta defines that this service cannot deliver through a linked device. */
 const INTERACTIVE_TYPES = ['button', 'list'] as const;
 
@@ -122,7 +132,10 @@ export const CloudMessageBody = z
         address: z.string().trim().max(512).optional(),
       })
       .optional(),
-    contacts: z.array(CloudContact).min(1).max(10).optional(),
+    contacts: z.preprocess(jsonEncoded, z.array(CloudContact).min(1).max(10)).optional().openapi({
+      description:
+        'Contact cards; also accepted as a JSON-encoded string, as the Graph API takes structured parameters (whatsapp-api-js sends them so)',
+    }),
     template: z
       .object({
         name: z.string().min(1).max(100),
