@@ -12,6 +12,7 @@ import {
   type DriverEvents,
   type DriverLink,
   type LinkEnd,
+  type MessageChange,
   SendRefusedError,
 } from '../../connection-host/drivers/driver.ts';
 import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
@@ -79,6 +80,7 @@ function recorder() {
     receipts: [] as Array<[string, string]>,
     failures: [] as Array<[string, string]>,
     votes: [] as PollVote[],
+    changes: [] as MessageChange[],
   };
   const events: DriverEvents = {
     onQr: (qr) => r.qrs.push(qr),
@@ -92,7 +94,7 @@ function recorder() {
     onContacts: () => {},
     onGroup: () => {},
     onLidMapping: () => {},
-    onMessageChange: () => {},
+    onMessageChange: (c) => r.changes.push(c),
     onPollVote: (v) => r.votes.push(v),
     onActivity: () => {},
     onRestriction: () => {},
@@ -163,6 +165,23 @@ describe('Baileys driver against the fake network', () => {
     expect(got?.from).toBe(device);
     // Our own phone gets the copy every linked device sends it.
     expect(me.received.find((m) => m.id === 'msg-out-1')?.text).toBe('hi Asha, your order shipped');
+  });
+
+  it("a contact's revoke of its own message reaches the host as a change", async () => {
+    const id = await asha.sendText(me, 'oops, wrong chat');
+    await poll(() => rec.inbound.some((m) => m.id === id)).toBe(true);
+    await asha.send(me, {
+      protocolMessage: {
+        type: proto.Message.ProtocolMessage.Type.REVOKE,
+        key: { remoteJid: me.pnJid(), fromMe: true, id },
+      },
+    });
+    await poll(() => rec.changes.find((c) => c.messageId === id)).toEqual({
+      messageId: id,
+      chatId: '14155550100',
+      change: 'deleted',
+      fromMe: false,
+    });
   });
 
   it("a contact's votes on our poll are decrypted to option texts, the latest replacing the earlier", async () => {
