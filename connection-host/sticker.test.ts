@@ -27,6 +27,15 @@ describe('toSticker', () => {
     expect(await toSticker(webp)).toBe(webp);
   });
 
+  it('refuses an image of more pixels than the limit before decoding it', async () => {
+    const huge = await sharp({
+      create: { width: 8000, height: 8000, channels: 3, background: { r: 0, g: 0, b: 0 } },
+    })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    await expect(toSticker(new Uint8Array(huge))).rejects.toThrow(/pixel limit/i);
+  });
+
   it('refuses bytes that are no image', async () => {
     await expect(toSticker(new TextEncoder().encode('not an image at all'))).rejects.toThrow();
   });

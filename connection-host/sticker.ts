@@ -4,6 +4,12 @@ import sharp from 'sharp';
 export const STICKER_SIZE = 512;
 export const STICKER_MIMETYPE = 'image/webp';
 
+/**
+ * The most pixels a sticker's source image may have (about 7000×7000): an image is decoded whole,
+ * so a small file declaring huge dimensions (a decompression bomb) is refused before it is.
+ */
+export const STICKER_SOURCE_MAX_PIXELS = 50_000_000;
+
 /** RIFF....WEBP: the file already is a WebP. */
 export function isWebp(bytes: Uint8Array): boolean {
   const ascii = (from: number, to: number) => Buffer.from(bytes.subarray(from, to)).toString('latin1');
@@ -17,7 +23,7 @@ export function isWebp(bytes: Uint8Array): boolean {
  */
 export async function toSticker(bytes: Uint8Array): Promise<Uint8Array> {
   if (isWebp(bytes)) return bytes;
-  const out = await sharp(bytes)
+  const out = await sharp(bytes, { limitInputPixels: STICKER_SOURCE_MAX_PIXELS })
     .resize(STICKER_SIZE, STICKER_SIZE, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
     .webp()
     .toBuffer();
