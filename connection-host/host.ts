@@ -10,7 +10,7 @@ import { createDriver } from './drivers/index.ts';
 import { hostHandoff } from './handoff.ts';
 import { readLeases, release, renew, tryAcquire } from './leases.ts';
 import { RuntimeRegistry } from './runtime-registry.ts';
-import { loadSentMedia, saveSentMedia } from './sent-media.ts';
+import { loadSentMedia, SENT_MEDIA_TTL_S, SENT_POLL_TTL_S, saveSentMedia } from './sent-media.ts';
 import { type Presence, ShardLeases } from './shard-leases.ts';
 import { resumeShard } from './shard-resume.ts';
 
@@ -43,9 +43,10 @@ export async function startConnectionHost(
         ]);
         return message && wire ? { ...message, wire } : message;
       },
-      async rememberSentMedia(sessionId, messageId, wire) {
+      async rememberSentMedia(sessionId, messageId, wire, keep) {
         const rt = runtimes.get(sessionId);
-        if (rt) await saveSentMedia(rt.request.tenantId, sessionId, messageId, wire);
+        const seconds = keep === 'poll' ? SENT_POLL_TTL_S : SENT_MEDIA_TTL_S;
+        if (rt) await saveSentMedia(rt.request.tenantId, sessionId, messageId, wire, seconds);
       },
       async statusAudience(sessionId) {
         const rt = runtimes.get(sessionId);

@@ -5,6 +5,7 @@ import type { OutboundContent } from '#shared/messages/content';
 import { synthesise } from '#shared/speech/synthesise';
 import { toVoiceNote } from '#shared/speech/voice-note';
 import type { OutboundMedia } from './drivers/driver.ts';
+import { STICKER_MIMETYPE, toSticker } from './sticker.ts';
 
 /** A media URL that can never work (refused address, too large, wrong type): the message fails. */
 export class MediaError extends Error {}
@@ -17,6 +18,7 @@ const EXPECTED: Partial<Record<OutboundContent['kind'], RegExp>> = {
   video: /^video\//,
   audio: /^audio\//,
   voice: /^audio\//,
+  sticker: /^image\//,
   pdf: /^application\/(pdf|octet-stream)/,
 };
 
@@ -85,6 +87,13 @@ export async function fetchMedia(content: OutboundContent): Promise<OutboundMedi
   const mimetype = content.mimetype ?? (declared || 'application/octet-stream');
   if (content.kind === 'voice') {
     return { bytes: await toVoiceNote(bytes), mimetype: 'audio/ogg; codecs=opus' };
+  }
+  if (content.kind === 'sticker') {
+    try {
+      return { bytes: await toSticker(bytes), mimetype: STICKER_MIMETYPE };
+    } catch (err) {
+      throw new MediaError(`the sticker is not an image we can read: ${(err as Error).message}`);
+    }
   }
   return { bytes, mimetype };
 }

@@ -8,6 +8,11 @@ import { dataTable } from '#shared/store/tables';
  * the bytes. Kept for SENT_MEDIA_TTL_S (the item expires through the table TTL).
  */
 export const SENT_MEDIA_TTL_S = 14 * 86_400;
+/**
+ * A sent poll is kept far longer: its secret decrypts the votes, which contacts may cast (or
+ * change) long after it was sent.
+ */
+export const SENT_POLL_TTL_S = 400 * 86_400;
 
 interface SentMediaItem {
   wire: Uint8Array;
@@ -18,12 +23,13 @@ export async function saveSentMedia(
   sessionId: string,
   messageId: string,
   wire: Uint8Array,
+  keepSeconds = SENT_MEDIA_TTL_S,
 ): Promise<void> {
   await dataTable.put({
     ...sentMediaKey(tenantId, sessionId, messageId),
     type: 'sentMedia',
     wire,
-    expiresAt: Math.floor(Date.now() / 1000) + SENT_MEDIA_TTL_S,
+    expiresAt: Math.floor(Date.now() / 1000) + keepSeconds,
   });
 }
 

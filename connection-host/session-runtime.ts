@@ -252,6 +252,7 @@ export class SessionRuntime {
       onOwnMessage: (message) => void this.emit({ kind: 'message.own', message }),
       onReceipt: (messageId, status) => void this.emit({ kind: 'message.status', messageId, status }),
       onMessageChange: (change) => void this.emit({ kind: 'message.changed', ...change }),
+      onPollVote: (vote) => void this.emit({ kind: 'poll.vote', vote }),
       onSendFailed: (messageId, reason) =>
         void this.emit({ kind: 'message.status', messageId, status: 'failed', reason }),
       onContacts: (contacts) => void this.emit({ kind: 'contacts', contacts }),

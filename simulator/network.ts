@@ -1,7 +1,8 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
+import type { List } from '#shared/messages/content';
 import { groupJid, groupOfJid, userJid } from '#shared/phone/jid';
 import { digitsOf } from '#shared/phone/number';
-import type { ChangeFrame, Frame, MessageFrame } from './protocol.ts';
+import type { ChangeFrame, Frame, MessageFrame, PollVoteFrame } from './protocol.ts';
 
 /**
  * The simulated messaging network: accounts, linked devices, queued frames, the outbox. It stands
@@ -24,6 +25,7 @@ export interface OutboxEntry {
   location?: { latitude: number; longitude: number; name?: string; address?: string };
   contacts?: Array<{ name: string; vcard: string }>;
   poll?: { question: string; options: string[]; multiple: boolean };
+  list?: List;
   presence: Array<{ type: PresenceType; at: number }>;
   at: number;
 }
@@ -175,6 +177,24 @@ export class SimNetwork {
     if (!a) return false;
     this.deliver(a, { type: 'change', ...f });
     return true;
+  }
+
+  /**
+   * A contact votes on a poll the account sent (in its outbox): answers the vote's id, `unknown-poll`
+   * when the account sent no such poll, `unknown-option` when an option is not one of the poll's.
+   */
+  vote(
+    identifier: string,
+    v: Omit<PollVoteFrame, 'type' | 'id' | 'timestampMs'>,
+  ): string | 'no-account' | 'unknown-poll' | 'unknown-option' {
+    const a = this.find(identifier);
+    if (!a) return 'no-account';
+    const poll = a.outbox.find((m) => m.id === v.pollId && m.poll)?.poll;
+    if (!poll) return 'unknown-poll';
+    if (v.options.some((o) => !poll.options.includes(o))) return 'unknown-option';
+    const id = `SIMV${randomBytes(8).toString('hex').toUpperCase()}`;
+    this.deliver(a, { type: 'poll-vote', ...v, id, timestampMs: Date.now() });
+    return id;
   }
 
   /** Someone on the network writes to the account. */

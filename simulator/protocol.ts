@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { List } from '#shared/messages/content';
 
 /**
  * The simulated network's device protocol, as the host's simulator driver speaks it:
@@ -31,6 +32,23 @@ export interface MessageFrame {
   /** Contact cards as the network carries them: a display name and a vCard each. */
   contacts?: Array<{ name: string; vcard: string }>;
   poll?: { question: string; options: string[]; multiple: boolean };
+  /** A choice from a list message the account sent (`kind` text, `text` the row's title). */
+  listReply?: { id: string; title: string; description?: string };
+  timestampMs: number;
+}
+
+/** A contact voted on a poll the account sent: the options it now chooses (none: vote withdrawn). */
+export interface PollVoteFrame {
+  type: 'poll-vote';
+  /** The vote's own message id. */
+  id: string;
+  /** The poll's message id. */
+  pollId: string;
+  /** The voter's phone digits. */
+  from: string;
+  /** Group id without the `@g.us` suffix, for a poll in a group. */
+  groupId?: string;
+  options: string[];
   timestampMs: number;
 }
 
@@ -66,6 +84,7 @@ export type Frame =
   | MessageFrame
   | OwnMessageFrame
   | ChangeFrame
+  | PollVoteFrame
   | { type: 'receipt'; id: string; status: 'sent' | 'delivered' | 'read' }
   | { type: 'lid-mapping'; lid: string; phone: string }
   | { type: 'contacts'; contacts: Array<{ phone: string; name?: string; lid?: string }> }
@@ -100,6 +119,7 @@ export const DeviceSend = z.object({
   /** Contact cards as the network carries them: a display name and a vCard each. */
   contacts: z.array(z.object({ name: z.string(), vcard: z.string() })).optional(),
   poll: z.object({ question: z.string(), options: z.array(z.string()), multiple: z.boolean() }).optional(),
+  list: List.optional(),
 });
 
 /** `POST …/group`: group management; answered with `DeviceGroupReply`. */

@@ -53,6 +53,22 @@ const InboundBody = z.object({
   location: Location.optional(),
   contacts: z.array(ContactCard).min(1).optional(),
   poll: Poll.optional(),
+  /** A choice from a list message: `type` text, `text` the row's title (default). */
+  listReply: z
+    .object({
+      id: z.string().min(1).max(200),
+      title: z.string().min(1).max(100),
+      description: z.string().max(200).optional(),
+    })
+    .optional(),
+});
+
+const VoteBody = z.object({
+  sessionId: z.string().min(1),
+  from: digits,
+  messageId: z.string().min(1).max(100),
+  options: z.array(z.string().min(1).max(100)).max(12),
+  groupId: z.string().max(100).optional(),
 });
 
 /** mobid → session id via the store; session ids and mobile numbers are known to the network. */
@@ -192,9 +208,30 @@ export function simulatorRoutes() {
       // The network carries contact cards as vCards, as a phone sends them.
       contacts: b.contacts?.map((c) => ({ name: c.name, vcard: toVCard(c) })),
       poll: b.poll && { ...b.poll, multiple: b.poll.multiple ?? false },
+      ...(b.listReply
+        ? { listReply: b.listReply, text: b.text ?? b.listReply.title, kind: 'text' as const }
+        : {}),
     });
     if (!id) return c.json(errorBody('SESSION_NOT_FOUND', `no linked account for ${b.sessionId}`), 404);
     return c.json({ success: true, messageId: id });
+  });
+
+  r.post('/_sim/vote', async (c) => {
+    const parsed = VoteBody.safeParse(await jsonBody(c));
+    if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
+    const b = parsed.data;
+    const r = simNetwork.vote(await resolve(b.sessionId), {
+      pollId: b.messageId,
+      from: b.from,
+      options: b.options,
+      ...(b.groupId ? { groupId: b.groupId } : {}),
+    });
+    if (r === 'no-account')
+      return c.json(errorBody('SESSION_NOT_FOUND', `no linked account for ${b.sessionId}`), 404);
+    if (r === 'unknown-poll')
+      return c.json(errorBody('NOT_FOUND', `no poll ${b.messageId} in the outbox`), 404);
+    if (r === 'unknown-option') return c.json(bad("options: each must be one of the poll's options"), 400);
+    return c.json({ success: true, messageId: r });
   });
 
   r.post('/_sim/own', async (c) => {

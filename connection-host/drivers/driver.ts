@@ -1,6 +1,6 @@
 import type { NumberCheck, PresenceState, ReadTarget } from '#shared/commands/types';
 import type { LidCache } from '#shared/contacts/lid-cache';
-import type { InboundMessage, OutboundContent, OwnMessage } from '#shared/messages/content';
+import type { InboundMessage, OutboundContent, OwnMessage, PollVote } from '#shared/messages/content';
 import type { Restriction } from '#shared/sessions/restriction';
 import type { LeaseGuard } from '../leases.ts';
 
@@ -53,6 +53,8 @@ export interface DriverEvents {
   onSendFailed(messageId: string, reason: string): void;
   /** A message was edited or deleted for everyone, by the contact or by the account's phone. */
   onMessageChange(change: MessageChange): void;
+  /** A contact voted on a poll the account sent; the options as texts (decrypted). */
+  onPollVote(vote: PollVote): void;
   onContacts(contacts: Array<{ phone: string; name?: string; lid?: string }>): void;
   onGroup(group: {
     groupId: string;

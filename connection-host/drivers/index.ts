@@ -8,8 +8,16 @@ export interface DriverDeps {
     sessionId: string,
     messageId: string,
   ): Promise<(StoredMessage & { wire?: Uint8Array }) | undefined>;
-  /** Keeps the network form of a sent media message for retries (connection-host/sent-media.ts). */
-  rememberSentMedia?(sessionId: string, messageId: string, wire: Uint8Array): Promise<void>;
+  /**
+   * Keeps the network form of a sent media message for retries, or of a poll for decrypting its
+   * votes, which is kept longer (connection-host/sent-media.ts).
+   */
+  rememberSentMedia?(
+    sessionId: string,
+    messageId: string,
+    wire: Uint8Array,
+    keep?: 'media' | 'poll',
+  ): Promise<void>;
   /** The session's stored contacts (phone digits, most recent first): the status audience. */
   statusAudience?(sessionId: string): Promise<string[]>;
 }

@@ -9,6 +9,7 @@ import { enqueueMediaJob, needsAnalysis } from '#shared/media/job';
 import { applyMessageChange } from '#shared/messages/changes';
 import type { InboundMessage } from '#shared/messages/content';
 import type { StoredMessage } from '#shared/messages/message';
+import { applyPollVote } from '#shared/messages/poll-votes';
 import { advanceStatus, getMessage, saveInbound, saveMessage } from '#shared/messages/repository';
 import { type Counter, count } from '#shared/metrics/metrics';
 import { addAlias, applySessionState, getSession } from '#shared/sessions/repository';
@@ -57,6 +58,7 @@ export function storedInbound(e: Extract<HostEvent, { kind: 'message.inbound' }>
     location: m.location,
     contacts: m.contacts,
     poll: m.poll,
+    listReply: m.listReply,
     backlog: m.backlog,
     mediaMissing: m.mediaMissing,
     ...(needsAnalysis(m) ? { analysisState: 'pending' as const } : {}),
@@ -169,6 +171,9 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
       return;
     case 'message.changed':
       await applyMessageChange(e);
+      return;
+    case 'poll.vote':
+      await applyPollVote(e);
       return;
     case 'command.result': {
       const done = await recordCommandResult(e.tenantId, e.commandId, e.ok, e.result, e.error, e.at);

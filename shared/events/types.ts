@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InboundMessage, OwnMessage } from '../messages/content.ts';
+import { InboundMessage, OwnMessage, PollVote } from '../messages/content.ts';
 import { Restriction } from '../sessions/restriction.ts';
 
 export const SessionStatus = z.enum([
@@ -73,6 +73,8 @@ export const HostEvent = z.discriminatedUnion('kind', [
     /** A deletion: for everyone in the chat (the network's revoke), or from this service's history only. */
     forEveryone: z.boolean().optional(),
   }),
+  /** A contact voted on a poll the session sent (decrypted by the host). */
+  z.object({ ...base, kind: z.literal('poll.vote'), vote: PollVote }),
   z.object({
     ...base,
     kind: z.literal('command.result'),

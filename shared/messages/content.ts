@@ -14,6 +14,8 @@ export const OutboundKind = z.enum([
   'location',
   'contact',
   'poll',
+  'sticker',
+  'list',
 ]);
 export type OutboundKind = z.infer<typeof OutboundKind>;
 
@@ -59,6 +61,56 @@ export const Poll = z.object({
 });
 export type Poll = z.infer<typeof Poll>;
 
+/** The network's limits on a list message (Meta's too): 10 sections, 10 rows in all. */
+export const LIST_ROWS_MAX = 10;
+export const ListRow = z.object({
+  id: z.string().trim().min(1).max(200),
+  title: z.string().trim().min(1).max(24),
+  description: z.string().trim().min(1).max(72).optional(),
+});
+export const List = z
+  .object({
+    body: z.string().trim().min(1).max(1024),
+    /** The label of the button that opens the list. */
+    button: z.string().trim().min(1).max(20),
+    sections: z
+      .array(
+        z.object({
+          /** Required when the list has more than one section (Meta's rule too). */
+          title: z.string().trim().min(1).max(24).optional(),
+          rows: z.array(ListRow).min(1).max(LIST_ROWS_MAX),
+        }),
+      )
+      .min(1)
+      .max(LIST_ROWS_MAX),
+  })
+  .superRefine((l, ctx) => {
+    if (l.sections.length > 1) {
+      for (const [i, s] of l.sections.entries()) {
+        if (!s.title)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['sections', i, 'title'],
+            message: 'a title is required for each section when there are several',
+          });
+      }
+    }
+    const ids = l.sections.flatMap((s) => s.rows.map((r) => r.id));
+    if (ids.length > LIST_ROWS_MAX)
+      ctx.addIssue({ code: 'custom', path: ['sections'], message: `at most ${LIST_ROWS_MAX} rows in all` });
+    if (new Set(ids).size !== ids.length)
+      ctx.addIssue({ code: 'custom', path: ['sections'], message: 'row ids must differ from each other' });
+  });
+export type List = z.infer<typeof List>;
+
+/** A customer's choice from a list message: the row's id and what it showed. */
+export const ListReply = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string().optional(),
+});
+export type ListReply = z.infer<typeof ListReply>;
+
 export const OutboundContent = z.object({
   kind: OutboundKind,
   text: z.string().optional(),
@@ -73,6 +125,7 @@ export const OutboundContent = z.object({
   location: Location.optional(),
   contacts: z.array(ContactCard).min(1).max(CONTACTS_MAX).optional(),
   poll: Poll.optional(),
+  list: List.optional(),
   /** Reply context: the id of the quoted message. */
   quotedId: z.string().optional(),
   /** A voice note to speak rather than fetch (the chatbot's voice replies): the host synthesises it. */
@@ -154,6 +207,8 @@ export const InboundMessage = z.object({
     )
     .optional(),
   poll: z.object({ question: z.string(), options: z.array(z.string()), multiple: z.boolean() }).optional(),
+  /** The customer chose a row of a list message (`kind` text, `text` the row's title). */
+  listReply: ListReply.optional(),
   timestampMs: z.number(),
   /**
    * Received while the link was down: the network's offline queue, replayed when it came back. No
@@ -189,3 +244,20 @@ export const OwnMessage = z.object({
   timestampMs: z.number(),
 });
 export type OwnMessage = z.infer<typeof OwnMessage>;
+
+/**
+ * A contact's vote on a poll the account sent, decrypted by the driver: the options (their texts)
+ * the voter now chooses. A later vote of the same voter replaces the earlier; none withdraws it.
+ */
+export const PollVote = z.object({
+  /** The poll's message id. */
+  pollId: z.string(),
+  /** The poll's chat: digits, `<id>@g.us`, `<lid>@lid`. */
+  chatId: z.string(),
+  /** The voter's digits; null when only a LID is known. */
+  voterPhone: z.string().nullable(),
+  voterLid: z.string().optional(),
+  options: z.array(z.string()),
+  timestampMs: z.number(),
+});
+export type PollVote = z.infer<typeof PollVote>;

@@ -1,6 +1,6 @@
 import type { MessageStatus } from '../events/types.ts';
 import type { MessageAnalysis } from './analysis.ts';
-import type { InboundMessage } from './content.ts';
+import type { InboundMessage, List } from './content.ts';
 
 /** A stored message, inbound or outbound. Phone numbers are digits; `chatId` is a chat id (shared/phone/jid.ts). */
 export interface StoredMessage {
@@ -25,6 +25,10 @@ export interface StoredMessage {
   location?: InboundMessage['location'];
   contacts?: InboundMessage['contacts'];
   poll?: InboundMessage['poll'];
+  /** Outbound `list`: the list as sent (its `text` is the body), so a reply's row can be told. */
+  list?: List;
+  /** Inbound: the customer chose this row of a list message. */
+  listReply?: InboundMessage['listReply'];
   /**
    * Inbound media only (docs/media.md, "Pipeline"): `pending` while the media consumer analyses it
    * (the message is stored but not yet in the tenant feed, the webhook or the chatbot), `done` after.

@@ -162,6 +162,16 @@ export const sentMediaKey = (tenantId: string, sessionId: string, messageId: str
   pk: sessionPk(tenantId, sessionId),
   sk: `MW#${messageId}`,
 });
+/** One voter's current vote on a poll the session sent (`voter`: digits, or `lid:<lid>`). */
+export const pollVoteKey = (tenantId: string, sessionId: string, pollId: string, voter: string) => ({
+  pk: sessionPk(tenantId, sessionId),
+  sk: `PV#${pollId}#${voter}`,
+});
+/** Every vote on one poll: the session's partition, `begins_with(sk, sk)`. */
+export const pollVotesOf = (tenantId: string, sessionId: string, pollId: string) => ({
+  pk: sessionPk(tenantId, sessionId),
+  sk: `PV#${pollId}#`,
+});
 export const contactKey = (tenantId: string, sessionId: string, phone: string) => ({
   pk: sessionPk(tenantId, sessionId),
   sk: `CT#${phone}`,

@@ -1,5 +1,6 @@
 import type { MessageAnalysis } from '../messages/analysis.ts';
 import type { StoredMessage } from '../messages/message.ts';
+import { listReplyOf } from '../webhooks/payload.ts';
 
 /** The tenant SSE stream payload of the interface specification. */
 export interface StreamPayload {
@@ -18,6 +19,8 @@ export interface StreamPayload {
     confidence: string | null;
     ocr_text: string | null;
   };
+  /** Only on a customer's choice from a list message: the row chosen (`message` is its title). */
+  list_reply?: { id: string; title: string; description: string | null };
 }
 
 const MEDIA_KINDS = new Set(['image', 'audio', 'voice', 'video', 'document', 'sticker']);
@@ -55,7 +58,15 @@ function percentage(v: number | string | null | undefined): string | null {
 export function streamPayload(
   m: Pick<
     StoredMessage,
-    'sessionId' | 'kind' | 'text' | 'caption' | 'fileName' | 'mimetype' | 'senderName' | 'timestampMs'
+    | 'sessionId'
+    | 'kind'
+    | 'text'
+    | 'caption'
+    | 'fileName'
+    | 'mimetype'
+    | 'senderName'
+    | 'timestampMs'
+    | 'listReply'
   > & { mediaKey?: string; mediaUrl?: string },
   sender: string | null,
   mediaUrl: string | null,
@@ -78,5 +89,6 @@ export function streamPayload(
       confidence: percentage(analysis.confidence),
       ocr_text: analysis.ocrText ?? null,
     },
+    ...(m.listReply ? { list_reply: listReplyOf(m.listReply) } : {}),
   };
 }

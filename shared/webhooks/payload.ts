@@ -22,6 +22,8 @@ export interface InboundWebhookPayload {
     video_description: string | null;
     transcription: string | null;
     confidence: number | string | null;
+    /** Only on a customer's choice from a list message: the row chosen (`text` is its title). */
+    list_reply?: { id: string; title: string; description: string | null };
   };
   /**
    * Only on an undecryptable message's placeholder (kind `decrypt_failed`): the network delivered a
@@ -46,6 +48,7 @@ export function inboundWebhookPayload(p: {
     text?: string;
     caption?: string;
     mimetype?: string;
+    listReply?: { id: string; title: string; description?: string };
   };
   mediaUrl: string | null;
   analysis?: MessageAnalysis;
@@ -69,10 +72,18 @@ export function inboundWebhookPayload(p: {
       video_description: a.videoDescription ?? null,
       transcription: a.transcription ?? null,
       confidence: a.confidence ?? null,
+      ...(p.message.listReply ? { list_reply: listReplyOf(p.message.listReply) } : {}),
     },
     ...(p.message.kind && isDecryptFailed({ kind: p.message.kind }) ? { decrypt_failed: true as const } : {}),
   };
 }
+
+/** A list reply as the payloads show it. */
+export const listReplyOf = (r: { id: string; title: string; description?: string }) => ({
+  id: r.id,
+  title: r.title,
+  description: r.description ?? null,
+});
 
 /** `message.status`: an outbound (or inbound) message moved to a later status. */
 export function messageStatusPayload(p: {

@@ -93,6 +93,19 @@ export function stepOf(f: Frame): FrameStep {
           },
         ],
       });
+    case 'poll-vote':
+      return report({
+        name: 'onPollVote',
+        args: [
+          {
+            pollId: f.pollId,
+            chatId: f.groupId ? groupJid(f.groupId) : f.from,
+            voterPhone: f.from,
+            options: f.options,
+            timestampMs: f.timestampMs,
+          },
+        ],
+      });
     case 'receipt':
       return f.status === 'sent' ? { step: 'ignore' } : report({ name: 'onReceipt', args: [f.id, f.status] });
     case 'lid-mapping':
@@ -124,6 +137,7 @@ export function inboundOf(f: MessageFrame): Omit<InboundMessage, 'mediaKey'> {
     fileName: f.fileName,
     mimetype: f.mimetype,
     timestampMs: f.timestampMs,
+    ...(f.listReply ? { listReply: f.listReply } : {}),
     ...(structured ?? {}),
   };
 }

@@ -159,6 +159,7 @@ export function deviceLink(conn: DeviceConnection, forgetCreds: () => Promise<vo
         location: content.location,
         contacts: content.contacts?.map((c) => ({ name: c.name, vcard: toVCard(c) })),
         poll: content.poll && { ...content.poll, multiple: content.poll.multiple ?? false },
+        list: content.list,
       });
     },
     async presence(u) {

@@ -1,8 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { baseUrl, newTenant, readySession } from '../support/client.ts';
+import { api, baseUrl, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { outboxWith } from '../support/outbox.ts';
+import { startReceiver } from '../support/webhook-receiver.ts';
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -35,7 +36,15 @@ describe('MCP server', () => {
 
     const tools = (await client.listTools()).tools.map((x) => x.name).sort();
     expect(tools).toEqual(
-      ['get_session_qr', 'list_chats', 'list_sessions', 'read_messages', 'send_media', 'send_text'].sort(),
+      [
+        'check_numbers',
+        'get_session_qr',
+        'list_chats',
+        'list_sessions',
+        'read_messages',
+        'send_media',
+        'send_text',
+      ].sort(),
     );
 
     const sessions = (await call(client, 'list_sessions')).json().sessions;
@@ -81,12 +90,70 @@ describe('MCP server', () => {
       ['send_text', { session: s.mobid, to: '919811700003', text: 'not yours' }],
       ['read_messages', { session: s.sessionId, chatId: '919811700003' }],
       ['get_session_qr', { session: s.sessionId }],
+      ['check_numbers', { session: s.sessionId, numbers: ['919811700003'] }],
     ] as const) {
       const refused = await call(intruder, tool, args);
       expect(refused.isError, tool).toBe(true);
       expect(refused.text).toMatch(/^SESSION_NOT_FOUND: /);
     }
     expect(await outboxWith(s.sessionId, 1)).toHaveLength(1);
+  });
+
+  it('checks numbers on the network, and shows webhook deliveries as a resource', async () => {
+    const t = await newTenant();
+    const s = await readySession(t.api);
+    const client = await mcpClient(t.token);
+    const off = '919811700099';
+    expect((await api().post('/_sim/numbers', { unregistered: [off] })).status).toBe(200);
+    const checked = await call(client, 'check_numbers', {
+      session: s.mobid,
+      numbers: ['+91 98117 00004', off],
+    });
+    expect(checked.isError, checked.text).toBe(false);
+    expect(checked.json()).toMatchObject({
+      sessionId: s.sessionId,
+      status: 'done',
+      commandId: expect.any(String),
+      numbers: [
+        { number: '919811700004', exists: true, jid: '919811700004@s.whatsapp.net' },
+        { number: off, exists: false, jid: null },
+      ],
+    });
+    expect((await call(client, 'check_numbers', { session: s.sessionId, numbers: [] })).isError).toBe(true);
+
+    const recv = await startReceiver();
+    try {
+      const cfg = await t.api.post('/api/webhook/config', {
+        webhookUrl: recv.url,
+        secretToken: 'whsec-mcp-0123456789',
+        approvedDomains: '127.0.0.1',
+        enabled: true,
+      });
+      expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
+      const id = await simInbound({ sessionId: s.sessionId, from: '919811700005', text: 'hello hook' });
+      await waitFor(async () => recv.of('message.inbound', id)[0], 15_000, 'the webhook');
+      const shown = await waitFor(
+        async () => {
+          const r = await client.readResource({ uri: 'webhooks://deliveries' });
+          const { deliveries } = JSON.parse((r.contents[0] as { text: string }).text);
+          const d = deliveries.find(
+            (x: { payload?: { message_id?: string } }) => x.payload?.message_id === id,
+          );
+          return d?.status === 'delivered' ? d : undefined;
+        },
+        15_000,
+        'the delivery in the resource',
+      );
+      expect(shown).toMatchObject({ event: 'message.inbound', status: 'delivered', url: recv.url });
+      expect(shown.payload.content.text).toBe('hello hook');
+      expect(JSON.stringify(shown)).not.toContain('claimToken');
+      // Another tenant's resource holds none of it.
+      const other = await mcpClient((await newTenant()).token);
+      const theirs = await other.readResource({ uri: 'webhooks://deliveries' });
+      expect(JSON.parse((theirs.contents[0] as { text: string }).text)).toEqual({ deliveries: [] });
+    } finally {
+      await recv.close();
+    }
   });
 
   it('sends once per idempotency key: a retry answers the first answer, other arguments are refused', async () => {

@@ -169,6 +169,7 @@ function recorder() {
     onGroup: () => seen.push('group'),
     onLidMapping: () => seen.push('lid'),
     onMessageChange: () => seen.push('change'),
+    onPollVote: () => seen.push('vote'),
     onActivity: () => seen.push('activity'),
     onRestriction: () => seen.push('restriction'),
   };

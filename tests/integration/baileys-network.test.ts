@@ -3,7 +3,7 @@ import { getBinaryNodeChild, getBinaryNodeChildren, proto } from '@whiskeysocket
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '#shared/config/env';
 import { logger } from '#shared/log/logger';
-import type { InboundMessage, OwnMessage } from '#shared/messages/content';
+import type { InboundMessage, OwnMessage, PollVote } from '#shared/messages/content';
 import { fromVCard, toVCard } from '#shared/messages/vcard';
 import { AUTH_CREDS_SK, authPk } from '#shared/store/keys';
 import { authTable } from '#shared/store/tables';
@@ -12,6 +12,7 @@ import {
   type DriverEvents,
   type DriverLink,
   type LinkEnd,
+  type MessageChange,
   SendRefusedError,
 } from '../../connection-host/drivers/driver.ts';
 import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
@@ -35,7 +36,23 @@ let asha: FakeUser;
 const quiet = logger.child({}, { level: 'silent' });
 /** expect.poll with room for a loaded machine (its default gives up after 1 s). */
 const poll = <T>(fn: () => T) => expect.poll(fn, { timeout: 10_000 });
-const driver = () => baileysDriver({ logger: quiet, waWebSocketUrl: net.url, connectTimeoutMs: 5000 });
+/** What the host's store keeps of sent messages (sent-media.ts): here in memory. */
+const kept = new Map<string, { wire: Uint8Array; keep?: string }>();
+const driver = () =>
+  baileysDriver({
+    logger: quiet,
+    waWebSocketUrl: net.url,
+    connectTimeoutMs: 5000,
+    getMessage: async (_sid, id) => {
+      const k = kept.get(id);
+      return k
+        ? { kind: k.keep === 'poll' ? 'poll' : 'image', direction: 'outbound', wire: k.wire }
+        : undefined;
+    },
+    rememberSentMedia: async (_sid, id, wire, keep) => {
+      kept.set(id, { wire, ...(keep ? { keep } : {}) });
+    },
+  });
 
 beforeAll(async () => {
   process.env.RESOURCE_PREFIX = `bln${Date.now() % 1_000_000}`;
@@ -62,6 +79,8 @@ function recorder() {
     own: [] as OwnMessage[],
     receipts: [] as Array<[string, string]>,
     failures: [] as Array<[string, string]>,
+    votes: [] as PollVote[],
+    changes: [] as MessageChange[],
   };
   const events: DriverEvents = {
     onQr: (qr) => r.qrs.push(qr),
@@ -75,7 +94,8 @@ function recorder() {
     onContacts: () => {},
     onGroup: () => {},
     onLidMapping: () => {},
-    onMessageChange: () => {},
+    onMessageChange: (c) => r.changes.push(c),
+    onPollVote: (v) => r.votes.push(v),
     onActivity: () => {},
     onRestriction: () => {},
   };
@@ -145,6 +165,61 @@ describe('Baileys driver against the fake network', () => {
     expect(got?.from).toBe(device);
     // Our own phone gets the copy every linked device sends it.
     expect(me.received.find((m) => m.id === 'msg-out-1')?.text).toBe('hi Asha, your order shipped');
+  });
+
+  it("a contact's revoke of its own message reaches the host as a change", async () => {
+    const id = await asha.sendText(me, 'oops, wrong chat');
+    await poll(() => rec.inbound.some((m) => m.id === id)).toBe(true);
+    await asha.send(me, {
+      protocolMessage: {
+        type: proto.Message.ProtocolMessage.Type.REVOKE,
+        key: { remoteJid: me.pnJid(), fromMe: true, id },
+      },
+    });
+    await poll(() => rec.changes.find((c) => c.messageId === id)).toEqual({
+      messageId: id,
+      chatId: '14155550100',
+      change: 'deleted',
+      fromMe: false,
+    });
+  });
+
+  it("a contact's votes on our poll are decrypted to option texts, the latest replacing the earlier", async () => {
+    await link.send('poll-vote-1', '14155550100', {
+      kind: 'poll',
+      poll: { question: 'Toppings?', options: ['Cheese', 'Olives', 'Basil'], multiple: true },
+    });
+    await poll(() => asha.received.some((m) => m.id === 'poll-vote-1')).toBe(true);
+    // The driver kept the poll's secret for its votes, for far longer than media.
+    expect(kept.get('poll-vote-1')?.keep).toBe('poll');
+    const received = asha.received.find((m) => m.id === 'poll-vote-1')!;
+    expect(received.message.messageContextInfo?.messageSecret?.length).toBe(32);
+
+    await asha.votePoll(me, received, ['Olives', 'Cheese']);
+    await poll(() => rec.votes.length).toBe(1);
+    expect(rec.votes[0]).toMatchObject({
+      pollId: 'poll-vote-1',
+      chatId: '14155550100',
+      voterPhone: '14155550100',
+      voterLid: asha.lid,
+      // In the poll's order, as texts.
+      options: ['Cheese', 'Olives'],
+    });
+    // Addressed by phone number this time: the other pair of ids opens it.
+    await asha.votePoll(me, received, ['Basil'], { addressing: 'pn' });
+    await poll(() => rec.votes.length).toBe(2);
+    expect(rec.votes[1]).toMatchObject({
+      pollId: 'poll-vote-1',
+      voterPhone: '14155550100',
+      options: ['Basil'],
+    });
+    expect(rec.votes[1]!.timestampMs).toBeGreaterThanOrEqual(rec.votes[0]!.timestampMs);
+    // A withdrawn vote: no option.
+    await asha.votePoll(me, received, []);
+    await poll(() => rec.votes.length).toBe(3);
+    expect(rec.votes[2]!.options).toEqual([]);
+    // A vote is not a message.
+    expect(rec.inbound.filter((m) => m.kind === 'unknown')).toEqual([]);
   });
 
   it('a location, contact cards and a poll each way', async () => {

@@ -55,6 +55,7 @@ function recorder() {
     onGroup: () => {},
     onLidMapping: () => {},
     onMessageChange: () => {},
+    onPollVote: () => {},
     onActivity: () => {},
     onRestriction: () => {},
   };

@@ -49,6 +49,7 @@ function recorder() {
     onInbound: () => {},
     onOwnMessage: () => {},
     onMessageChange: () => {},
+    onPollVote: () => {},
     onReceipt: () => {},
     onSendFailed: () => {},
     onContacts: () => {},

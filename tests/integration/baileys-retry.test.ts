@@ -4,7 +4,7 @@ import { resetEnvCache } from '#shared/config/env';
 import { logger } from '#shared/log/logger';
 import { getMessage, saveMessage } from '#shared/messages/repository';
 import { baileysDriver } from '../../connection-host/drivers/baileys/driver.ts';
-import { sentMediaWire } from '../../connection-host/drivers/baileys/outbound.ts';
+import { sentWire } from '../../connection-host/drivers/baileys/outbound.ts';
 import type { DriverEvents, DriverLink, LinkEnd } from '../../connection-host/drivers/driver.ts';
 import { loadSentMedia, saveSentMedia } from '../../connection-host/sent-media.ts';
 import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
@@ -54,6 +54,7 @@ function recorder() {
     onGroup: () => {},
     onLidMapping: () => {},
     onMessageChange: () => {},
+    onPollVote: () => {},
     onActivity: () => {},
     onRestriction: () => {},
   };
@@ -125,7 +126,7 @@ describe('retry requests answered from the store after a restart', () => {
       width: 800,
       height: 600,
     };
-    const wire = sentMediaWire({
+    const wire = sentWire({
       imageMessage: image,
       messageContextInfo: { messageSecret: randomBytes(32) },
     });

@@ -2,6 +2,7 @@ import {
   type GroupMetadata,
   generateMessageIDV2,
   makeWASocket,
+  proto,
   S_WHATSAPP_NET,
   WA_CERT_DETAILS,
   type WABrowserDescription,
@@ -33,8 +34,9 @@ import {
   type KnownMessage,
   keyOf,
   quotedStub,
+  rawMessage,
   retryContent,
-  sentMediaWire,
+  sentWire,
   toJid,
   toMessageContent,
 } from './outbound.ts';
@@ -49,8 +51,16 @@ export interface BaileysDriverOptions {
   getMessage?: (sessionId: string, messageId: string) => Promise<KnownMessage | undefined>;
   /** The session's stored contacts (phone digits, most recent first): who sees status posts. */
   statusAudience?: (sessionId: string) => Promise<string[]>;
-  /** Keeps the network form of a sent media message (sentMediaWire) for retries after a restart. */
-  rememberSentMedia?: (sessionId: string, messageId: string, wire: Uint8Array) => Promise<void>;
+  /**
+   * Keeps the network form of a sent media message or poll (sentWire): retries after a restart
+   * send it again, and a poll's secret decrypts its votes (poll-votes.ts).
+   */
+  rememberSentMedia?: (
+    sessionId: string,
+    messageId: string,
+    wire: Uint8Array,
+    keep?: 'media' | 'poll',
+  ) => Promise<void>;
   /** How long a status post waits for the network's ack before it is reported failed. */
   statusAckTimeoutMs?: number;
   /** How long `send` waits for the network's ack of a message before it rejects as unconfirmed. */
@@ -158,21 +168,25 @@ function trustTestRootKey(): void {
   if (hex && process.env.NODE_ENV === 'test') WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(hex, 'hex');
 }
 
-const EVENT_NAMES = [
-  'onQr',
-  'onPairingCode',
-  'onOpen',
-  'onClose',
-  'onInbound',
-  'onOwnMessage',
-  'onReceipt',
-  'onSendFailed',
-  'onContacts',
-  'onGroup',
-  'onLidMapping',
-  'onActivity',
-  'onRestriction',
-] as const satisfies ReadonlyArray<keyof DriverEvents>;
+/** Every event, named once: a Record, so a callback added to DriverEvents cannot be left unwrapped. */
+const EVENTS: Record<keyof DriverEvents, true> = {
+  onQr: true,
+  onPairingCode: true,
+  onOpen: true,
+  onClose: true,
+  onInbound: true,
+  onOwnMessage: true,
+  onReceipt: true,
+  onSendFailed: true,
+  onMessageChange: true,
+  onPollVote: true,
+  onContacts: true,
+  onGroup: true,
+  onLidMapping: true,
+  onActivity: true,
+  onRestriction: true,
+};
+const EVENT_NAMES = Object.keys(EVENTS) as Array<keyof DriverEvents>;
 /** Link-state events; data events (messages received before the close) still go through. */
 const MUTED = new Set<keyof DriverEvents>(['onQr', 'onPairingCode', 'onOpen', 'onClose', 'onActivity']);
 
@@ -335,6 +349,10 @@ async function connect(
     contacts,
     sentIds,
     lids: request.lids ?? new LidCache(),
+    polls: async (id) => {
+      const wire = (await known(id))?.wire;
+      return wire ? proto.Message.decode(wire) : undefined;
+    },
     maxMediaBytes: opts.maxMediaBytes ?? 64 * 1024 * 1024,
     mediaTimeoutMs: opts.mediaTimeoutMs ?? 60_000,
   });
@@ -362,11 +380,14 @@ async function connect(
         let sent: Awaited<ReturnType<WASocket['sendMessage']>>;
         const uploadMs = opts.mediaUploadTimeoutMs ?? 60_000;
         try {
-          const handing = sock.sendMessage(jid, toMessageContent(content, media), {
-            messageId,
-            ...(quoted ? { quoted } : {}),
-            ...(media ? { mediaUploadTimeoutMs: uploadMs } : {}),
-          });
+          const raw = rawMessage(content);
+          const handing = raw
+            ? sock.relayMessage(jid, raw, { messageId }).then(() => undefined)
+            : sock.sendMessage(jid, toMessageContent(content, media), {
+                messageId,
+                ...(quoted ? { quoted } : {}),
+                ...(media ? { mediaUploadTimeoutMs: uploadMs } : {}),
+              });
           // Baileys bounds each upload attempt, not its upload-host lookup nor the attempts together:
           // a stalled upload must not hold the session's outbound queue. Sent again later with the
           // same id, a late first hand-over is the same message to the network.
@@ -377,10 +398,11 @@ async function connect(
             `the message was not handed to the network: ${(err as Error).message}`,
           );
         }
-        const wire = media && opts.rememberSentMedia ? sentMediaWire(sent?.message) : undefined;
+        const poll = content.kind === 'poll';
+        const wire = (media || poll) && opts.rememberSentMedia ? sentWire(sent?.message) : undefined;
         if (wire)
           await opts
-            .rememberSentMedia?.(sessionId, messageId, wire)
+            .rememberSentMedia?.(sessionId, messageId, wire, poll ? 'poll' : 'media')
             .catch((err) => log.warn({ err, messageId }, 'keeping the sent media for retries failed'));
         await acked.result;
       } catch (err) {

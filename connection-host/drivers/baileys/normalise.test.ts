@@ -144,6 +144,35 @@ describe('inbound normalisation', () => {
     });
   });
 
+  it("a list reply carries the chosen row's id; a sticker is media", () => {
+    const reply = normaliseMessage(
+      msg({
+        key: { remoteJid: '919876543210@s.whatsapp.net', id: 'LR1', fromMe: false },
+        message: {
+          listResponseMessage: {
+            title: 'Tuesday',
+            description: 'after 5 pm',
+            listType: proto.Message.ListResponseMessage.ListType.SINGLE_SELECT,
+            singleSelectReply: { selectedRowId: 'day-tue' },
+          },
+        },
+      }),
+    );
+    expect(reply?.message).toMatchObject({
+      kind: 'text',
+      text: 'Tuesday',
+      listReply: { id: 'day-tue', title: 'Tuesday', description: 'after 5 pm' },
+    });
+    const sticker = normaliseMessage(
+      msg({
+        key: { remoteJid: '919876543210@s.whatsapp.net', id: 'ST1', fromMe: false },
+        message: { stickerMessage: { mimetype: 'image/webp', fileLength: 1234 } },
+      }),
+    );
+    expect(sticker?.message).toMatchObject({ kind: 'sticker', mimetype: 'image/webp' });
+    expect(sticker?.media).toEqual({ mimetype: 'image/webp', fileLength: 1234 });
+  });
+
   it('group image with caption from a LID-only sender', () => {
     const n = normaliseMessage(
       msg({

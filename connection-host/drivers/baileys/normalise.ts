@@ -70,7 +70,7 @@ function toMs(ts: WAMessage['messageTimestamp']): number {
 
 type Fields = Pick<
   InboundMessage,
-  'kind' | 'text' | 'caption' | 'fileName' | 'mimetype' | 'location' | 'contacts' | 'poll'
+  'kind' | 'text' | 'caption' | 'fileName' | 'mimetype' | 'location' | 'contacts' | 'poll' | 'listReply'
 >;
 
 /** The cards of contact messages; a vCard that names nobody and no number is left out. */
@@ -155,8 +155,19 @@ export function contentFields(content: proto.IMessage | undefined): Fields | und
       return { kind: 'reaction', text: c.reactionMessage?.text ?? '' };
     case 'buttonsResponseMessage':
       return { kind: 'text', text: c.buttonsResponseMessage?.selectedDisplayText ?? '' };
-    case 'listResponseMessage':
-      return { kind: 'text', text: c.listResponseMessage?.title ?? '' };
+    case 'listResponseMessage': {
+      // The row's title is the text; its id (what the list was sent with) tells the choice apart.
+      const r = c.listResponseMessage;
+      const title = r?.title ?? '';
+      const id = r?.singleSelectReply?.selectedRowId;
+      return {
+        kind: 'text',
+        text: title,
+        ...(id
+          ? { listReply: { id, title, ...(r?.description ? { description: r.description } : {}) } }
+          : {}),
+      };
+    }
     case 'templateButtonReplyMessage':
       return { kind: 'text', text: c.templateButtonReplyMessage?.selectedDisplayText ?? '' };
     case 'protocolMessage':

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toVCard } from '#shared/messages/vcard';
-import { quotedStub, retryContent, sentMediaWire, toJid, toMessageContent } from './outbound.ts';
+import { quotedStub, rawMessage, retryContent, sentWire, toJid, toMessageContent } from './outbound.ts';
 
 describe('outbound mapping', () => {
   const bytes = new Uint8Array([1, 2, 3]);
@@ -99,6 +99,48 @@ describe('outbound mapping', () => {
     expect(() => toMessageContent({ kind: 'location' })).toThrow(/location field/);
   });
 
+  it('a sticker goes as WebP; a list as the network list message with its row ids', () => {
+    expect(toMessageContent({ kind: 'sticker' }, { bytes, mimetype: 'image/webp' })).toEqual({
+      sticker: Buffer.from(bytes),
+      mimetype: 'image/webp',
+    });
+    expect(rawMessage({ kind: 'text', text: 'x' })).toBeUndefined();
+    const list = rawMessage({
+      kind: 'list',
+      text: 'Pick a day',
+      list: {
+        body: 'Pick a day',
+        button: 'Days',
+        sections: [
+          {
+            title: 'Week',
+            rows: [
+              { id: 'mon', title: 'Monday', description: 'morning' },
+              { id: 'tue', title: 'Tuesday' },
+            ],
+          },
+        ],
+      },
+    });
+    expect(list).toEqual({
+      listMessage: {
+        description: 'Pick a day',
+        buttonText: 'Days',
+        listType: 1,
+        sections: [
+          {
+            title: 'Week',
+            rows: [
+              { rowId: 'mon', title: 'Monday', description: 'morning' },
+              { rowId: 'tue', title: 'Tuesday' },
+            ],
+          },
+        ],
+      },
+    });
+    expect(() => rawMessage({ kind: 'list' })).toThrow(/list field/);
+  });
+
   it('quotes and retries use what the store knows', () => {
     const jid = '120363012345678901@g.us';
     const q = quotedStub(jid, 'Q1', {
@@ -122,9 +164,9 @@ describe('outbound mapping', () => {
   });
 
   it('a sent media message is kept as its media part only, and a retry sends that again', () => {
-    expect(sentMediaWire({ conversation: 'hi' })).toBeUndefined();
-    expect(sentMediaWire(undefined)).toBeUndefined();
-    const wire = sentMediaWire({
+    expect(sentWire({ conversation: 'hi' })).toBeUndefined();
+    expect(sentWire(undefined)).toBeUndefined();
+    const wire = sentWire({
       documentMessage: {
         url: 'https://mmg.example.net/d.enc',
         fileName: 'menu.pdf',

@@ -1,5 +1,5 @@
 import { type AnyMessageContent, proto, type WAMessage } from '@whiskeysockets/baileys';
-import { documentFileName, type Location, type OutboundContent } from '#shared/messages/content';
+import { documentFileName, type List, type Location, type OutboundContent } from '#shared/messages/content';
 import { toVCard } from '#shared/messages/vcard';
 import {
   groupJid,
@@ -26,12 +26,18 @@ export interface KnownMessage {
   caption?: string;
   fileName?: string;
   mimetype?: string;
-  /** A media message as it was sent (encoded proto.Message): see sentMediaWire. */
+  /** A media message as it was sent (encoded proto.Message): see sentWire. */
   wire?: Uint8Array;
 }
 
-/** The media parts of a sent message that a retry must carry again (the upload reference). */
-const MEDIA_FIELDS = [
+/**
+ * The parts of a sent message that must be kept: a media message's upload reference (a retry
+ * carries it again), a poll's creation message (its options; its secret is in messageContextInfo).
+ */
+const WIRE_FIELDS = [
+  'pollCreationMessage',
+  'pollCreationMessageV2',
+  'pollCreationMessageV3',
   'imageMessage',
   'videoMessage',
   'audioMessage',
@@ -42,22 +48,30 @@ const MEDIA_FIELDS = [
 ] as const;
 
 /**
- * The encoded media message Baileys sent (url, directPath, mediaKey, hashes, caption…), or
- * undefined for anything without media. Stored, it lets a retry after a restart send the very same
- * message again without the bytes.
+ * The encoded media message Baileys sent (url, directPath, mediaKey, hashes, caption…), or poll
+ * (options and secret), or undefined for anything else. Stored, it lets a retry after a restart send
+ * the very same message again without the bytes, and a poll's votes be decrypted (poll-votes.ts).
  */
-export function sentMediaWire(message: proto.IMessage | null | undefined): Uint8Array | undefined {
+export function sentWire(message: proto.IMessage | null | undefined): Uint8Array | undefined {
   if (!message) return undefined;
-  const media: proto.IMessage = {};
+  const kept: proto.IMessage = {};
   let found = false;
-  for (const f of MEDIA_FIELDS) {
+  for (const f of WIRE_FIELDS) {
     if (message[f]) {
-      (media as Record<string, unknown>)[f] = message[f];
+      (kept as Record<string, unknown>)[f] = message[f];
       found = true;
     }
   }
-  return found ? proto.Message.encode(media).finish() : undefined;
+  if (!found) return undefined;
+  if (message.messageContextInfo?.messageSecret && pollCreationOf(kept)) {
+    kept.messageContextInfo = { messageSecret: message.messageContextInfo.messageSecret };
+  }
+  return proto.Message.encode(kept).finish();
 }
+
+/** The poll creation message in a message, whichever version the network used. */
+export const pollCreationOf = (m: proto.IMessage | null | undefined) =>
+  m?.pollCreationMessage ?? m?.pollCreationMessageV2 ?? m?.pollCreationMessageV3 ?? undefined;
 
 /**
  * A recipient or chat in our form → JID: phone digits (any `+`, spaces, dashes dropped) become a
@@ -149,6 +163,10 @@ export function toMessageContent(content: OutboundContent, media?: OutboundMedia
         },
       };
     }
+    case 'sticker':
+      return { sticker: bytesOf(media, 'sticker'), mimetype: 'image/webp' };
+    case 'list':
+      throw new Error('a list message is sent as the network message itself (rawMessage)');
     case 'poll': {
       const poll = need(content.poll, 'poll');
       // selectableCount 0 is the network's "any number of options"; 1 is a single choice.
@@ -167,6 +185,27 @@ export function toMessageContent(content: OutboundContent, media?: OutboundMedia
   }
 }
 
+/**
+ * The network message for a kind Baileys' content builder does not make (a list), sent as it is;
+ * undefined for every other kind. A list is a single-select list message: the customer's choice
+ * comes back as a list response carrying the row id (normalise.ts).
+ */
+export function rawMessage(content: OutboundContent): proto.IMessage | undefined {
+  if (content.kind !== 'list') return undefined;
+  const list: List = need(content.list, 'list');
+  return {
+    listMessage: {
+      description: list.body,
+      buttonText: list.button,
+      listType: proto.Message.ListMessage.ListType.SINGLE_SELECT,
+      sections: list.sections.map((s) => ({
+        ...opt('title', s.title),
+        rows: s.rows.map((r) => ({ rowId: r.id, title: r.title, ...opt('description', r.description) })),
+      })),
+    },
+  };
+}
+
 /** Minimal message content standing for a known message (quote previews, retries). */
 export function knownToProto(m: KnownMessage): proto.IMessage {
   switch (m.kind) {
@@ -177,6 +216,8 @@ export function knownToProto(m: KnownMessage): proto.IMessage {
     case 'audio':
     case 'voice':
       return { audioMessage: { ptt: m.kind === 'voice', mimetype: m.mimetype ?? null } };
+    case 'sticker':
+      return { stickerMessage: { mimetype: m.mimetype ?? 'image/webp' } };
     case 'document':
     case 'pdf':
       return {

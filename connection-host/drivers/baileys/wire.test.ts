@@ -28,6 +28,7 @@ describe('event wiring', () => {
       onGroup: (g) => calls.push(['group', g]),
       onLidMapping: (lid, phone) => calls.push(['lid', lid, phone]),
       onMessageChange: (c) => calls.push(['change', c.messageId, c.change]),
+      onPollVote: (v) => calls.push(['vote', v.pollId, v.options.join('|')]),
       onActivity: () => {},
       onRestriction: () => {},
     };

@@ -21,6 +21,7 @@ import {
   phoneOfJid,
   receiptOfUserReceipt,
 } from './normalise.ts';
+import { decryptVote, type PollLookup, pollUpdateOf } from './poll-votes.ts';
 
 export interface WireContext {
   sock: WASocket;
@@ -40,6 +41,8 @@ export interface WireContext {
    * consumer's check by id stays the authority (a restarted link forgets these).
    */
   sentIds?: { has(id: string): boolean };
+  /** The polls the account sent, as kept (sentWire): votes on them are decrypted with their secret. */
+  polls?: PollLookup;
 }
 
 /**
@@ -93,9 +96,28 @@ export function wireEvents(ctx: WireContext): {
     reupload: (m) => sock.updateMediaMessage(m),
   };
 
+  const reportVote = async (m: WAMessage, update: NonNullable<ReturnType<typeof pollUpdateOf>>) => {
+    const me = { id: sock.user?.id, lid: sock.user?.lid };
+    const lookup = ctx.polls ?? (async () => undefined);
+    const vote = await decryptVote(m, update, me, lookup, phoneForLid).catch((err) => {
+      log.warn({ err, messageId: m.key.id }, 'poll vote not decrypted');
+      return undefined;
+    });
+    if (vote) events.onPollVote(vote);
+    // Only votes on polls this account sent (and still keeps) can be read: without the poll's
+    // secret the vote is opaque. Logged, not reported as a message.
+    else
+      log.warn({ pollId: update.pollCreationMessageKey?.id }, 'poll vote for an unknown poll; not reported');
+  };
+
   const upsert = async (messages: WAMessage[], backlog: boolean) => {
     await resolve(messages.flatMap((m) => [m.key.remoteJid, m.key.participant, m.key.participantAlt]));
     for (const m of messages) {
+      const vote = pollUpdateOf(m);
+      if (vote) {
+        if (!m.key.fromMe) await reportVote(m, vote);
+        continue;
+      }
       const own = normaliseOwnMessage(m, phoneForLid);
       if (own && !ctx.sentIds?.has(own.id)) events.onOwnMessage(own);
       const n = normaliseMessage(m, phoneForLid);

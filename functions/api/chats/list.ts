@@ -37,6 +37,11 @@ export const ChatMessage = z
     location: z.record(z.string(), z.unknown()).nullable(),
     contacts: z.array(z.record(z.string(), z.unknown())).nullable(),
     poll: z.record(z.string(), z.unknown()).nullable(),
+    list: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'A list message sent' }),
+    listReply: z
+      .object({ id: z.string(), title: z.string(), description: z.string().optional() })
+      .nullable()
+      .openapi({ description: "A contact's choice from a list message: the row" }),
     status: z.string(),
     reason: z.string().nullable().openapi({ description: 'Why the message failed (status `failed`)' }),
     timestamp: z.number().int().openapi({ description: 'Epoch milliseconds' }),
@@ -79,6 +84,8 @@ export function chatMessage(m: StoredMessage): ChatMessage {
     location: m.location ?? null,
     contacts: m.contacts ?? null,
     poll: m.poll ?? null,
+    list: m.list ?? null,
+    listReply: m.listReply ?? null,
     status: m.status,
     reason: m.status === 'failed' ? (m.statusReason ?? null) : null,
     timestamp: m.timestampMs,

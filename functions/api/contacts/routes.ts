@@ -1,18 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { getCommand } from '#shared/commands/results';
-import { CHECK_MAX, NumberCheck } from '#shared/commands/types';
+import { CHECK_MAX } from '#shared/commands/types';
 import { router } from '#shared/http/context';
-import { ServiceError } from '#shared/http/errors';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
 import { phoneNumberInput } from '#shared/phone/schema';
 import { requireAuth } from '../auth/middleware.ts';
-import { acceptCommand } from '../commands/accept.ts';
 import { Accepted, SessionRef } from '../commands/schemas.ts';
 import { requireReadySession } from '../sessions/service.ts';
-
-/** How long the API waits for the host's answer before it answers 202 with the command id. */
-export const CHECK_WAIT_MS = 8_000;
-const POLL_MS = 150;
+import { CHECK_WAIT_MS, checkNumbers } from './check.ts';
 
 const CheckBody = z.object({
   sessionId: SessionRef,
@@ -54,19 +48,6 @@ const route = createRoute({
   },
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The command's record once it is no longer pending, or undefined after `CHECK_WAIT_MS`. */
-async function outcome(tenantId: string, commandId: string) {
-  const until = Date.now() + CHECK_WAIT_MS;
-  while (Date.now() < until) {
-    const cmd = await getCommand(tenantId, commandId);
-    if (cmd && cmd.status !== 'pending') return cmd;
-    await sleep(POLL_MS);
-  }
-  return undefined;
-}
-
 /** Mounted at `/api/contacts`. */
 export function contactRoutes() {
   const r = router();
@@ -75,28 +56,10 @@ export function contactRoutes() {
     const b = c.req.valid('json');
     const raw = (await c.req.json().catch(() => ({}))) as { numbers?: unknown[] };
     const session = await requireReadySession(c.get('auth').tenant, b.sessionId);
-    const numbers = [...new Set(b.numbers)];
-    const { commandId } = await acceptCommand(session, { kind: 'check', numbers });
-    const cmd = await outcome(session.tenantId, commandId);
-    if (!cmd) return c.json({ success: true as const, commandId, status: 'pending' as const }, 202);
-    if (cmd.status === 'failed') {
-      throw new ServiceError(
-        'UPSTREAM_UNAVAILABLE',
-        `the network did not answer the check: ${cmd.error ?? 'unknown'}`,
-      );
-    }
-    const answers = z.array(NumberCheck).parse(cmd.result?.numbers);
-    const byNumber = new Map(answers.map((a) => [a.number, a]));
-    const results = b.numbers.map((number, i) => {
-      const a = byNumber.get(number);
-      return {
-        input: String(raw.numbers?.[i] ?? number),
-        number,
-        exists: a?.exists ?? false,
-        jid: a?.jid ?? null,
-      };
-    });
-    return c.json({ success: true as const, commandId, numbers: results }, 200);
+    const done = await checkNumbers(session, b.numbers, raw.numbers);
+    if (done.status === 'pending')
+      return c.json({ success: true as const, commandId: done.commandId, status: 'pending' as const }, 202);
+    return c.json({ success: true as const, commandId: done.commandId, numbers: done.numbers }, 200);
   });
   return r;
 }

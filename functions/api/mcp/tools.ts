@@ -1,10 +1,12 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { CHECK_MAX } from '#shared/commands/types';
 import { toServiceError } from '#shared/http/service-app';
 import { logger } from '#shared/log/logger';
 import { listSessions, requireSession } from '#shared/sessions/repository';
 import { publicSession } from '#shared/sessions/session';
 import { listDeliveries } from '#shared/webhooks/repository';
+import { checkNumbers } from '../contacts/check.ts';
 import { ChatId, chatHistory, latestPerChat } from '../history/formatted.ts';
 import { buildContent } from '../messages/content-builder.ts';
 import { IdempotencyKey, runOnce } from '../messages/idempotency.ts';
@@ -117,6 +119,28 @@ export function registerTools(server: McpServer, caller: McpCaller): void {
       run(caller, 'read_messages', async () =>
         chatHistory(await requireSession(tenantId, session), chatId, limit),
       ),
+  );
+
+  server.registerTool(
+    'check_numbers',
+    {
+      description:
+        'Which phone numbers have an account on the network, asked through a READY session (as POST /api/contacts/check). Answers each number with exists and its account id; when the network is slow, status pending and a commandId to read later',
+      inputSchema: {
+        session: Session,
+        numbers: z
+          .array(Recipient)
+          .min(1)
+          .max(CHECK_MAX)
+          .describe(`1 to ${CHECK_MAX} phone numbers with country code, in any common notation`),
+      },
+    },
+    ({ session, numbers }) =>
+      run(caller, 'check_numbers', async () => {
+        const s = await requireReadySession(tenantId, session);
+        const done = await checkNumbers(s, numbers);
+        return { sessionId: s.sessionId, ...done };
+      }),
   );
 
   server.registerTool(

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { type ErrorCode, statusOf, ValidationError } from '#shared/http/errors';
 import { toServiceError } from '#shared/http/service-app';
+import { List, ListRow } from '#shared/messages/content';
 import { Button, HttpUrl } from '../templates/template.ts';
 import { Recipient } from './recipient.ts';
 
@@ -30,6 +31,50 @@ const TextParameter = z.object({
   video: z.object({ link: Link.optional(), ...MediaId }).optional(),
 });
 
+/** Meta's contact card (`contacts[]`): the parts a vCard of ours carries are read, the rest ignored. */
+const CloudContact = z.object({
+  name: z.object({
+    formatted_name: z.string().trim().min(1).max(256),
+    first_name: z.string().optional(),
+    last_name: z.string().optional(),
+  }),
+  phones: z
+    .array(
+      z.object({
+        phone: z.string().max(40).optional(),
+        wa_id: z.string().max(40).optional(),
+        type: z.string().optional(),
+      }),
+    )
+    .max(10)
+    .optional(),
+  emails: z
+    .array(z.object({ email: z.string().max(256).optional(), type: z.string().optional() }))
+    .max(10)
+    .optional(),
+  org: z
+    .object({
+      company: z.string().max(256).optional(),
+      department: z.string().optional(),
+      title: z.string().optional(),
+    })
+    .optional(),
+});
+export type CloudContact = z.infer<typeof CloudContact>;
+
+/** A JSON-encoded string (the Graph API's form of a structured parameter) as its value; anything else as is. */
+function jsonEncoded(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+}
+
+/** The interactive types Meta defines that this service cannot deliver through a linked device. */
+const INTERACTIVE_TYPES = ['button', 'list'] as const;
+
 export const CloudMessageBody = z
   .object({
     messaging_product: z
@@ -47,7 +92,19 @@ export const CloudMessageBody = z
       .optional()
       .openapi({ description: 'With `status: read`: show typing until the reply or 25 s' }),
     type: z
-      .enum(['text', 'image', 'document', 'audio', 'video', 'template', 'interactive', 'reaction'])
+      .enum([
+        'text',
+        'image',
+        'document',
+        'audio',
+        'video',
+        'sticker',
+        'location',
+        'contacts',
+        'template',
+        'interactive',
+        'reaction',
+      ])
       .default('text'),
     context: z.object({ message_id: z.string().min(1).max(200) }).optional(),
     text: z.object({ body: z.string().min(1).max(4096), preview_url: z.boolean().optional() }).optional(),
@@ -66,6 +123,19 @@ export const CloudMessageBody = z
     video: z
       .object({ link: Link.optional(), caption: z.string().max(1024).optional(), ...MediaId })
       .optional(),
+    sticker: z.object({ link: Link.optional(), ...MediaId }).optional(),
+    location: z
+      .object({
+        latitude: z.coerce.number().min(-90).max(90),
+        longitude: z.coerce.number().min(-180).max(180),
+        name: z.string().trim().max(256).optional(),
+        address: z.string().trim().max(512).optional(),
+      })
+      .optional(),
+    contacts: z.preprocess(jsonEncoded, z.array(CloudContact).min(1).max(10)).optional().openapi({
+      description:
+        'Contact cards; also accepted as a JSON-encoded string, as the Graph API takes structured parameters (whatsapp-api-js sends them so)',
+    }),
     template: z
       .object({
         name: z.string().min(1).max(100),
@@ -103,6 +173,15 @@ export const CloudMessageBody = z
             .min(1)
             .max(3)
             .optional(),
+          /** A list: the label of the button that opens it, and its sections of rows. */
+          button: List.shape.button.optional(),
+          sections: z
+            .array(
+              z.object({ title: z.string().trim().min(1).max(24).optional(), rows: z.array(ListRow).min(1) }),
+            )
+            .min(1)
+            .max(10)
+            .optional(),
         }),
       })
       .optional(),
@@ -131,14 +210,13 @@ export const CloudMessageBody = z
       });
       return;
     }
-    if (b.type === 'interactive' && (b.interactive?.type !== 'button' || !b.interactive.action.buttons)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['interactive', 'type'],
-        message: 'only interactive type button with action.buttons is supported',
-      });
-    }
-    const media = b.type === 'image' || b.type === 'document' || b.type === 'audio' || b.type === 'video';
+    if (b.type === 'interactive') interactiveIssues(b.interactive!, ctx);
+    const media =
+      b.type === 'image' ||
+      b.type === 'document' ||
+      b.type === 'audio' ||
+      b.type === 'video' ||
+      b.type === 'sticker';
     const { link, id } = part as { link?: string; id?: string };
     if (media && Boolean(link) === Boolean(id)) {
       ctx.addIssue({
@@ -150,6 +228,52 @@ export const CloudMessageBody = z
   })
   .openapi('CloudMessage');
 export type CloudMessageBody = z.infer<typeof CloudMessageBody>;
+
+type Interactive = NonNullable<CloudMessageBody['interactive']>;
+
+/** A button message needs its buttons, a list its button label and sections; other types are refused by name. */
+function interactiveIssues(i: Interactive, ctx: z.RefinementCtx): void {
+  const issue = (path: Array<string | number>, message: string) =>
+    ctx.addIssue({ code: 'custom', path: ['interactive', ...path], message });
+  if (!(INTERACTIVE_TYPES as readonly string[]).includes(i.type)) {
+    issue(['type'], `interactive type ${i.type} is not supported (only button and list)`);
+    return;
+  }
+  if (i.type === 'button' && !i.action.buttons)
+    issue(['action', 'buttons'], 'buttons is required for a button message');
+  if (i.type === 'list') {
+    if (!i.action.button) issue(['action', 'button'], 'button is required for a list message');
+    if (!i.action.sections) issue(['action', 'sections'], 'sections is required for a list message');
+    if (i.header && i.header.type !== 'text')
+      issue(['header', 'type'], 'a list message takes a text header only');
+    if (!i.action.button || !i.action.sections) return;
+    // Our list's rules (10 rows in all, distinct ids, titles when several sections), named as Meta's fields.
+    const checked = List.safeParse(cloudList(i));
+    for (const e of checked.success ? [] : checked.error.issues) {
+      const [head, ...rest] = e.path;
+      issue(
+        head === 'body'
+          ? ['body', 'text']
+          : ['action', String(head), ...rest.map((p) => p as string | number)],
+        e.message,
+      );
+    }
+  }
+}
+
+/**
+ * A Cloud list as our list: the header and footer are folded into the body (the network's list
+ * has one text). Checked against our list's rules by the schema's refinement (interactiveIssues).
+ */
+export function cloudList(i: Interactive): z.input<typeof List> {
+  const header = i.header?.text ? `*${i.header.text}*\n\n` : '';
+  const footer = i.footer?.text ? `\n\n${i.footer.text}` : '';
+  return {
+    body: `${header}${i.body.text}${footer}`,
+    button: i.action.button ?? '',
+    sections: i.action.sections ?? [],
+  };
+}
 
 export const CloudMessageResponse = z
   .object({

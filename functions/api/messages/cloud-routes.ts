@@ -1,8 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '#shared/http/context';
+import { ValidationError } from '#shared/http/errors';
 import { bearer, json } from '#shared/http/schemas';
-import type { OutboundContent } from '#shared/messages/content';
+import { ContactCard, List, type OutboundContent } from '#shared/messages/content';
 import { fromWamid, toWamid } from '#shared/messages/wamid';
+import { isPhoneDigits, writtenDigits } from '#shared/phone/number';
 import { requireAuth } from '../auth/middleware.ts';
 import { acceptCommand } from '../commands/accept.ts';
 import { cloudMediaKeyOf, cloudMediaUrl, requireCloudMedia } from '../media/cloud-media.ts';
@@ -10,10 +12,12 @@ import { requireReadySession } from '../sessions/service.ts';
 import { renderStoredTemplate } from '../templates/render.ts';
 import {
   CloudMessageBody as Body,
+  type CloudContact,
   CloudError,
   type CloudMessageBody,
   CloudMessageResponse,
   CloudReadResponse,
+  cloudList,
 } from './cloud-api.ts';
 import { cloudErrors } from './cloud-errors.ts';
 import { markReadCloud } from './cloud-read.ts';
@@ -74,8 +78,24 @@ async function baseContent(tenant: string, b: CloudMessageBody): Promise<Outboun
       return mediaContent(tenant, b.audio?.voice ? 'voice' : 'audio', b.audio!);
     case 'document':
       return mediaContent(tenant, 'document', b.document!);
+    case 'sticker':
+      return mediaContent(tenant, 'sticker', b.sticker!);
+    case 'location': {
+      const l = b.location!;
+      return buildContent('location', {
+        location: {
+          latitude: l.latitude,
+          longitude: l.longitude,
+          ...(l.name ? { name: l.name } : {}),
+          ...(l.address ? { address: l.address } : {}),
+        },
+      });
+    }
+    case 'contacts':
+      return buildContent('contact', { contacts: b.contacts!.map(cardOf) });
     case 'interactive': {
       const i = b.interactive!;
+      if (i.type === 'list') return buildContent('list', { list: List.parse(cloudList(i)) });
       const footer = i.footer?.text ? `\n\n${i.footer.text}` : '';
       const header = i.header?.text ? `*${i.header.text}*\n\n` : '';
       return buildContent('buttons', {
@@ -127,7 +147,7 @@ interface MediaPart {
  */
 async function mediaContent(
   tenant: string,
-  kind: 'image' | 'video' | 'audio' | 'voice' | 'document',
+  kind: 'image' | 'video' | 'audio' | 'voice' | 'document' | 'sticker',
   part: MediaPart,
 ): Promise<OutboundContent> {
   const fields = { caption: part.caption, fileName: part.filename };
@@ -140,6 +160,41 @@ async function mediaContent(
     mediaUrl: await cloudMediaUrl(tenant, m.id),
   });
   return { ...content, storedKey: cloudMediaKeyOf(tenant, m.id) };
+}
+
+/**
+ * Meta's contact card as ours: the formatted name, each phone's `wa_id` else its digits (with country
+ * code, as Meta asks), the first email, the company. A card needs one number the network can link.
+ */
+function cardOf(c: CloudContact, i: number): ContactCard {
+  const phones = [
+    ...new Set(
+      (c.phones ?? []).flatMap((p) => {
+        const digits = writtenDigits(p.wa_id ?? p.phone ?? '');
+        return isPhoneDigits(digits) ? [digits] : [];
+      }),
+    ),
+  ];
+  if (phones.length === 0)
+    throw new ValidationError(
+      `contacts.${i}.phones: at least one phone number with country code is required`,
+      `contacts.${i}.phones`,
+    );
+  const email = c.emails?.find((e) => e.email)?.email;
+  const card = ContactCard.safeParse({
+    name: c.name.formatted_name,
+    phones,
+    ...(email ? { email } : {}),
+    ...(c.org?.company ? { org: c.org.company } : {}),
+  });
+  if (!card.success) {
+    const e = card.error.issues[0]!;
+    const field = { email: 'emails.0.email', org: 'org.company', name: 'name.formatted_name' }[
+      String(e.path[0])
+    ];
+    throw new ValidationError(`contacts.${i}.${field ?? e.path.join('.')}: ${e.message}`, `contacts.${i}`);
+  }
+  return card.data;
 }
 
 export function cloudRoutes() {

@@ -77,4 +77,13 @@ describe('buildContent', () => {
       fileName: 'document.pdf',
     });
   });
+
+  it('a sticker is media without a caption; a list keeps its body as text and the list itself', () => {
+    expect(buildContent('sticker', { mediaUrl: 'https://x.test/s.png', caption: 'dropped' })).toEqual({
+      kind: 'sticker',
+      mediaUrl: 'https://x.test/s.png',
+    });
+    const list = { body: 'Pick', button: 'Open', sections: [{ rows: [{ id: 'a', title: 'A' }] }] };
+    expect(buildContent('list', { list })).toEqual({ kind: 'list', text: 'Pick', list });
+  });
 });

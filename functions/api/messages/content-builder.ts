@@ -1,6 +1,7 @@
 import {
   type ContactCard,
   documentFileName,
+  type List,
   type Location,
   type OutboundContent,
   type OutboundKind,
@@ -24,6 +25,7 @@ export interface ContentFields {
   location?: Location;
   contacts?: ContactCard[];
   poll?: Poll;
+  list?: List;
 }
 
 /**
@@ -58,6 +60,11 @@ export function buildContent(kind: OutboundKind, f: ContentFields): OutboundCont
       return { kind, ...media, caption: f.caption };
     case 'audio':
       return { kind, ...media };
+    case 'sticker':
+      // Any image: the host converts what is not WebP already (connection-host/sticker.ts).
+      return { kind, ...media };
+    case 'list':
+      return { kind, text: f.list?.body, list: f.list };
     case 'voice':
       return { kind, ...media, durationSeconds: f.durationSeconds ?? VOICE_DEFAULT_SECONDS };
     case 'location':

@@ -2,6 +2,7 @@ import { router } from '#shared/http/context';
 import { changeRoutes } from './change-routes.ts';
 import { cloudMediaRoutes } from './cloud-media-routes.ts';
 import { cloudRoutes } from './cloud-routes.ts';
+import { pollRoutes } from './poll-routes.ts';
 import { reactionRoutes } from './reaction-routes.ts';
 import { readRoutes } from './read-routes.ts';
 import { sendRoutes } from './send-routes.ts';
@@ -19,6 +20,7 @@ export function messagesApi() {
   r.route('/', readRoutes());
   r.route('/', changeRoutes());
   r.route('/', uploadRoutes());
+  r.route('/', pollRoutes());
   r.route('/', cloudRoutes());
   r.route('/', cloudMediaRoutes());
   return r;

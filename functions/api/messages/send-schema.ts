@@ -3,6 +3,7 @@ import {
   CONTACT_PHONES_MAX,
   CONTACTS_MAX,
   ContactCard,
+  List,
   Location,
   type OutboundContent,
   OutboundKind,
@@ -18,7 +19,15 @@ import { Recipient } from './recipient.ts';
 export const SendType = z.enum([...OutboundKind.options, 'template']);
 export type SendType = z.infer<typeof SendType>;
 
-const MEDIA_TYPES: ReadonlySet<SendType> = new Set(['image', 'pdf', 'document', 'audio', 'video', 'voice']);
+const MEDIA_TYPES: ReadonlySet<SendType> = new Set([
+  'image',
+  'pdf',
+  'document',
+  'audio',
+  'video',
+  'voice',
+  'sticker',
+]);
 
 export const TemplateParams = z.array(z.union([z.string().max(1024), z.number()])).max(100);
 
@@ -80,6 +89,9 @@ export const SendBody = z
     poll: Poll.optional().describe(
       'For `poll`: the question and 2 to 12 distinct options; `multiple` lets a voter pick several',
     ),
+    list: List.optional().describe(
+      'For `list`: the text, the label of the button that opens the list, and its sections of rows (10 rows in all); the choice comes back as an inbound message with `list_reply.id`',
+    ),
   })
   .superRefine((b, ctx) => {
     const text = b.message ?? b.text;
@@ -112,6 +124,9 @@ export const SendBody = z
     if (b.type === 'poll' && !b.poll) {
       ctx.addIssue({ code: 'custom', path: ['poll'], message: 'poll is required for type poll' });
     }
+    if (b.type === 'list' && !b.list) {
+      ctx.addIssue({ code: 'custom', path: ['list'], message: 'list is required for type list' });
+    }
     if (MEDIA_TYPES.has(b.type) && !(b.url ?? b.media_url)) {
       ctx.addIssue({
         code: 'custom',
@@ -139,5 +154,6 @@ export function contentOf(b: SendBody): OutboundContent {
         : { latitude: b.latitude, longitude: b.longitude, name: b.name, address: b.address },
     contacts: b.contacts,
     poll: b.poll,
+    list: b.list,
   });
 }

@@ -67,6 +67,7 @@ export async function acceptSend(input: {
       location: content.location,
       contacts: content.contacts,
       poll: content.poll && { ...content.poll, multiple: content.poll.multiple ?? false },
+      list: content.list,
       status: 'queued',
       timestampMs,
       statusAt: timestampMs,

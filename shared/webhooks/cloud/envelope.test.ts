@@ -67,6 +67,22 @@ describe('Cloud-format envelope', () => {
     });
   });
 
+  it("reports a choice from a list message as Meta's interactive list_reply", () => {
+    const value = inboundEnvelope(sender, {
+      id: 'i',
+      kind: 'text',
+      from: '1555',
+      text: 'Tuesday',
+      listReply: { id: 'day-tue', title: 'Tuesday' },
+      timestampMs: at,
+      mediaUrl: null,
+    }).entry[0]!.changes[0]!.value.messages[0];
+    expect(value).toMatchObject({
+      type: 'interactive',
+      interactive: { type: 'list_reply', list_reply: { id: 'day-tue', title: 'Tuesday' } },
+    });
+  });
+
   it('reports a location, a group message and an unknown kind', () => {
     const msg = (kind: 'location' | 'unknown', extra = {}) =>
       inboundEnvelope(sender, {

@@ -61,6 +61,8 @@ export interface CloudInbound {
   fileName?: string;
   mimetype?: string;
   timestampMs: number;
+  /** A choice from a list message: sent as Meta's `interactive` `list_reply`. */
+  listReply?: { id: string; title: string; description?: string };
   /** Where the receiver can fetch the media (the message's own URL or a presigned link). */
   mediaUrl: string | null;
 }
@@ -101,6 +103,17 @@ export function cloudMessage(m: CloudInbound): Record<string, unknown> {
   }
   switch (m.kind) {
     case 'text':
+      if (m.listReply) {
+        const { id, title, description } = m.listReply;
+        return {
+          ...base,
+          type: 'interactive',
+          interactive: {
+            type: 'list_reply',
+            list_reply: { id, title, ...(description ? { description } : {}) },
+          },
+        };
+      }
       return { ...base, type: 'text', text: { body: m.text ?? '' } };
     case 'location': {
       const [latitude, longitude] = (m.text ?? '').split(',').map(Number);

@@ -1,6 +1,7 @@
 import type { BinaryNode, proto } from '@whiskeysockets/baileys';
 import { lidJid, userJid } from '#shared/phone/jid';
 import type { Link } from './link.ts';
+import { encryptPollVote } from './poll-vote.ts';
 import { type PreKeyBundle, SimDevice } from './sim-device.ts';
 
 /** The keys a real client (a linked companion) registered and uploaded. */
@@ -124,6 +125,36 @@ export class FakeUser {
 
   send(to: FakeUser, message: proto.IMessage, opts: SendOptions = {}): Promise<string> {
     return this.net.sendFromPhone(this, to, message, opts);
+  }
+
+  /**
+   * This user votes on a poll `to` sent (as received here): the chosen options, encrypted with the
+   * poll's secret for the ids of LID addressing (the default of sendFromPhone). Resolves with the
+   * vote's own message id.
+   */
+  votePoll(to: FakeUser, poll: ReceivedMessage, options: string[], opts: SendOptions = {}): Promise<string> {
+    const secret = poll.message.messageContextInfo?.messageSecret;
+    if (!secret) throw new Error(`poll ${poll.id} carries no secret`);
+    const pn = opts.addressing === 'pn';
+    const vote = encryptPollVote({
+      pollId: poll.id,
+      creatorJid: pn ? to.pnJid() : to.lidJid(),
+      voterJid: pn ? this.pnJid() : this.lidJid(),
+      secret,
+      options,
+    });
+    return this.net.sendFromPhone(
+      this,
+      to,
+      {
+        pollUpdateMessage: {
+          pollCreationMessageKey: { remoteJid: to.pnJid(), fromMe: false, id: poll.id },
+          vote,
+          senderTimestampMs: Date.now(),
+        },
+      },
+      opts,
+    );
   }
 
   /** Delivery (no type) or read receipts from this user's phone for messages `to` sent. */
