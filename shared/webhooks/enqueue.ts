@@ -10,7 +10,8 @@ import {
   TAKEOVER_DELAY_MS,
   type WebhookJob,
 } from './job.ts';
-import { createDelivery, type Delivery, deliveryItem, getDelivery } from './repository.ts';
+import { type Delivery, newDelivery } from './lifecycle.ts';
+import { createDelivery, deliveryItem, getDelivery } from './repository.ts';
 import { resolveTarget, serialise } from './target.ts';
 
 export interface EnqueueOptions {
@@ -62,23 +63,13 @@ async function webhookTarget(
   return cfg.webhookUrl;
 }
 
-/** A delivery about to be created: pending, no attempt made. */
+/** `create`: a delivery about to be stored, pending, no attempt made. */
 function pendingDelivery(
   d: Pick<Delivery, 'id' | 'tenantId' | 'sessionId' | 'event' | 'url'>,
   payload: unknown,
   nowMs: number,
 ): Delivery {
-  const iso = new Date(nowMs).toISOString();
-  return {
-    ...d,
-    body: serialise(d.event, payload),
-    status: 'pending',
-    round: 0,
-    attempts: 0,
-    attemptLog: [],
-    createdAt: iso,
-    updatedAt: iso,
-  };
+  return newDelivery({ ...d, body: serialise(d.event, payload) }, nowMs, { step: 'create' });
 }
 
 /**
