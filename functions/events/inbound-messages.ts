@@ -1,5 +1,6 @@
 import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { indicesByKey, packInOrder } from '#shared/batching';
+import { packInOrder } from '#shared/batching';
+import { enqueueChatbotTurn } from '#shared/chatbot/turn-job';
 import {
   chatActivityOp,
   contactActivityOp,
@@ -8,11 +9,13 @@ import {
 } from '#shared/contacts/repository';
 import type { HostEvent } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
-import { needsAnalysis } from '#shared/media/job';
+import { enqueueMediaJob, needsAnalysis } from '#shared/media/job';
+import type { InboundMessage } from '#shared/messages/content';
 import type { StoredMessage } from '#shared/messages/message';
 import { messageItem, saveMessage } from '#shared/messages/repository';
 import { count } from '#shared/metrics/metrics';
 import { TRANSACTION_MAX_ITEMS } from '#shared/store/db';
+import { feedClock } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { nudgeTenantFeed } from '#shared/stream/feed';
 import {
@@ -22,59 +25,62 @@ import {
 } from '#shared/webhooks/events';
 import { deliverFirstAttempts } from '#shared/webhooks/first-attempts';
 import type { WebhookJob } from '#shared/webhooks/job';
-import { afterInboundStored, applyHostEvent, storedInbound } from './apply.ts';
 import { contactActivityDue, contactActivityWritten } from './contact-activity.ts';
 
-type Inbound = Extract<HostEvent, { kind: 'message.inbound' }>;
+/** An inbound message event. */
+export type InboundEvent = Extract<HostEvent, { kind: 'message.inbound' }>;
 
 /**
- * Applies the events of ONE session in their order (the consumer groups a batch by session). A run
- * of consecutive inbound messages is applied together: the messages, their webhook deliveries,
- * their senders' contacts and their chats' activity in one transaction (visible to the stream all at
- * once, so in order), and the webhooks queued in the messages' order with one SendMessageBatch per
- * ten, so a burst costs two round trips per run instead of a few per message. Every other event applies on its own, between the runs, as
- * `applyHostEvent` does it. Answers, per event, whether it was applied.
+ * THE place for work that follows an inbound message once it is stored: one call per message, on
+ * the transaction path and the step-by-step path alike, also for a retried event,
+ * so each hook must be idempotent or deduplicate. Hooks run side by side with the webhook and need
+ * no order among a session's messages.
  */
-export async function applySessionEvents(events: HostEvent[]): Promise<boolean[]> {
-  const ok: boolean[] = new Array(events.length).fill(false);
-  let i = 0;
-  while (i < events.length) {
-    const e = events[i]!;
-    if (e.kind !== 'message.inbound') {
-      try {
-        await applyHostEvent(e);
-        ok[i] = true;
-      } catch (err) {
-        // Reported failed: SQS delivers it again. The events after it still apply (as before).
-        logger.error({ err, kind: e.kind, sessionId: e.sessionId }, 'event failed; SQS will retry it');
-      }
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < events.length && events[j]!.kind === 'message.inbound') j++;
-    const run = events.slice(i, j) as Inbound[];
-    try {
-      await applyInboundRun(run);
-      ok.fill(true, i, j);
-    } catch (err) {
-      logger.error(
-        { err, sessionId: e.sessionId, messages: run.length },
-        'inbound run failed; SQS will retry it',
-      );
-      // The whole run again: every step is idempotent (conditional message write, delivery ids
-      // derived from message ids, chat counts only for messages this run stored).
-    }
-    i = j;
-  }
-  return ok;
+export function afterInboundStored(tenantId: string, sessionId: string, m: InboundMessage): Promise<unknown> {
+  // Media to analyse goes to the media consumer, which publishes it (feed, webhook, chatbot) after.
+  if (needsAnalysis(m)) return enqueueMediaJob({ tenantId, sessionId, messageId: m.id });
+  return Promise.all([enqueueChatbotTurn(tenantId, sessionId, m)]);
+}
+
+/** The stored form of an inbound message event. */
+export function storedInbound(e: Extract<HostEvent, { kind: 'message.inbound' }>): StoredMessage {
+  const m = e.message;
+  return {
+    tenantId: e.tenantId,
+    sessionId: e.sessionId,
+    messageId: m.id,
+    direction: 'inbound',
+    chatId: m.chatId,
+    senderPhone: m.senderPhone,
+    senderLid: m.senderLid,
+    senderName: m.senderName,
+    groupId: m.groupId,
+    kind: m.kind,
+    text: m.text,
+    caption: m.caption,
+    fileName: m.fileName,
+    mimetype: m.mimetype,
+    mediaKey: m.mediaKey,
+    location: m.location,
+    contacts: m.contacts,
+    poll: m.poll,
+    backlog: m.backlog,
+    mediaMissing: m.mediaMissing,
+    ...(needsAnalysis(m) ? { analysisState: 'pending' as const } : {}),
+    status: 'delivered',
+    timestampMs: m.timestampMs,
+    // Joins the tenant feed now, however old the message: the stream's pollers look back a short
+    // window from the newest entry (shared/stream/feed.ts).
+    feedAtMs: feedClock(),
+    statusAt: e.at,
+  };
 }
 
 /**
  * Stores a run of inbound messages; counts those that were new (not stored by an earlier try) as
  * received as soon as they are stored.
  */
-async function applyInboundRun(run: Inbound[]): Promise<void> {
+export async function storeInboundRun(run: InboundEvent[]): Promise<void> {
   const { tenantId, sessionId } = run[0]!;
   // The usual case, a run seen for the first time: its messages, their webhook deliveries, their
   // senders' contacts and their chats' activity in one transaction (one request, visible all at
@@ -124,14 +130,14 @@ async function applyInboundRun(run: Inbound[]): Promise<void> {
  * The messages of a run (those at the indices `keep` takes) that get their `message.inbound` now:
  * media waiting for analysis gets its delivery when the media consumer publishes it.
  */
-const webhookMessages = (run: Inbound[], keep: (n: number) => boolean) =>
+const webhookMessages = (run: InboundEvent[], keep: (n: number) => boolean) =>
   run.flatMap((e, n) => (keep(n) && !needsAnalysis(e.message) ? [e.message] : []));
 
 /** The messages that join the tenant feed when stored (not those waiting for media analysis). */
 const published = (stored: StoredMessage[]) => stored.filter((m) => m.analysisState !== 'pending');
 
 /** The newest name and time per sender of a run: one contact write each. */
-function sendersOf(run: Inbound[]): Map<string, { name?: string; at: number }> {
+function sendersOf(run: InboundEvent[]): Map<string, { name?: string; at: number }> {
   const senders = new Map<string, { name?: string; at: number }>();
   for (const e of run) {
     const m = e.message;
@@ -146,7 +152,7 @@ function sendersOf(run: Inbound[]): Map<string, { name?: string; at: number }> {
 }
 
 /** Per chat of a run: its newest time, the newest sender name (not for groups) and the count. */
-function chatsOf(run: Inbound[]): Map<string, { at: number; name?: string; count: number }> {
+function chatsOf(run: InboundEvent[]): Map<string, { at: number; name?: string; count: number }> {
   const chats = new Map<string, { at: number; name?: string; count: number }>();
   for (const e of run) {
     const m = e.message;
@@ -173,8 +179,8 @@ function committed(runs: PreparedRun[]): void {
 }
 
 /** A run's writes, built but not made: what one transaction stores, and the jobs to queue after. */
-interface PreparedRun {
-  run: Inbound[];
+export interface PreparedRun {
+  run: InboundEvent[];
   stored: StoredMessage[];
   ops: TransactWriteItem[];
   jobs: WebhookJob[];
@@ -186,7 +192,7 @@ interface PreparedRun {
  * The run's messages and their `message.inbound` deliveries (each only if absent) with its
  * contacts' and chats' activity (each only if not later already), as transaction items.
  */
-async function prepareRun(run: Inbound[]): Promise<PreparedRun> {
+export async function prepareRun(run: InboundEvent[]): Promise<PreparedRun> {
   const { tenantId, sessionId } = run[0]!;
   const stored = run.map(storedInbound);
   // Media waiting for analysis gets its delivery when the media consumer publishes it.
@@ -228,49 +234,11 @@ async function afterRunsStored(runs: PreparedRun[]): Promise<void> {
 }
 
 /**
- * Applies a batch of events of any sessions: each session's events in their order, sessions side by
- * side. The leading runs of inbound messages of several sessions (the usual batch under load, where
- * each session has one or two messages in it) are stored together, as few transactions of at most
- * 100 items as they fit in, instead of one per session; a session whose transaction does not go
- * through, and everything after its leading run, goes the per-session way (`applySessionEvents`).
- * Answers, per event, whether it was applied.
- */
-export async function applyEvents(events: HostEvent[]): Promise<boolean[]> {
-  const ok: boolean[] = new Array(events.length).fill(false);
-  const groups = indicesByKey(events, (e) => `${e.tenantId}:${e.sessionId}`);
-  const leading = groups.map((idx) => {
-    const n = idx.findIndex((i) => events[i]!.kind !== 'message.inbound');
-    return idx.slice(0, n < 0 ? idx.length : n);
-  });
-  const rest = groups.map((idx, g) => idx.slice(leading[g]!.length));
-  if (leading.filter((l) => l.length).length > 1) {
-    const runs = leading.filter((l) => l.length);
-    const prepared = await Promise.all(runs.map((idx) => prepareRun(idx.map((i) => events[i]) as Inbound[])));
-    const stored = await storeTogether(prepared);
-    runs.forEach((idx, r) => {
-      if (stored[r]) for (const i of idx) ok[i] = true;
-    });
-  }
-  await Promise.all(
-    groups.map(async (_, g) => {
-      // What the shared transactions did not store goes the per-session way, in order.
-      const todo = [...leading[g]!.filter((i) => !ok[i]), ...rest[g]!];
-      if (!todo.length) return;
-      const done = await applySessionEvents(todo.map((i) => events[i]!));
-      todo.forEach((i, n) => {
-        ok[i] = done[n] === true;
-      });
-    }),
-  );
-  return ok;
-}
-
-/**
  * Stores prepared runs of different sessions in as few transactions as they fit in, side by side;
  * answers per run whether it is stored and its follow-up work done (false: the caller takes it the
  * per-session way, which finds what is stored already).
  */
-async function storeTogether(prepared: PreparedRun[]): Promise<boolean[]> {
+export async function storeRunsTogether(prepared: PreparedRun[]): Promise<boolean[]> {
   // A run too large for one transaction is left to the per-session way.
   const fitting = prepared.flatMap((p, r) => (p.ops.length <= TRANSACTION_MAX_ITEMS ? [r] : []));
   const packs = packInOrder(fitting, (r) => [prepared[r]!.ops.length], [TRANSACTION_MAX_ITEMS]);
