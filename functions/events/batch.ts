@@ -2,15 +2,21 @@ import { indicesByKey } from '#shared/batching';
 import type { HostEvent } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
 import { applyEvent } from './apply-event.ts';
-import { type InboundEvent, prepareRun, storeInboundRun, storeRunsTogether } from './inbound-messages.ts';
+import {
+  afterRunsStored,
+  type InboundEvent,
+  type StoredRun,
+  storeInboundRun,
+  storeRun,
+} from './inbound-messages.ts';
 
 /**
  * Applies a batch of events of any sessions: each session's events in their order, sessions side by
- * side. The leading runs of inbound messages of several sessions (the usual batch under load, where
- * each session has one or two messages in it) are stored together, as few transactions of at most
- * 100 items as they fit in, instead of one per session; a session whose transaction does not go
- * through, and everything after its leading run, goes the per-session way (`applySessionEvents`).
- * Answers, per event, whether it was applied.
+ * side. The leading runs of inbound messages of every session (the usual batch under load, where
+ * each session has one or two messages in it) are stored side by side and their first webhook
+ * attempts made together, within one budget; a session whose run fails, and everything after its
+ * leading run, goes the per-session way (`applySessionEvents`). Answers, per event, whether it was
+ * applied.
  */
 export async function applyEvents(events: HostEvent[]): Promise<boolean[]> {
   const ok: boolean[] = new Array(events.length).fill(false);
@@ -19,25 +25,40 @@ export async function applyEvents(events: HostEvent[]): Promise<boolean[]> {
     const n = idx.findIndex((i) => events[i]!.kind !== 'message.inbound');
     return idx.slice(0, n < 0 ? idx.length : n);
   });
-  const rest = groups.map((idx, g) => idx.slice(leading[g]!.length));
-  if (leading.filter((l) => l.length).length > 1) {
-    const runs = leading.filter((l) => l.length);
-    const prepared = await Promise.all(
-      runs.map((idx) => prepareRun(idx.map((i) => events[i]) as InboundEvent[])),
-    );
-    const stored = await storeRunsTogether(prepared);
+  const runs = leading.filter((l) => l.length);
+  const stored = await Promise.all(
+    runs.map((idx) =>
+      storeRun(idx.map((i) => events[i]) as InboundEvent[]).catch((err: unknown) => {
+        logger.warn({ err, messages: idx.length }, 'inbound run not stored; retrying it on its own');
+        return undefined;
+      }),
+    ),
+  );
+  const done = stored.filter((s): s is StoredRun => s !== undefined);
+  const followed = await afterRunsStored(done).then(
+    () => true,
+    (err: unknown) => {
+      // Stored, but jobs or hooks failed: the per-session way queues what is missing.
+      logger.warn(
+        { err, runs: done.length },
+        'inbound runs stored, follow-up failed; retrying them one by one',
+      );
+      return false;
+    },
+  );
+  if (followed) {
     runs.forEach((idx, r) => {
       if (stored[r]) for (const i of idx) ok[i] = true;
     });
   }
   await Promise.all(
-    groups.map(async (_, g) => {
-      // What the shared transactions did not store goes the per-session way, in order.
-      const todo = [...leading[g]!.filter((i) => !ok[i]), ...rest[g]!];
+    groups.map(async (idx) => {
+      // What was not applied above goes the per-session way, in order.
+      const todo = idx.filter((i) => !ok[i]);
       if (!todo.length) return;
-      const done = await applySessionEvents(todo.map((i) => events[i]!));
+      const applied = await applySessionEvents(todo.map((i) => events[i]!));
       todo.forEach((i, n) => {
-        ok[i] = done[n] === true;
+        ok[i] = applied[n] === true;
       });
     }),
   );
@@ -46,11 +67,9 @@ export async function applyEvents(events: HostEvent[]): Promise<boolean[]> {
 
 /**
  * Applies the events of ONE session in their order (the consumer groups a batch by session). A run
- * of consecutive inbound messages is applied together: the messages, their webhook deliveries,
- * their senders' contacts and their chats' activity in one transaction (visible to the stream all at
- * once, so in order), and the webhooks queued in the messages' order with one SendMessageBatch per
- * ten, so a burst costs two round trips per run instead of a few per message. Every other event applies on its own, between the runs, as
- * `applyEvent` does it. Answers, per event, whether it was applied.
+ * of consecutive inbound messages is stored together (inbound-messages.ts: the messages one after
+ * another, then their first webhook attempts in their order); every other event applies on its
+ * own, between the runs, as `applyEvent` does it. Answers, per event, whether it was applied.
  */
 export async function applySessionEvents(events: HostEvent[]): Promise<boolean[]> {
   const ok: boolean[] = new Array(events.length).fill(false);

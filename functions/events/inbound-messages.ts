@@ -1,30 +1,17 @@
-import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { packInOrder } from '#shared/batching';
 import { enqueueChatbotTurn } from '#shared/chatbot/turn-job';
-import {
-  chatActivityOp,
-  contactActivityOp,
-  recordChatActivity,
-  saveContacts,
-} from '#shared/contacts/repository';
+import { recordChatActivity, saveContacts } from '#shared/contacts/repository';
 import type { HostEvent } from '#shared/events/types';
-import { logger } from '#shared/log/logger';
 import { enqueueMediaJob, needsAnalysis } from '#shared/media/job';
 import type { InboundMessage } from '#shared/messages/content';
 import type { StoredMessage } from '#shared/messages/message';
-import { messageItem, saveMessage } from '#shared/messages/repository';
+import { saveMessage } from '#shared/messages/repository';
 import { count } from '#shared/metrics/metrics';
-import { TRANSACTION_MAX_ITEMS } from '#shared/store/db';
 import { feedClock } from '#shared/store/keys';
-import { dataTable } from '#shared/store/tables';
 import { nudgeTenantFeed } from '#shared/stream/feed';
-import {
-  inboundMessageWebhooks,
-  prepareInboundWebhooks,
-  replayedInboundWebhooks,
-} from '#shared/webhooks/events';
+import { inboundFirstAttempts, replayedInboundWebhooks } from '#shared/webhooks/events';
 import { deliverFirstAttempts } from '#shared/webhooks/first-attempts';
 import type { WebhookJob } from '#shared/webhooks/job';
+import { type ChatActivity, chatActivityNotWritten, noteChatActivity } from './chat-activity.ts';
 import { contactActivityDue, contactActivityWritten } from './contact-activity.ts';
 
 /** An inbound message event. */
@@ -43,7 +30,7 @@ export function afterInboundStored(tenantId: string, sessionId: string, m: Inbou
 }
 
 /** The stored form of an inbound message event. */
-export function storedInbound(e: Extract<HostEvent, { kind: 'message.inbound' }>): StoredMessage {
+export function storedInbound(e: InboundEvent): StoredMessage {
   const m = e.message;
   return {
     tenantId: e.tenantId,
@@ -77,53 +64,102 @@ export function storedInbound(e: Extract<HostEvent, { kind: 'message.inbound' }>
 }
 
 /**
- * Stores a run of inbound messages; counts those that were new (not stored by an earlier try) as
- * received as soon as they are stored.
+ * What storing a run of inbound messages costs, per message (the usual case: text, a webhook
+ * whose first attempt succeeds, a chat and sender seen within the minute): one conditional put of
+ * the message (the item and its two index entries: 3 write units under 1 KB) and one of its
+ * delivery record, made once with the first attempt's outcome (2); the sender's contact and the
+ * chat's activity once a minute (contact-activity.ts, chat-activity.ts). No transaction: it would
+ * cost each item twice. docs/benchmarks.md, "Write units".
  */
-export async function storeInboundRun(run: InboundEvent[]): Promise<void> {
+
+/** A run of one session's inbound messages, stored: what follows is its first webhook attempts and hooks. */
+export interface StoredRun {
+  tenantId: string;
+  sessionId: string;
+  run: InboundEvent[];
+  /** The first `message.inbound` attempts of the messages this run stored, in their order. */
+  jobs: WebhookJob[];
+}
+
+/**
+ * Stores a run of one session's inbound messages, one after another (so that none becomes visible
+ * to the stream before the ones ahead of it), and what comes with them: the senders' contacts and
+ * the chats' activity when due, the first attempts of the new messages' webhooks prepared, and the
+ * webhooks of messages stored by an earlier try (an SQS redelivery) queued. Counts the new messages
+ * as received. Idempotent: a retried run stores nothing twice.
+ */
+export async function storeRun(run: InboundEvent[]): Promise<StoredRun> {
   const { tenantId, sessionId } = run[0]!;
-  // The usual case, a run seen for the first time: its messages, their webhook deliveries, their
-  // senders' contacts and their chats' activity in one transaction (one request, visible all at
-  // once, so in order to the stream), then their jobs.
-  const prepared = await prepareRun(run);
-  if (prepared.ops.length <= TRANSACTION_MAX_ITEMS && (await dataTable.transact(prepared.ops))) {
-    committed([prepared]);
-    return afterRunStored(prepared);
-  }
-  const { stored } = prepared;
-  // Something of the run is stored already (a retried event), or a contact or chat has a later
-  // message: one message after another, so that none becomes visible before the ones ahead of it;
-  // deliveries as on the single path.
+  const stored = run.map(storedInbound);
+  const contacts = [...sendersOf(run)]
+    .map(([phone, s]) => ({ phone, ...s }))
+    .filter((c) => contactActivityDue(tenantId, sessionId, c));
   const contactWrites = Promise.all(
-    [...sendersOf(run)].map(([phone, s]) =>
-      saveContacts(tenantId, sessionId, [{ phone, name: s.name }], s.at),
-    ),
+    contacts.map(async (c) => {
+      await saveContacts(tenantId, sessionId, [{ phone: c.phone, name: c.name }], c.at);
+      contactActivityWritten(tenantId, sessionId, c);
+    }),
   );
   contactWrites.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
   const isNew: boolean[] = [];
   for (const m of stored) isNew.push(await saveMessage(m));
   count('messagesReceived', isNew.filter(Boolean).length);
+  // The stream reads the store: it learns of the messages now, whatever the work below takes.
   if (isNew.some(Boolean)) nudgeTenantFeed(tenantId, published(stored.filter((_, n) => isNew[n])));
-  await contactWrites;
-  await Promise.all([
-    // Chat activity of the messages this run stored: one write per chat.
-    ...[...chatsOf(run.filter((_, n) => isNew[n]))].map(([chatId, c]) =>
-      recordChatActivity(tenantId, sessionId, chatId, c.at, c.name, c.count),
-    ),
-    // Queued for the messages stored now; those stored before may have had their first attempt
-    // made, or have it under way, by the try that stored them: theirs are queued later, and find it.
-    inboundMessageWebhooks(
+  const [jobs] = await Promise.all([
+    // Media waiting for analysis gets its delivery when the media consumer publishes it.
+    inboundFirstAttempts(
       tenantId,
       sessionId,
       webhookMessages(run, (n) => isNew[n] === true),
     ),
+    // Stored by an earlier try, which may have made their first attempts or have them under way:
+    // theirs are queued later, and find them.
     replayedInboundWebhooks(
       tenantId,
       sessionId,
       webhookMessages(run, (n) => !isNew[n]),
     ),
-    ...run.map((e) => afterInboundStored(tenantId, sessionId, e.message)),
+    writeChatActivity(
+      tenantId,
+      sessionId,
+      run.filter((_, n) => isNew[n]),
+    ),
+    contactWrites,
   ]);
+  return { tenantId, sessionId, run, jobs };
+}
+
+/** The chats' activity of messages just stored, each chat's when due (chat-activity.ts). */
+async function writeChatActivity(tenantId: string, sessionId: string, fresh: InboundEvent[]) {
+  const due = [...chatsOf(fresh)]
+    .map(([chatId, c]) => noteChatActivity(tenantId, sessionId, { chatId, ...c }))
+    .filter((c): c is ChatActivity => c !== undefined);
+  await Promise.all(
+    due.map((c) =>
+      recordChatActivity(tenantId, sessionId, c.chatId, c.at, c.name, c.count).catch((err: unknown) => {
+        chatActivityNotWritten(tenantId, sessionId, c);
+        throw err;
+      }),
+    ),
+  );
+}
+
+/**
+ * What follows stored runs: their first webhook attempts made together (each session's in its
+ * order, sessions side by side, within one budget: shared/webhooks/first-attempts.ts) and each
+ * message's hooks.
+ */
+export async function afterRunsStored(runs: StoredRun[]): Promise<void> {
+  await Promise.all([
+    deliverFirstAttempts(runs.flatMap((r) => r.jobs)),
+    ...runs.flatMap((r) => r.run.map((e) => afterInboundStored(r.tenantId, r.sessionId, e.message))),
+  ]);
+}
+
+/** Stores one run and does what follows it. */
+export async function storeInboundRun(run: InboundEvent[]): Promise<void> {
+  await afterRunsStored([await storeRun(run)]);
 }
 
 /**
@@ -164,112 +200,4 @@ function chatsOf(run: InboundEvent[]): Map<string, { at: number; name?: string; 
     });
   }
   return chats;
-}
-
-/** Runs whose transaction went through: their messages count as received, their contacts as written. */
-function committed(runs: PreparedRun[]): void {
-  count(
-    'messagesReceived',
-    runs.reduce((n, p) => n + p.run.length, 0),
-  );
-  for (const { run, contacts } of runs) {
-    const { tenantId, sessionId } = run[0]!;
-    for (const c of contacts) contactActivityWritten(tenantId, sessionId, c);
-  }
-}
-
-/** A run's writes, built but not made: what one transaction stores, and the jobs to queue after. */
-export interface PreparedRun {
-  run: InboundEvent[];
-  stored: StoredMessage[];
-  ops: TransactWriteItem[];
-  jobs: WebhookJob[];
-  /** The senders whose contacts the transaction writes (`contact-activity.ts`: not every message). */
-  contacts: Array<{ phone: string; name?: string; at: number }>;
-}
-
-/**
- * The run's messages and their `message.inbound` deliveries (each only if absent) with its
- * contacts' and chats' activity (each only if not later already), as transaction items.
- */
-export async function prepareRun(run: InboundEvent[]): Promise<PreparedRun> {
-  const { tenantId, sessionId } = run[0]!;
-  const stored = run.map(storedInbound);
-  // Media waiting for analysis gets its delivery when the media consumer publishes it.
-  const deliveries = await prepareInboundWebhooks(
-    tenantId,
-    sessionId,
-    webhookMessages(run, () => true),
-  );
-  const contacts = [...sendersOf(run)]
-    .map(([phone, s]) => ({ phone, ...s }))
-    .filter((c) => contactActivityDue(tenantId, sessionId, c));
-  const ops = [
-    ...stored.map((m) => dataTable.putIfAbsentOp(messageItem(m))),
-    ...deliveries.items.map((d) => dataTable.putIfAbsentOp(d)),
-    ...contacts.map((c) => contactActivityOp(tenantId, sessionId, c, c.at)),
-    ...[...chatsOf(run)].map(([chatId, c]) =>
-      chatActivityOp(tenantId, sessionId, chatId, c.at, c.name, c.count),
-    ),
-  ];
-  return { run, stored, ops, jobs: deliveries.jobs, contacts };
-}
-
-/** Once a run's transaction went through: stream, first webhook attempts in order, per-message hooks. */
-async function afterRunStored(p: PreparedRun): Promise<void> {
-  await Promise.all([deliverFirstAttempts(p.jobs), afterRunsStored([p])]);
-}
-
-/** Stream and per-message hooks of runs just stored (their webhook jobs are the caller's). */
-async function afterRunsStored(runs: PreparedRun[]): Promise<void> {
-  await Promise.all(
-    runs.map(({ run, stored }) => {
-      const { tenantId, sessionId } = run[0]!;
-      // The stream learns of the messages now, whatever the work below takes (media waiting for
-      // its analysis joins the feed when the media consumer publishes it).
-      nudgeTenantFeed(tenantId, published(stored));
-      return Promise.all(run.map((e) => afterInboundStored(tenantId, sessionId, e.message)));
-    }),
-  );
-}
-
-/**
- * Stores prepared runs of different sessions in as few transactions as they fit in, side by side;
- * answers per run whether it is stored and its follow-up work done (false: the caller takes it the
- * per-session way, which finds what is stored already).
- */
-export async function storeRunsTogether(prepared: PreparedRun[]): Promise<boolean[]> {
-  // A run too large for one transaction is left to the per-session way.
-  const fitting = prepared.flatMap((p, r) => (p.ops.length <= TRANSACTION_MAX_ITEMS ? [r] : []));
-  const packs = packInOrder(fitting, (r) => [prepared[r]!.ops.length], [TRANSACTION_MAX_ITEMS]);
-  const ok: boolean[] = prepared.map(() => false);
-  await Promise.all(
-    packs.map(async (pack) => {
-      const written = await dataTable
-        .transact(pack.flatMap((r) => prepared[r]!.ops))
-        .catch((err: unknown) => {
-          logger.warn(
-            { err, runs: pack.length },
-            'shared inbound transaction failed; storing session by session',
-          );
-          return false;
-        });
-      if (!written) return;
-      const runs = pack.map((r) => prepared[r]!);
-      committed(runs);
-      try {
-        // Every run's first webhook attempts made together (each session's in its order).
-        await Promise.all([deliverFirstAttempts(runs.flatMap((p) => p.jobs)), afterRunsStored(runs)]);
-      } catch (err) {
-        // Stored, but jobs or hooks failed: the per-session way queues what is missing.
-        logger.warn(
-          { err, runs: runs.length },
-          'inbound runs stored, follow-up failed; retrying them session by session',
-        );
-        return;
-      }
-      for (const r of pack) ok[r] = true;
-    }),
-  );
-  return ok;
 }
