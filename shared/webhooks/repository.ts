@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
-import { deliveriesPk, deliveryIndexKeys, deliveryKey } from '../store/keys.ts';
+import { deliveriesPks, deliveryIndexKeys, deliveryKey } from '../store/keys.ts';
+import { mergeSorted } from '../store/shards.ts';
 import { dataTable } from '../store/tables.ts';
 import {
   type AttemptRecord,
@@ -61,7 +62,7 @@ export function deliveryItem(d: Delivery, createdAtMs: number) {
   const { body, attemptLog, ...rest } = d;
   return {
     ...deliveryKey(d.tenantId, d.id),
-    ...deliveryIndexKeys(d.tenantId, createdAtMs, d.id),
+    ...deliveryIndexKeys(d.tenantId, d.sessionId, createdAtMs, d.id),
     type: 'webhook-delivery',
     expiresAt: Math.floor(createdAtMs / 1000) + RETENTION_DAYS * 86_400,
     ...rest,
@@ -244,11 +245,19 @@ export async function listDeliveries(
     clauses.push('sessionId = :sid');
     values[':sid'] = opt.sessionId;
   }
-  const items = await dataTable.query<Stored>({
-    index: 'gsi1',
-    pk: deliveriesPk(tenantId),
-    limit: opt.limit ?? 50,
-    filter: clauses.length ? { expression: clauses.join(' AND '), names, values } : undefined,
-  });
-  return items.map((d) => fromStored(d));
+  // Each shard's newest `limit`, merged: the newest `limit` of all are among them.
+  const limit = opt.limit ?? 50;
+  const shards = await Promise.all(
+    deliveriesPks(tenantId, opt.sessionId).map((pk) =>
+      dataTable.query<Stored & { gsi1sk: string }>({
+        index: 'gsi1',
+        pk,
+        limit,
+        filter: clauses.length ? { expression: clauses.join(' AND '), names, values } : undefined,
+      }),
+    ),
+  );
+  return mergeSorted(shards, (d) => d.gsi1sk, true)
+    .slice(0, limit)
+    .map((d) => fromStored(d));
 }
