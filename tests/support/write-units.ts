@@ -5,6 +5,8 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
  * `ReturnConsumedCapacity: 'INDEXES'`, and the capacity each answer reports is summed per item kind
  * (the base table and each index apart). A transaction reports one figure for all its items; it is
  * booked under the kinds of its items joined with `+` (the inbound path's usual writes avoid them).
+ * DynamoDB Local reports a transaction of several items as if it held one (DynamoDB charges each
+ * item two units per KB), so a transaction's table units are booked as at least two per item.
  */
 export interface WriteUnits {
   /** Kind → { table, gsi1, gsi2, … } write units. */
@@ -78,12 +80,17 @@ export function meterWriteUnits(client: DynamoDBClient, name = 'write-units-mete
       const cc = out.output?.ConsumedCapacity;
       const list = Array.isArray(cc) ? cc : cc ? [cc] : [];
       const kind = [...new Set(kinds)].sort().join('+');
+      const transaction = cmd === 'TransactWriteItemsCommand';
+      const written = transaction
+        ? (args.input.TransactItems ?? []).filter((t: any) => !t.ConditionCheck).length
+        : 0;
       for (const c of list) {
         const indexes = Object.entries({ ...c.GlobalSecondaryIndexes, ...c.LocalSecondaryIndexes }).map(
           ([index, v]) => [index, (v as { CapacityUnits?: number }).CapacityUnits ?? 0] as const,
         );
         const onIndexes = indexes.reduce((n, [, u]) => n + u, 0);
-        book(kind, 'table', c.Table?.CapacityUnits ?? (c.CapacityUnits ?? 0) - onIndexes);
+        const table = c.Table?.CapacityUnits ?? (c.CapacityUnits ?? 0) - onIndexes;
+        book(kind, 'table', transaction ? Math.max(table, 2 * written) : table);
         for (const [index, units] of indexes) book(kind, index, units);
       }
       return out;
