@@ -111,8 +111,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
 
   // Pipelined: one lane per session (its events in order), sessions side by side; the lanes ready
   // at the same moment reach the handler together, whose leading runs of inbound messages are
-  // stored in as few transactions of at most 100 items as they fit in (message, delivery, contact,
-  // chat each; functions/events/inbound-batch.ts). Up to 25 of a session's events at once.
+  // stored side by side and their first webhook attempts made within one budget
+  // (functions/events/batch.ts). Up to 25 of a session's events at once.
   const events = pollQueue(names.eventsQueue(), eventsHandler, {
     lanes: { keyOf: eventLane, handOver: 25, combine: 2 },
   });

@@ -24,51 +24,6 @@ export async function saveContacts(
   }
 }
 
-/**
- * The contact write of `saveContacts` for one sender's newest message, as one item of a transaction
- * that stores a run of messages: it fails the transaction when the stored contact has a later
- * message (the caller then goes step by step).
- */
-export function contactActivityOp(
-  tenantId: string,
-  sessionId: string,
-  c: { phone: string; name?: string },
-  at: number,
-) {
-  const fields = { type: 'contact', tenantId, sessionId, phone: c.phone, name: c.name };
-  return dataTable.updateOp(
-    contactKey(tenantId, sessionId, c.phone),
-    { ...fields, lastMsgAt: at },
-    laterThan(at),
-  );
-}
-
-/** `recordChatActivity` for a run's newest message in a chat, as one item of the same transaction. */
-export function chatActivityOp(
-  tenantId: string,
-  sessionId: string,
-  chatId: string,
-  at: number,
-  name: string | undefined,
-  count: number,
-) {
-  const fields = { type: 'chat', tenantId, sessionId, chatId, name };
-  return dataTable.updateOp(
-    chatKey(tenantId, sessionId, chatId),
-    { ...fields, lastMsgAt: at },
-    {
-      ...laterThan(at),
-      add: { inboundCount: count },
-    },
-  );
-}
-
-/** The item's last message is not later than `at` (an equal time is the same moment again). */
-const laterThan = (at: number) => ({
-  condition: 'attribute_not_exists(lastMsgAt) OR lastMsgAt <= :t',
-  values: { ':t': at },
-});
-
 /** Sets `fields` and `lastMsgAt` in one write when `at` is later than the item's; false otherwise. */
 async function newerActivity(
   key: { pk: string; sk: string },
@@ -142,7 +97,8 @@ export interface StoredChat {
 
 /**
  * A chat (contact or group) of a session: the last inbound message time and how many arrived, for
- * exports and lead lists. Call once per newly stored message.
+ * exports and lead lists. `count` messages newly stored (the events consumer writes a busy chat once
+ * a minute with the messages counted meanwhile: functions/events/chat-activity.ts).
  */
 export async function recordChatActivity(
   tenantId: string,

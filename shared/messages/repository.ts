@@ -3,7 +3,8 @@ import { dynamoClient } from '../aws/clients.ts';
 import { names as resourceNames } from '../aws/names.ts';
 import type { MessageStatus } from '../events/types.ts';
 import { fromAttr, toAttr } from '../store/db.ts';
-import { chatMessagesPk, feedPk, messageIndexKeys, messageKey } from '../store/keys.ts';
+import { chatMessagesPk, feedPks, messageIndexKeys, messageKey } from '../store/keys.ts';
+import { mergeDescending, mergeSorted } from '../store/shards.ts';
 import { dataTable } from '../store/tables.ts';
 import type { FeedEventRow } from '../stream/feed-event.ts';
 import { DECRYPT_FAILED, isDecryptFailed } from './content.ts';
@@ -90,13 +91,21 @@ export async function advanceStatus(
  * and its events that are not messages (`direction: 'event'`, shared/stream/feed-event.ts).
  */
 export async function tenantFeed(tenantId: string, opt: { limit?: number; after?: string } = {}) {
-  return dataTable.query<(StoredMessage | FeedEventRow) & { gsi1sk: string }>({
-    index: 'gsi1',
-    pk: feedPk(tenantId),
-    skAfter: opt.after,
-    ascending: opt.after !== undefined,
-    limit: opt.limit,
-  });
+  // Each shard's first `limit` in the order asked, merged: the first `limit` of all are among them.
+  const ascending = opt.after !== undefined;
+  const shards = await Promise.all(
+    feedPks(tenantId).map((pk) =>
+      dataTable.query<(StoredMessage | FeedEventRow) & { gsi1sk: string }>({
+        index: 'gsi1',
+        pk,
+        skAfter: opt.after,
+        ascending,
+        limit: opt.limit,
+      }),
+    ),
+  );
+  const merged = mergeSorted(shards, (m) => m.gsi1sk, !ascending);
+  return opt.limit === undefined ? merged : merged.slice(0, opt.limit);
 }
 
 /** A feed entry without its message: what the live stream re-reads on every poll. */
@@ -108,14 +117,19 @@ export interface FeedEntry {
 }
 
 /** The tenant feed after `after` (an order key), oldest first, keys and direction only. */
-export function tenantFeedEntries(tenantId: string, after: string): Promise<FeedEntry[]> {
-  return dataTable.query<FeedEntry>({
-    index: 'gsi1',
-    pk: feedPk(tenantId),
-    skAfter: after,
-    ascending: true,
-    project: ['pk', 'sk', 'gsi1sk', 'direction'],
-  });
+export async function tenantFeedEntries(tenantId: string, after: string): Promise<FeedEntry[]> {
+  const shards = await Promise.all(
+    feedPks(tenantId).map((pk) =>
+      dataTable.query<FeedEntry>({
+        index: 'gsi1',
+        pk,
+        skAfter: after,
+        ascending: true,
+        project: ['pk', 'sk', 'gsi1sk', 'direction'],
+      }),
+    ),
+  );
+  return mergeSorted(shards, (e) => e.gsi1sk, false);
 }
 
 type FeedItem = (StoredMessage | FeedEventRow) & { gsi1sk: string };
@@ -142,15 +156,34 @@ export interface MessageQuery {
  * The query's messages, newest first, page by page. Reading stops after `maxRead` items have been
  * evaluated, so a rare filter over a long feed costs a bounded number of reads, never a scan.
  */
-export async function* messagesNewestFirst(
+export function messagesNewestFirst(
   q: MessageQuery,
   opt: { pageSize?: number; maxRead?: number } = {},
 ): AsyncGenerator<StoredMessage> {
-  const index = q.chatId === undefined ? 'gsi1' : 'gsi2';
+  const budget = { read: 0, max: opt.maxRead ?? 5000 };
+  const pageSize = opt.pageSize ?? 200;
+  if (q.chatId !== undefined)
+    return partitionNewestFirst(q, 'gsi2', chatMessagesPk(q.tenantId, q.chatId), pageSize, budget);
+  // The tenant feed's shards (one session's only, given one), merged. They share the read budget,
+  // and each reads smaller pages: a reader that wants n entries needs about n / shards of each.
+  // Together they read at most `maxRead` plus one item per shard.
+  const pks = feedPks(q.tenantId, q.sessionId);
+  const perShard = Math.min(pageSize, Math.max(25, Math.ceil(pageSize / (pks.length - 1))));
+  const fair = Math.max(1, Math.ceil(budget.max / pks.length));
+  const shards = pks.map((pk) => partitionNewestFirst(q, 'gsi1', pk, Math.min(perShard, fair), budget));
+  return mergeDescending(shards, (m) => (m as StoredMessage & { gsi1sk: string }).gsi1sk);
+}
+
+/** One partition's messages of the query, newest first, while the shared read budget lasts. */
+async function* partitionNewestFirst(
+  q: MessageQuery,
+  index: 'gsi1' | 'gsi2',
+  pk: string,
+  pageSize: number,
+  budget: { read: number; max: number },
+): AsyncGenerator<StoredMessage> {
   const names: Record<string, string> = { '#pk': `${index}pk` };
-  const values: Record<string, unknown> = {
-    ':pk': q.chatId === undefined ? feedPk(q.tenantId) : chatMessagesPk(q.tenantId, q.chatId),
-  };
+  const values: Record<string, unknown> = { ':pk': pk };
   const filters: string[] = [];
   let keyCondition = '#pk = :pk';
   if (q.beforeKey !== undefined && q.chatId !== undefined) {
@@ -182,10 +215,9 @@ export async function* messagesNewestFirst(
     });
     filters.push(`#kind IN (${keys.join(', ')})`);
   }
-  const maxRead = opt.maxRead ?? 5000;
-  let read = 0;
   let start: Record<string, AttributeValue> | undefined;
   do {
+    if (budget.read >= budget.max) return;
     const r = await dynamoClient().send(
       new QueryCommand({
         TableName: resourceNames.dataTable(),
@@ -195,14 +227,14 @@ export async function* messagesNewestFirst(
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: toAttr(values),
         ScanIndexForward: false,
-        Limit: Math.min(opt.pageSize ?? 200, maxRead - read),
+        Limit: Math.min(pageSize, budget.max - budget.read),
         ExclusiveStartKey: start,
       }),
     );
-    read += r.ScannedCount ?? 0;
+    budget.read += r.ScannedCount ?? 0;
     for (const it of r.Items ?? []) yield fromAttr(it) as unknown as StoredMessage;
     start = r.LastEvaluatedKey;
-  } while (start && read < maxRead);
+  } while (start && budget.read < budget.max);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as k from './keys.ts';
+import { INDEX_SHARDS, shardOf } from './shards.ts';
 
 // The stored formats, written out: existing items must stay readable, so these strings never change.
 describe('DynamoDB keys', () => {
@@ -46,18 +47,40 @@ describe('DynamoDB keys', () => {
     expect(k.orderKeyAt(-5)).toBe('0000000000000');
     expect(k.orderKeyAt(42.9) < k.orderKey(42, 'A')).toBe(true);
     expect(
-      k.messageIndexKeys({ tenantId: 't', chatId: '919876543210', timestampMs: 42, messageId: 'M1' }),
+      k.messageIndexKeys({
+        tenantId: 't',
+        sessionId: 's1',
+        chatId: '919876543210',
+        timestampMs: 42,
+        messageId: 'M1',
+      }),
     ).toEqual({
-      gsi1pk: 'T#t#FEED',
+      gsi1pk: `T#t#FEED#${shardOf('s1')}`,
       gsi1sk: '0000000000042#M1',
       gsi2pk: 'T#t#C#919876543210',
       gsi2sk: '0000000000042#M1',
     });
     // The feed is in the order messages joined it; the chat in message time.
     expect(
-      k.messageIndexKeys({ tenantId: 't', chatId: 'c', timestampMs: 42, feedAtMs: 99, messageId: 'M1' }),
+      k.messageIndexKeys({
+        tenantId: 't',
+        sessionId: 's1',
+        chatId: 'c',
+        timestampMs: 42,
+        feedAtMs: 99,
+        messageId: 'M1',
+      }),
     ).toMatchObject({ gsi1sk: '0000000000099#M1', gsi2sk: '0000000000042#M1' });
-    expect(k.deliveryIndexKeys('t', 42, 'd1')).toEqual({ gsi1pk: 'T#t#DLV', gsi1sk: '0000000000042#d1' });
+    expect(k.deliveryIndexKeys('t', 's1', 42, 'd1')).toEqual({
+      gsi1pk: `T#t#DLV#${shardOf('s1')}`,
+      gsi1sk: '0000000000042#d1',
+    });
+    // Readers merge the unsharded partition (entries from before the shards) and every shard, or
+    // the one shard of a session.
+    expect(k.feedPks('t')).toHaveLength(1 + INDEX_SHARDS);
+    expect(k.feedPks('t')[0]).toBe('T#t#FEED');
+    expect(k.feedPks('t', 's1')).toEqual(['T#t#FEED', `T#t#FEED#${shardOf('s1')}`]);
+    expect(k.deliveriesPks('t', 's1')).toEqual(['T#t#DLV', `T#t#DLV#${shardOf('s1')}`]);
     expect(k.shardIndexKeys(3, 't', 's1')).toEqual({ gsi1pk: 'SHARD#3', gsi1sk: 't#s1' });
     expect(k.shardSessionsPk(3)).toBe('SHARD#3');
   });

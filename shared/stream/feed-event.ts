@@ -44,7 +44,7 @@ export async function publishFeedEvent(
   return dataTable.put(
     {
       ...feedEventKey(tenantId, eventId),
-      gsi1pk: feedPk(tenantId),
+      gsi1pk: feedPk(tenantId, sessionId),
       ...row,
       expiresAt: Math.floor(Date.now() / 1000) + FEED_EVENT_TTL_S,
     },

@@ -15,13 +15,17 @@ import {
   type WebhookJob,
 } from './job.ts';
 import {
-  type AttemptNext,
   type AttemptRecord,
+  type Delivery,
+  type DeliveryDraft,
+  newDelivery,
+  type Outcome,
+} from './lifecycle.ts';
+import {
   claimAttempt,
   claimAttemptOp,
   claimNew,
   claimNewOp,
-  type Delivery,
   finishAttempt,
   finishAttemptOp,
   getDeliveries,
@@ -33,18 +37,30 @@ import { currentTarget, headersFor } from './target.ts';
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
-type Outcome = AttemptRecord['outcome'];
 export interface AttemptResult {
   record: AttemptRecord;
   retryAfterMs?: number;
 }
 
+/** One job on its way through the webhooks consumer: claimed, POSTed, its outcome recorded. */
+interface JobRun {
+  job: WebhookJob;
+  /** This consumer's claim token. */
+  token: string;
+  claimed?: Delivery;
+  result?: AttemptResult;
+  /** Handled: SQS may forget the job (false: it delivers it again). */
+  done: boolean;
+}
+
+const runOf = (job: WebhookJob): JobRun => ({ job, token: randomUUID(), done: false });
+
 /** Runs attempt `job.attempt` of a delivery at most once, then schedules the next one or gives up. */
 export async function processWebhookJob(job: WebhookJob): Promise<void> {
-  const token = randomUUID();
-  const claimed = await claimJob(job, token);
-  if (!claimed) return;
-  await settle(job, claimed, token, await attempt(claimed, job.attempt));
+  const run = runOf(job);
+  run.claimed = await claimJob(run);
+  if (!run.claimed) return;
+  await settle(run, run.claimed, await attempt(run.claimed, job.attempt));
 }
 
 /**
@@ -57,148 +73,129 @@ export async function processWebhookJob(job: WebhookJob): Promise<void> {
  * (false: SQS delivers it again).
  */
 export async function processInOrderGroups(groups: WebhookJob[][]): Promise<boolean[][]> {
-  const jobs = groups.flat();
-  const tokens = jobs.map(() => randomUUID());
-  const starts = groups.map((_, g) => groups.slice(0, g).reduce((n, x) => n + x.length, 0));
+  const runs = groups.map((group) => group.map(runOf));
   const claimedAt = Date.now();
-  const claimed = await claimAll(jobs, tokens);
+  const claimed = await claimAll(runs.flat());
   // Claimed but not read back: the jobs go back to SQS, whose redelivery takes the claims over once
   // they are stale (job by job here would find them claimed and drop them).
-  if (claimed === 'again') return groups.map((group) => group.map(() => false));
-  if (!claimed) {
-    return Promise.all(
-      groups.map((group, g) => inOrderOneByOne(group, tokens.slice(starts[g], starts[g]! + group.length))),
-    );
-  }
-  const results: Array<AttemptResult | undefined> = jobs.map(() => undefined);
+  if (claimed === 'again') return runs.map((group) => group.map(() => false));
+  if (claimed === 'no') return Promise.all(runs.map(inOrderOneByOne));
   await Promise.all(
-    groups.map(async (group, g) => {
+    runs.map(async (group) => {
       // Slow receivers: a claim must not grow stale before its POST (another consumer could then
       // take it), so the jobs not started by half the stale age are left to SQS; their claims expire.
-      for (let i = starts[g]!; i < starts[g]! + group.length; i++) {
+      for (const run of group) {
         if (Date.now() - claimedAt >= STALE_CLAIM_MS / 2) break;
-        results[i] = await attempt(claimed[i]!, jobs[i]!.attempt);
+        if (run.claimed) run.result = await attempt(run.claimed, run.job.attempt);
       }
     }),
   );
-  const made = jobs.flatMap((_, i) => (results[i] ? [i] : []));
-  const settled = await settleAll(
-    made.map((i) => jobs[i]!),
-    made.map((i) => claimed[i]!),
-    made.map((i) => tokens[i]!),
-    made.map((i) => results[i]!),
-  );
-  const done: boolean[] = jobs.map(() => false);
-  made.forEach((i, n) => {
-    done[i] = settled[n]!;
-  });
-  return groups.map((group, g) => done.slice(starts[g], starts[g]! + group.length));
+  await settleAll(runs.flat().filter((r) => r.result));
+  return runs.map((group) => group.map((r) => r.done));
 }
 
 /**
- * Claims every job in one transaction and reads them back; undefined when that is not possible (no
- * job claimed), 'again' when they were claimed but could not be read back (SQS must deliver them
- * again).
+ * Claims every job in one transaction and reads them back (setting each run's `claimed`); 'no' when
+ * that is not possible (no job claimed), 'again' when they were claimed but could not be read back
+ * (SQS must deliver them again).
  */
-async function claimAll(jobs: WebhookJob[], tokens: string[]): Promise<Delivery[] | 'again' | undefined> {
-  const tenant = jobs[0]?.tenantId;
-  const ids = jobs.map((j) => `${j.tenantId}\0${j.deliveryId}`);
-  if (jobs.length < 2 || jobs.length > TRANSACTION_MAX_ITEMS) return undefined;
-  if (new Set(ids).size < ids.length) return undefined;
-  // New deliveries' first attempts carry their payload: the claim's condition (round 0, no attempt
-  // made) says the record holds nothing else the POST and its outcome need, so nothing is read.
-  // Others are read back, one tenant's at a time: a batch of several tenants goes job by job.
-  const known = jobs.map(carried);
-  const readBack = known.some((d) => d === undefined);
-  if (readBack && jobs.some((j) => j.tenantId !== tenant)) return undefined;
+async function claimAll(runs: JobRun[]): Promise<'ok' | 'again' | 'no'> {
+  const tenant = runs[0]?.job.tenantId;
+  const ids = runs.map((r) => `${r.job.tenantId}\0${r.job.deliveryId}`);
+  if (runs.length < 2 || runs.length > TRANSACTION_MAX_ITEMS) return 'no';
+  if (new Set(ids).size < ids.length) return 'no';
+  // New deliveries' first attempts carry their payload: the claim's condition (no record yet) says
+  // the record holds nothing else the POST and its outcome need, so nothing is read. Others are read
+  // back, one tenant's at a time: a batch of several tenants goes job by job.
+  const now = Date.now();
+  const fresh = runs.map((r) => {
+    const draft = r.job.createdAt !== undefined ? draftOf(r.job) : undefined;
+    return draft && newDelivery(draft, r.job.createdAt!, { step: 'claimNew', token: r.token, nowMs: now });
+  });
+  const readBack = fresh.some((d) => d === undefined);
+  if (readBack && runs.some((r) => r.job.tenantId !== tenant)) return 'no';
   try {
-    const ops = jobs.map((j, i) =>
-      j.createdAt !== undefined && known[i]
-        ? claimNewOp(known[i], j.createdAt, tokens[i]!)
+    const ops = runs.map((r, i) => {
+      const d = fresh[i];
+      return d
+        ? claimNewOp(d, r.job.createdAt!)
         : claimAttemptOp({
-            tenantId: j.tenantId,
-            id: j.deliveryId,
-            round: j.round,
-            attempt: j.attempt,
-            token: tokens[i]!,
-          }),
-    );
-    if (!(await dataTable.transact(ops))) return undefined;
+            tenantId: r.job.tenantId,
+            id: r.job.deliveryId,
+            round: r.job.round,
+            attempt: r.job.attempt,
+            token: r.token,
+          });
+    });
+    if (!(await dataTable.transact(ops))) return 'no';
   } catch (err) {
     logger.warn({ err, ids }, 'webhook group claim failed; claiming job by job');
-    return undefined;
+    return 'no';
   }
-  if (!readBack) return known.map((d, i) => ({ ...d!, claimToken: tokens[i] }));
+  if (!readBack) {
+    runs.forEach((r, i) => {
+      r.claimed = fresh[i];
+    });
+    return 'ok';
+  }
   const found = await getDeliveries(
     tenant!,
-    jobs.map((j) => j.deliveryId),
+    runs.map((r) => r.job.deliveryId),
   ).catch((err: unknown) => {
     logger.error({ err, ids }, 'webhook group claimed but not read back; SQS will retry it');
     return undefined;
   });
   // Ours now (the token says so); one not read back is left to the stale-claim path of its retry.
-  if (!found || found.some((d, i) => d?.claimToken !== tokens[i])) {
+  if (!found || found.some((d, i) => d?.claimToken !== runs[i]?.token)) {
     if (found) logger.error({ ids }, 'webhook group claimed but not read back; SQS will retry it');
     return 'again';
   }
-  return found as Delivery[];
+  runs.forEach((r, i) => {
+    r.claimed = found[i];
+  });
+  return 'ok';
 }
 
 /**
- * The claimed record of a new delivery's first attempt, from what its job carries (undefined when
- * it carries no payload, or is not that attempt). Its claim held only if the record is in round 0
- * with no attempt made, so its attempt log is empty.
+ * What a new delivery's first attempt carries of its delivery (undefined when it carries no payload,
+ * or is not that attempt): all its POST and its record need.
  */
-export function carried(job: WebhookJob): Delivery | undefined {
+export function draftOf(job: WebhookJob): DeliveryDraft | undefined {
   if (job.body === undefined || job.event === undefined || job.round !== 0 || job.attempt !== 1)
     return undefined;
   if (!job.sessionId) return undefined;
-  const now = new Date(job.createdAt ?? Date.now()).toISOString();
   return {
     id: job.deliveryId,
     tenantId: job.tenantId,
     sessionId: job.sessionId,
     event: job.event,
     body: job.body,
-    status: 'sending',
-    round: 0,
-    attempts: 1,
-    url: null,
-    attemptLog: [],
-    createdAt: now,
-    updatedAt: now,
   };
 }
 
 /** Records every outcome in one transaction, then schedules retries and dead letters. */
-async function settleAll(
-  jobs: WebhookJob[],
-  claimed: Delivery[],
-  tokens: string[],
-  results: AttemptResult[],
-): Promise<boolean[]> {
-  const plans = jobs.map((job, i) => settlementOf(job, claimed[i]!, results[i]!));
-  const ops = plans.map((p, i) => finishAttemptOp(claimed[i]!, tokens[i]!, p.record, p.next));
+async function settleAll(runs: JobRun[]): Promise<void> {
+  const made = runs.map((r) => ({ run: r, claimed: r.claimed!, result: r.result! }));
+  const plans = made.map((m) => settlementOf(m.run.job, m.claimed.event, m.result));
+  const ops = made.map((m, i) => finishAttemptOp(m.claimed, m.run.token, plans[i]!.outcome));
   const saved = await dataTable.transact(ops).catch((err: unknown) => {
     logger.warn({ err }, 'webhook group outcome not recorded at once; recording job by job');
     return false;
   });
-  return Promise.all(
-    jobs.map((job, i) =>
-      (saved
-        ? afterSettled(job, claimed[i]!, plans[i]!)
-        : settle(job, claimed[i]!, tokens[i]!, results[i]!)
-      ).then(
-        () => true,
-        (err: unknown) => {
-          logger.error(
-            { err, deliveryId: job.deliveryId },
-            'webhook outcome not recorded; SQS will retry it',
-          );
-          return false;
-        },
-      ),
-    ),
+  await Promise.all(
+    made.map(async (m, i) => {
+      try {
+        await (saved
+          ? afterSettled(m.run.job, m.claimed.event, plans[i]!)
+          : settle(m.run, m.claimed, m.result));
+        m.run.done = true;
+      } catch (err) {
+        logger.error(
+          { err, deliveryId: m.run.job.deliveryId },
+          'webhook outcome not recorded; SQS will retry it',
+        );
+      }
+    }),
   );
 }
 
@@ -206,51 +203,54 @@ async function settleAll(
  * The group job by job, in order: the next job is claimed while the current POST is under way (so
  * no claim waits longer than one POST), and each outcome is recorded while the next POST is under way.
  */
-async function inOrderOneByOne(jobs: WebhookJob[], tokens: string[]): Promise<boolean[]> {
-  const claim = (i: number) =>
-    claimJob(jobs[i]!, tokens[i]!).then(
+async function inOrderOneByOne(runs: JobRun[]): Promise<boolean[]> {
+  const claim = (run: JobRun) =>
+    claimJob(run).then(
       (value) => ({ ok: true as const, value }),
       (err: unknown) => ({ ok: false as const, err }),
     );
-  const settled: Array<Promise<boolean>> = [];
-  let next = jobs.length ? claim(0) : undefined;
-  for (let i = 0; i < jobs.length; i++) {
+  const settling: Array<Promise<void>> = [];
+  let next = runs[0] && claim(runs[0]);
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i]!;
     const c = await next!;
-    next = i + 1 < jobs.length ? claim(i + 1) : undefined;
-    const job = jobs[i]!;
+    next = runs[i + 1] && claim(runs[i + 1]!);
     if (!c.ok) {
-      logger.error({ err: c.err, deliveryId: job.deliveryId }, 'webhook claim failed; SQS will retry it');
-      settled.push(Promise.resolve(false));
+      logger.error({ err: c.err, deliveryId: run.job.deliveryId }, 'webhook claim failed; SQS will retry it');
       continue;
     }
     if (!c.value) {
-      settled.push(Promise.resolve(true));
+      run.done = true;
       continue;
     }
     const claimed = c.value;
-    const result = await attempt(claimed, job.attempt);
-    settled.push(
-      settle(job, claimed, tokens[i]!, result).then(
-        () => true,
+    const result = await attempt(claimed, run.job.attempt);
+    settling.push(
+      settle(run, claimed, result).then(
+        () => {
+          run.done = true;
+        },
         (err) => {
           logger.error(
-            { err, deliveryId: job.deliveryId },
+            { err, deliveryId: run.job.deliveryId },
             'webhook outcome not recorded; SQS will retry it',
           );
-          return false;
         },
       ),
     );
   }
-  return Promise.all(settled);
+  await Promise.all(settling);
+  return runs.map((r) => r.done);
 }
 
-async function claimJob(job: WebhookJob, token: string): Promise<Delivery | undefined> {
+async function claimJob(run: JobRun): Promise<Delivery | undefined> {
+  const { job, token } = run;
   // A record not written yet is created by the claim; when it exists (a repeated job, or the events
   // consumer's retry wrote it as pending), the usual claim decides.
-  const unwritten = job.createdAt !== undefined ? carried(job) : undefined;
+  const draft = job.createdAt !== undefined ? draftOf(job) : undefined;
+  const fresh = draft && newDelivery(draft, job.createdAt!, { step: 'claimNew', token, nowMs: Date.now() });
   return (
-    (unwritten ? await claimNew(unwritten, job.createdAt!, token) : undefined) ??
+    (fresh ? await claimNew(fresh, job.createdAt!) : undefined) ??
     (await claimAttempt({
       tenantId: job.tenantId,
       id: job.deliveryId,
@@ -262,21 +262,20 @@ async function claimJob(job: WebhookJob, token: string): Promise<Delivery | unde
   );
 }
 
-/** What an attempt's result means for its delivery: the record to store and what follows. */
+/** What an attempt's result means for its delivery: the outcome to store and what follows. */
 export interface Settlement {
-  record: AttemptRecord;
-  next: AttemptNext;
+  outcome: Outcome;
   /** For a retry: when the next attempt is due. */
   delayMs?: number;
   log: Record<string, unknown>;
 }
 
-export function settlementOf(job: WebhookJob, claimed: Delivery, result: AttemptResult): Settlement {
+export function settlementOf(job: WebhookJob, event: string, result: AttemptResult): Settlement {
   const { record, retryAfterMs } = result;
   const log = {
     tenantId: job.tenantId,
     deliveryId: job.deliveryId,
-    event: claimed.event,
+    event,
     round: job.round,
     attempt: job.attempt,
     statusCode: record.statusCode,
@@ -288,36 +287,31 @@ export function settlementOf(job: WebhookJob, claimed: Delivery, result: Attempt
   if (final === 'retry') {
     const delayMs = retryDelayMs(job.attempt, backoffConfig(), retryAfterMs);
     const nextAttemptAt = new Date(Date.now() + delayMs).toISOString();
-    return { record: finalRecord, next: { status: 'retrying', nextAttemptAt }, delayMs, log };
+    return { outcome: { record: finalRecord, status: 'retrying', nextAttemptAt }, delayMs, log };
   }
-  return { record: finalRecord, next: { status: final === 'delivered' ? 'delivered' : 'failed' }, log };
+  return { outcome: { record: finalRecord, status: final === 'delivered' ? 'delivered' : 'failed' }, log };
 }
 
 /** Records the outcome of an attempt: delivered, a retry scheduled, or failed for good. */
-async function settle(
-  job: WebhookJob,
-  claimed: Delivery,
-  token: string,
-  result: AttemptResult,
-): Promise<void> {
-  const plan = settlementOf(job, claimed, result);
-  const saved = await finishAttempt(claimed, token, plan.record, plan.next);
+async function settle(run: JobRun, claimed: Delivery, result: AttemptResult): Promise<void> {
+  const plan = settlementOf(run.job, claimed.event, result);
+  const saved = await finishAttempt(claimed, run.token, plan.outcome);
   if (!saved) return logger.warn(plan.log, 'webhook claim lost; outcome not recorded');
-  await afterSettled(job, claimed, plan);
+  await afterSettled(run.job, claimed.event, plan);
 }
 
 /** Once the outcome is stored: queue the retry, or dead-letter a delivery that failed for good. */
-export async function afterSettled(job: WebhookJob, claimed: Delivery, plan: Settlement): Promise<void> {
-  if (plan.next.status === 'retrying') {
+export async function afterSettled(job: WebhookJob, event: string, plan: Settlement): Promise<void> {
+  if (plan.outcome.status === 'retrying') {
     await sendJob(nextAttempt(job), plan.delayMs ?? 0);
     logger.info({ ...plan.log, retryInMs: plan.delayMs }, 'webhook attempt failed; retry scheduled');
     return;
   }
-  if (plan.next.status === 'delivered') {
+  if (plan.outcome.status === 'delivered') {
     logger.info(plan.log, 'webhook delivered');
     return;
   }
-  await deadLetter(job, claimed.event, plan.record.error ?? 'failed');
+  await deadLetter(job, event, plan.outcome.record.error ?? 'failed');
   logger.warn(plan.log, 'webhook failed for good; sent to the dead-letter queue');
 }
 
@@ -353,8 +347,11 @@ async function deadLetter(job: WebhookJob, event: string, reason: string): Promi
   await markDeadLettered(job.tenantId, job.deliveryId);
 }
 
+/** What a POST needs of its delivery. */
+type Sendable = Pick<Delivery, 'id' | 'tenantId' | 'sessionId' | 'event' | 'body'> & { round?: number };
+
 /** One POST with the configuration as it is now (a fixed URL or rotated secret applies to retries). */
-export async function attempt(d: Delivery, n: number): Promise<AttemptResult> {
+export async function attempt(d: Sendable, n: number): Promise<AttemptResult> {
   const result = await post(d, n);
   if (result.record.url !== null) {
     count('webhookAttempts');
@@ -364,11 +361,16 @@ export async function attempt(d: Delivery, n: number): Promise<AttemptResult> {
   return result;
 }
 
-async function post(d: Delivery, n: number): Promise<AttemptResult> {
+async function post(d: Sendable, n: number): Promise<AttemptResult> {
   const at = new Date().toISOString();
   const t0 = performance.now();
-  const base = { round: d.round, attempt: n, at };
-  const done = (outcome: Outcome, url: string | null, statusCode: number | null, error: string | null) => ({
+  const base = { round: d.round ?? 0, attempt: n, at };
+  const done = (
+    outcome: AttemptRecord['outcome'],
+    url: string | null,
+    statusCode: number | null,
+    error: string | null,
+  ) => ({
     ...base,
     url,
     statusCode,

@@ -10,7 +10,8 @@ import {
   TAKEOVER_DELAY_MS,
   type WebhookJob,
 } from './job.ts';
-import { createDelivery, type Delivery, deliveryItem, getDelivery } from './repository.ts';
+import { type Delivery, newDelivery } from './lifecycle.ts';
+import { createDelivery, getDelivery } from './repository.ts';
 import { resolveTarget, serialise } from './target.ts';
 
 export interface EnqueueOptions {
@@ -62,23 +63,13 @@ async function webhookTarget(
   return cfg.webhookUrl;
 }
 
-/** A delivery about to be created: pending, no attempt made. */
+/** `create`: a delivery about to be stored, pending, no attempt made. */
 function pendingDelivery(
   d: Pick<Delivery, 'id' | 'tenantId' | 'sessionId' | 'event' | 'url'>,
   payload: unknown,
   nowMs: number,
 ): Delivery {
-  const iso = new Date(nowMs).toISOString();
-  return {
-    ...d,
-    body: serialise(d.event, payload),
-    status: 'pending',
-    round: 0,
-    attempts: 0,
-    attemptLog: [],
-    createdAt: iso,
-    updatedAt: iso,
-  };
+  return newDelivery({ ...d, body: serialise(d.event, payload) }, nowMs, { step: 'create' });
 }
 
 /**
@@ -121,33 +112,6 @@ export async function enqueueBuilt(
   return id;
 }
 
-/**
- * `enqueueBuilt` for several events of one session at once: one configuration lookup, the delivery
- * records written side by side, and the jobs queued in the given order in batches of ten (a
- * session's webhooks leave in the order of its events). Answers the delivery ids (undefined where
- * nothing is sent).
- */
-export async function enqueueBuiltMany(
-  tenantId: string,
-  sessionId: string,
-  event: string,
-  items: Array<{ build: () => Promise<unknown>; dedupKey: string }>,
-): Promise<Array<string | undefined>> {
-  const url = await webhookTarget(tenantId, sessionId, event);
-  if (!url) return items.map(() => undefined);
-  const jobs = await Promise.all(
-    items.map(async (item): Promise<WebhookJob | undefined> => {
-      const payload = await item.build();
-      if (payload === undefined) return undefined;
-      const id = deliveryId(tenantId, event, item.dedupKey);
-      const now = Date.now();
-      return createdOrUnsent(pendingDelivery({ id, tenantId, sessionId, event, url }, payload, now), now);
-    }),
-  );
-  await sendJobs(jobs.filter((j): j is WebhookJob => j !== undefined));
-  return items.map((item) => deliveryId(tenantId, event, item.dedupKey));
-}
-
 /** The first attempt of a delivery created now, or of one that exists but was never queued. */
 async function createdOrUnsent(record: Delivery, now: number): Promise<WebhookJob | undefined> {
   if (await createDelivery(record, now)) return firstAttempt(record);
@@ -160,7 +124,7 @@ async function createdOrUnsent(record: Delivery, now: number): Promise<WebhookJo
  * itself, shared/webhooks/first-attempts.ts, and writes a record only with the outcome). A delivery
  * whose job carries its payload is queued `TAKEOVER_DELAY_MS` later with nothing written: the job
  * then finds the outcome recorded and does nothing, or makes the attempt. Any other is created
- * pending if absent and queued, as `enqueueBuiltMany` does.
+ * pending if absent and queued.
  */
 export async function enqueueReplayed(
   tenantId: string,
@@ -189,34 +153,29 @@ export async function enqueueReplayed(
 }
 
 /**
- * The deliveries `enqueueBuiltMany` would create, for a caller that writes them in one transaction
- * with other items (`items`: the table items, `jobs`: the first attempts to queue, in order, once
- * written). A delivery whose payload travels in its job is not written here: its first attempt
- * creates the record (with the outcome when the events consumer makes it,
- * shared/webhooks/first-attempts.ts; by its claim when queued). Empty when no webhook is sent.
+ * The first attempts of new deliveries, for a caller that makes them itself
+ * (shared/webhooks/first-attempts.ts), in the given order. A delivery whose payload travels in its
+ * job is not written here: its record is made once, with the first attempt's outcome (or by its
+ * claim when queued). A larger one is created pending now, and its job queued by its caller. Empty when
+ * no webhook is sent.
  */
-export async function prepareDeliveries(
+export async function prepareFirstAttempts(
   tenantId: string,
   sessionId: string,
   event: string,
   entries: Array<{ build: () => Promise<unknown>; dedupKey: string }>,
-): Promise<{ items: Array<ReturnType<typeof deliveryItem>>; jobs: WebhookJob[] }> {
+): Promise<WebhookJob[]> {
   const url = await webhookTarget(tenantId, sessionId, event);
-  if (!url) return { items: [], jobs: [] };
+  if (!url) return [];
   const built = await Promise.all(entries.map((e) => e.build()));
   const now = Date.now();
-  const items: Array<ReturnType<typeof deliveryItem>> = [];
-  const jobs: WebhookJob[] = [];
-  entries.forEach((e, i) => {
-    if (built[i] === undefined) return;
-    const id = deliveryId(tenantId, event, e.dedupKey);
-    const record = pendingDelivery({ id, tenantId, sessionId, event, url }, built[i], now);
-    if (carriesPayload(record)) {
-      jobs.push(firstAttemptCreating(record, now));
-      return;
-    }
-    items.push(deliveryItem(record, now));
-    jobs.push(firstAttempt(record));
-  });
-  return { items, jobs };
+  const jobs = await Promise.all(
+    entries.map(async (e, i): Promise<WebhookJob | undefined> => {
+      if (built[i] === undefined) return undefined;
+      const id = deliveryId(tenantId, event, e.dedupKey);
+      const record = pendingDelivery({ id, tenantId, sessionId, event, url }, built[i], now);
+      return carriesPayload(record) ? firstAttemptCreating(record, now) : createdOrUnsent(record, now);
+    }),
+  );
+  return jobs.filter((j): j is WebhookJob => j !== undefined);
 }

@@ -8,7 +8,7 @@ import type { Session } from '../sessions/session.ts';
 import { sessionStatusSentKey } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
 import { CLOUD_EVENTS, cloudInboundPayload, cloudStatusPayload } from './cloud/events.ts';
-import { enqueueBuilt, enqueueBuiltMany, enqueueReplayed, prepareDeliveries } from './enqueue.ts';
+import { enqueueBuilt, enqueueReplayed, prepareFirstAttempts } from './enqueue.ts';
 import { mediaLink } from './media-link.ts';
 import {
   commandResultPayload,
@@ -84,15 +84,6 @@ export async function inboundMessageWebhook(
   return id;
 }
 
-/** `message.inbound` for several messages of one session, queued in their order. */
-export async function inboundMessageWebhooks(tenantId: string, sessionId: string, ms: InboundMessage[]) {
-  const [ids] = await Promise.all([
-    enqueueBuiltMany(tenantId, sessionId, 'message.inbound', inboundEntries(tenantId, sessionId, ms)),
-    enqueueBuiltMany(tenantId, sessionId, CLOUD_EVENTS.inbound, cloudEntries(tenantId, sessionId, ms)),
-  ]);
-  return ids;
-}
-
 /** `message.inbound` for messages of one session stored before, now applied again (`enqueueReplayed`). */
 export async function replayedInboundWebhooks(tenantId: string, sessionId: string, ms: InboundMessage[]) {
   await Promise.all([
@@ -101,13 +92,16 @@ export async function replayedInboundWebhooks(tenantId: string, sessionId: strin
   ]);
 }
 
-/** The `message.inbound` delivery records of several messages, built for one transaction. */
-export async function prepareInboundWebhooks(tenantId: string, sessionId: string, ms: InboundMessage[]) {
+/**
+ * The `message.inbound` first attempts of messages just stored, native and Cloud format, for the
+ * events consumer to make itself (`prepareFirstAttempts`).
+ */
+export async function inboundFirstAttempts(tenantId: string, sessionId: string, ms: InboundMessage[]) {
   const [native, cloud] = await Promise.all([
-    prepareDeliveries(tenantId, sessionId, 'message.inbound', inboundEntries(tenantId, sessionId, ms)),
-    prepareDeliveries(tenantId, sessionId, CLOUD_EVENTS.inbound, cloudEntries(tenantId, sessionId, ms)),
+    prepareFirstAttempts(tenantId, sessionId, 'message.inbound', inboundEntries(tenantId, sessionId, ms)),
+    prepareFirstAttempts(tenantId, sessionId, CLOUD_EVENTS.inbound, cloudEntries(tenantId, sessionId, ms)),
   ]);
-  return { items: [...native.items, ...cloud.items], jobs: [...native.jobs, ...cloud.jobs] };
+  return [...native, ...cloud];
 }
 
 /** One delivery entry per message: its payload built when sent, its id from the message id. */

@@ -34,7 +34,11 @@ describe('contacts, chats, groups and LID mappings', () => {
       return c.length === 2 ? c : undefined;
     });
     const asha = chats.find((c) => c.chatId === '919811100001');
-    expect(asha).toMatchObject({ name: 'Asha', inboundCount: 2 });
+    expect(asha).toMatchObject({ name: 'Asha' });
+    // Written at once for a new chat; a message within the minute after is counted with the chat's
+    // next write (functions/events/chat-activity.ts), unless both came in one run.
+    expect(asha?.inboundCount).toBeGreaterThanOrEqual(1);
+    expect(asha?.inboundCount).toBeLessThanOrEqual(2);
     expect(asha?.lastMsgAt).toBeGreaterThan(Date.now() - 60_000);
     expect(chats.find((c) => c.chatId.endsWith('@lid'))?.inboundCount).toBe(1);
 
@@ -76,7 +80,7 @@ describe('contacts, chats, groups and LID mappings', () => {
     });
     expect(contact.lastMsgAt).toBeGreaterThanOrEqual(before - 60_000);
     expect(contact.lastMsgAt).toBeLessThanOrEqual(Date.now());
-    // The chat counts every message.
+    // The new name is written at once, with every message counted until then.
     const chat = (await listChats(t.id, s.sessionId)).find((c) => c.chatId === from);
     expect(chat).toMatchObject({ name: 'Kiran Rao', inboundCount: 3 });
   });

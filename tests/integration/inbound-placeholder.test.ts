@@ -4,7 +4,7 @@ import { listChats } from '#shared/contacts/repository';
 import type { HostEvent } from '#shared/events/types';
 import type { InboundMessage } from '#shared/messages/content';
 import { getMessage } from '#shared/messages/repository';
-import { applyEvents } from '../../functions/events/inbound-batch.ts';
+import { applyEvents } from '../../functions/events/batch.ts';
 
 /**
  * The events consumer's rule for undecryptable messages, against the local store: a

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { chatActivityNotWritten, noteChatActivity } from './chat-activity.ts';
+import { CONTACT_ACTIVITY_STEP_MS } from './contact-activity.ts';
+
+describe('chat activity', () => {
+  it('is written for a chat not written yet, a new name, or a minute of message time later, with every count', () => {
+    const c = { chatId: '919800000001@s.whatsapp.net', name: 'Asha', at: 1_000_000, count: 1 };
+    expect(noteChatActivity('t', 's', c)).toEqual(c);
+    // Within the minute: counted, not written.
+    expect(noteChatActivity('t', 's', { ...c, at: c.at + 1_000 })).toBeUndefined();
+    expect(noteChatActivity('t', 's', { ...c, name: undefined, at: c.at + 2_000, count: 2 })).toBeUndefined();
+    // A minute later: one write carrying the three messages counted meanwhile and this one.
+    expect(noteChatActivity('t', 's', { ...c, at: c.at + CONTACT_ACTIVITY_STEP_MS })).toEqual({
+      ...c,
+      at: c.at + CONTACT_ACTIVITY_STEP_MS,
+      count: 4,
+    });
+    // A new name is written at once.
+    expect(
+      noteChatActivity('t', 's', { ...c, name: 'Asha K', at: c.at + CONTACT_ACTIVITY_STEP_MS + 1 }),
+    ).toMatchObject({
+      name: 'Asha K',
+      count: 1,
+    });
+    // Another session or tenant has its own chat.
+    expect(noteChatActivity('t', 's2', c)).toEqual(c);
+    expect(noteChatActivity('t2', 's', c)).toEqual(c);
+  });
+
+  it('gives a failed write’s count back to the next write', () => {
+    const c = { chatId: 'g1@g.us', at: 5_000_000, count: 3 };
+    const w = noteChatActivity('t', 's', c)!;
+    expect(w.count).toBe(3);
+    chatActivityNotWritten('t', 's', w);
+    expect(noteChatActivity('t', 's', { ...c, at: c.at + CONTACT_ACTIVITY_STEP_MS, count: 1 })).toMatchObject(
+      {
+        count: 4,
+      },
+    );
+  });
+});

@@ -1,0 +1,63 @@
+import { LRUCache } from 'lru-cache';
+import { CONTACT_ACTIVITY_STEP_MS } from './contact-activity.ts';
+
+/**
+ * How often a chat's activity (`lastMsgAt`, name, `inboundCount`) is written: as a contact's, when
+ * this process has not written the chat with the same name within a minute of message time; the
+ * messages stored meanwhile are counted here and added with that write. A busy chat so costs one
+ * write a minute instead of one per message (docs/benchmarks.md, "Write units"). The price: the
+ * chat item's `lastMsgAt` is kept to within a minute, its count lags by at most a minute's messages,
+ * and a process that stops loses the counts it had not written yet (the count is a summary for lead
+ * lists and exports; the messages themselves are stored one by one).
+ */
+const pending = new LRUCache<string, { name?: string; at: number; count: number; writtenAt?: number }>({
+  max: 50_000,
+});
+const keyOf = (tenantId: string, sessionId: string, chatId: string) =>
+  `${tenantId}\u0000${sessionId}\u0000${chatId}`;
+
+export interface ChatActivity {
+  chatId: string;
+  name?: string;
+  /** The newest message time. */
+  at: number;
+  /** Messages stored in the chat. */
+  count: number;
+}
+
+/**
+ * Notes newly stored messages of a chat; answers the write to make now (with every count noted and
+ * not written yet), or undefined when it waits.
+ */
+export function noteChatActivity(
+  tenantId: string,
+  sessionId: string,
+  c: ChatActivity,
+): ChatActivity | undefined {
+  const key = keyOf(tenantId, sessionId, c.chatId);
+  const last = pending.get(key);
+  const merged = {
+    name: c.name ?? last?.name,
+    at: Math.max(c.at, last?.at ?? 0),
+    count: c.count + (last?.count ?? 0),
+    writtenAt: last?.writtenAt,
+  };
+  const due =
+    merged.writtenAt === undefined ||
+    (c.name !== undefined && c.name !== last?.name) ||
+    merged.at - merged.writtenAt >= CONTACT_ACTIVITY_STEP_MS;
+  if (!due) {
+    pending.set(key, merged);
+    return undefined;
+  }
+  // Taken: written now. A write that fails gives its count back (`chatActivityNotWritten`).
+  pending.set(key, { name: merged.name, at: merged.at, count: 0, writtenAt: merged.at });
+  return { chatId: c.chatId, name: merged.name, at: merged.at, count: merged.count };
+}
+
+/** The write `noteChatActivity` answered failed: its count waits for the next one. */
+export function chatActivityNotWritten(tenantId: string, sessionId: string, c: ChatActivity): void {
+  const key = keyOf(tenantId, sessionId, c.chatId);
+  const last = pending.get(key);
+  pending.set(key, { name: last?.name ?? c.name, at: last?.at ?? c.at, count: (last?.count ?? 0) + c.count });
+}
