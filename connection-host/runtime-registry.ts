@@ -5,7 +5,8 @@ import { shardOf } from '#shared/sessions/shard';
 import type { CommandContext } from './commands.ts';
 import type { NetworkDriver } from './drivers/driver.ts';
 import { emitEvent } from './emit.ts';
-import { type LeaseGuard, stillHeld } from './leases.ts';
+import type { LeaseGuard } from './leases.ts';
+import { claimSession, holdsSession } from './session-fence.ts';
 import { type RuntimeOptions, SessionRuntime } from './session-runtime.ts';
 
 type SessionRef = { tenantId: string; sessionId: string };
@@ -18,6 +19,8 @@ export interface RegistryDeps {
   runtime: Omit<RuntimeOptions, 'fence' | 'onEnded'>;
   readSession?: (tenantId: string, sessionId: string) => Promise<Session | undefined>;
   emitEvent?: (event: HostEvent) => Promise<void>;
+  /** The session's epoch (session-fence.ts); the DynamoDB item when not given. */
+  fence?: { claim: typeof claimSession; holds: typeof holdsSession };
 }
 
 /**
@@ -30,10 +33,12 @@ export class RuntimeRegistry implements CommandContext {
   private readonly creating = new Map<string, Promise<SessionRuntime | undefined>>();
   private readonly readSession;
   private readonly emitEvent;
+  private readonly fence;
 
   constructor(private readonly deps: RegistryDeps) {
     this.readSession = deps.readSession ?? getSession;
     this.emitEvent = deps.emitEvent ?? emitEvent;
+    this.fence = deps.fence ?? { claim: claimSession, holds: holdsSession };
   }
 
   get(sessionId: string): SessionRuntime | undefined {
@@ -69,6 +74,16 @@ export class RuntimeRegistry implements CommandContext {
     let n = 0;
     for (const id of this.runtimes.keys()) if (shardOf(id, this.deps.shardCount) === shard) n++;
     return n;
+  }
+
+  /** The shard a session belongs to (a stable hash of its id, shared/sessions/shard.ts). */
+  shardOf(sessionId: string): number {
+    return shardOf(sessionId, this.deps.shardCount);
+  }
+
+  /** Whether this host holds the shard now. */
+  holdsShard(shard: number): boolean {
+    return this.deps.lease(shard) !== undefined;
   }
 
   forget(sessionId: string): void {
@@ -121,13 +136,20 @@ export class RuntimeRegistry implements CommandContext {
   private async create(ref: SessionRef, known?: Session): Promise<SessionRuntime | undefined> {
     const session = known ?? (await this.readSession(ref.tenantId, ref.sessionId));
     if (session?.dbStatus !== 'active') return undefined;
+    const shard = this.shardOf(session.sessionId);
+    const lease = this.deps.lease(shard);
+    // Raising the session's epoch to this lease's fence fences out the host that ran it before; a
+    // later holder's epoch already there means this host is the stale one.
+    if (lease && !(await this.fence.claim(session.sessionId, lease))) {
+      throw new Error(`session ${session.sessionId} is claimed by a later holder of shard ${shard}`);
+    }
     const rt = new SessionRuntime(
       {
         tenantId: session.tenantId,
         sessionId: session.sessionId,
         method: session.method,
         phoneNumber: session.phoneNumber,
-        lease: this.deps.lease(session.shard),
+        lease,
       },
       this.deps.driver,
       {
@@ -137,14 +159,11 @@ export class RuntimeRegistry implements CommandContext {
             session.sessionId,
             Date.now(),
             state,
-            this.deps.lease(session.shard)?.fence,
+            this.deps.lease(shard)?.fence,
           ).then(() => undefined),
-        stillHolds: async () => {
-          const guard = this.deps.lease(session.shard);
-          return guard ? stillHeld(guard) : true;
-        },
+        stillHolds: async () => (lease ? this.fence.holds(session.sessionId, lease) : true),
         ...this.deps.runtime,
-        fence: () => this.deps.lease(session.shard)?.fence,
+        fence: () => this.deps.lease(shard)?.fence,
         // A runtime that ended for good leaves: a later connect or reconnect makes a fresh one.
         onEnded: (ended) => {
           if (this.runtimes.get(ref.sessionId) === ended) this.runtimes.delete(ref.sessionId);
