@@ -89,9 +89,13 @@ export function planShards(input: {
 
   if (mine.length > target + slackOf(target)) {
     const load = input.load ?? (() => 0);
-    // Whole groups go first (the least held, then the highest), within one the lightest shards.
+    const groupLoad = new Map<number, number>();
+    for (const s of mine) groupLoad.set(groupOf(s), (groupLoad.get(groupOf(s)) ?? 0) + load(s));
+    const gl = (s: number) => groupLoad.get(groupOf(s)) ?? 0;
+    // Whole groups go first (the least held, then the lightest, then the highest), within one the
+    // lightest shards: few queues shared, few links closed.
     const order = [...mine].sort(
-      (a, b) => held(a) - held(b) || groupOf(b) - groupOf(a) || load(a) - load(b) || b - a,
+      (a, b) => held(a) - held(b) || gl(a) - gl(b) || groupOf(b) - groupOf(a) || load(a) - load(b) || b - a,
     );
     return { target, take: [], release: order.slice(0, mine.length - target) };
   }

@@ -150,6 +150,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     ...aws.env,
     RESOURCE_PREFIX: cfg.RESOURCE_PREFIX,
     SHARD_COUNT: String(cfg.SHARD_COUNT),
+    LEASE_SHARDS: String(cfg.LEASE_SHARDS),
     MESSAGING_DRIVER: cfg.MESSAGING_DRIVER,
     ADMIN_API_KEY: secrets.ADMIN_API_KEY,
     JWT_SECRET: secrets.JWT_SECRET,
