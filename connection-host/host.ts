@@ -103,7 +103,7 @@ export async function startConnectionHost(
     {
       async acquired(shard) {
         commands.start(shard);
-        log.info({ shard }, 'shard acquired');
+        log.debug({ shard }, 'shard acquired');
         await resumeShard(shard, runtimes, log);
       },
       // Both when another host took the shard and when this one hands it over: no more commands
@@ -112,7 +112,7 @@ export async function startConnectionHost(
         await commands.stop(shard);
         await runtimes.stopShard(shard);
         if (why === 'lost') log.warn({ shard }, 'shard lost');
-        else log.info({ shard }, 'shard handed over');
+        else log.debug({ shard }, 'shard handed over');
       },
       load: (shard): number => runtimes.shardLoad(shard),
       full: () => budget.full(),

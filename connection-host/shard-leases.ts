@@ -47,7 +47,7 @@ const alone = (hostId: string): Presence => ({ beat: async () => [{ hostId }], l
 export const tickMs = (ttlMs: number) => Math.max(500, Math.min(2000, Math.floor(ttlMs / 3)));
 
 /** Conditional writes in flight at once while taking shards. */
-const TAKE_PARALLEL = 16;
+const TAKE_PARALLEL = 64;
 
 /**
  * The lease loop. A host keeps what it holds by beating its own heartbeat, one write per tick
@@ -73,6 +73,7 @@ export class ShardLeases {
   private planning?: Promise<void>;
   private hosts: HostView[] = [];
   private lastBeatAt = 0;
+  private stopping = false;
 
   constructor(
     private readonly cfg: { hostId: string; shardCount: number; ttlMs: number },
@@ -113,6 +114,7 @@ export class ShardLeases {
 
   /** Stops beating and acquiring; the shards stay held (and fenced) until `releaseAll`. */
   async stop(): Promise<void> {
+    this.stopping = true;
     clearInterval(this.timer);
     await Promise.all([this.beating, this.planning]);
     await this.settled();
@@ -199,12 +201,12 @@ export class ShardLeases {
       load: this.handlers.load?.bind(this.handlers),
       groupOf: this.handlers.groupOf?.bind(this.handlers),
     });
-    for (const shard of plan.release) {
-      this.log.info({ shard, target: plan.target }, 'handing a shard over');
-      this.letGo(shard, 'release');
-    }
+    if (plan.release.length)
+      this.log.info({ shards: plan.release.length, target: plan.target }, 'handing shards over');
+    for (const shard of plan.release) this.letGo(shard, 'release');
     const wanted = plan.take.filter((s) => !this.held.has(s));
-    for (let i = 0; i < wanted.length; i += TAKE_PARALLEL) {
+    const before = this.held.size;
+    for (let i = 0; i < wanted.length && !this.stopping; i += TAKE_PARALLEL) {
       await Promise.all(
         wanted.slice(i, i + TAKE_PARALLEL).map(async (shard) => {
           const seen = byShard.get(shard);
@@ -219,6 +221,11 @@ export class ShardLeases {
         }),
       );
     }
+    if (this.held.size > before)
+      this.log.info(
+        { took: this.held.size - before, held: this.held.size, target: plan.target },
+        'shards taken',
+      );
   }
 
   /** Stops the shard's work beside the loop; a hand-over then releases the lease for the next host. */
