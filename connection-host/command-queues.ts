@@ -37,8 +37,6 @@ export const bounceSeconds = (receiveCount: number): number =>
 export interface CommandRouting {
   /** The command queue of a shard. */
   queueOf(shard: number): number;
-  /** Whether this host holds the session's shard now. */
-  holds(sessionId: string): boolean;
 }
 
 /**
@@ -111,7 +109,9 @@ export class CommandQueues {
       const others: SQSRecord[] = [];
       for (const r of Records) {
         const sessionId = r.attributes?.MessageGroupId;
-        (sessionId === undefined || this.routing.holds(sessionId) ? mine : others).push(r);
+        // Only shards started here and not being let go: a leaving shard's commands go to its next holder.
+        const here = sessionId === undefined || this.aborts.has(this.ctx.shardOf(sessionId));
+        (here ? mine : others).push(r);
       }
       if (others.length) await this.putBack(queue, others);
       const { batchItemFailures } = mine.length ? await apply({ Records: mine }) : { batchItemFailures: [] };

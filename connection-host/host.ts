@@ -71,10 +71,7 @@ export async function startConnectionHost(
     },
   });
   const queueOf = (shard: number) => queueOfShard(shard, cfg.SHARD_COUNT);
-  const commands = new CommandQueues(runtimes, {
-    queueOf,
-    holds: (sessionId) => leases.guard(runtimes.shardOf(sessionId)) !== undefined,
-  });
+  const commands = new CommandQueues(runtimes, { queueOf });
   const budget = new MemoryBudget(cfg.HOST_MEMORY_BUDGET_MB, log);
   const startedAt = new Date().toISOString();
   // The process id helps only where several hosts share one machine: local mode, whose AWS

@@ -11,6 +11,8 @@ import { type RuntimeOptions, SessionRuntime } from './session-runtime.ts';
 
 type SessionRef = { tenantId: string; sessionId: string };
 
+const SHARD_CACHE_MAX = 100_000;
+
 export interface RegistryDeps {
   driver: NetworkDriver;
   shardCount: number;
@@ -34,6 +36,7 @@ export class RuntimeRegistry implements CommandContext {
   private readonly readSession;
   private readonly emitEvent;
   private readonly fence;
+  private readonly shards = new Map<string, number>();
 
   constructor(private readonly deps: RegistryDeps) {
     this.readSession = deps.readSession ?? getSession;
@@ -72,13 +75,20 @@ export class RuntimeRegistry implements CommandContext {
   /** Sessions of one shard running here. */
   shardLoad(shard: number): number {
     let n = 0;
-    for (const id of this.runtimes.keys()) if (shardOf(id, this.deps.shardCount) === shard) n++;
+    for (const id of this.runtimes.keys()) if (this.shardOf(id) === shard) n++;
     return n;
   }
 
   /** The shard a session belongs to (a stable hash of its id, shared/sessions/shard.ts). */
   shardOf(sessionId: string): number {
-    return shardOf(sessionId, this.deps.shardCount);
+    let shard = this.shards.get(sessionId);
+    if (shard === undefined) {
+      // Asked per shard for every runtime while shards move: hashed once per session.
+      if (this.shards.size > SHARD_CACHE_MAX) this.shards.clear();
+      shard = shardOf(sessionId, this.deps.shardCount);
+      this.shards.set(sessionId, shard);
+    }
+    return shard;
   }
 
   /** Whether this host holds the shard now. */
@@ -115,14 +125,14 @@ export class RuntimeRegistry implements CommandContext {
       at: Date.now(),
       status: 'LOGGED_OUT',
       reason: 'logged out by request (no live link: auth state removed here only)',
-      fence: this.deps.lease(shardOf(ref.sessionId, this.deps.shardCount))?.fence,
+      fence: this.deps.lease(this.shardOf(ref.sessionId))?.fence,
     });
   }
 
   /** Closes the links of one shard's sessions (auth kept) and forgets them: the shard moved away. */
   async stopShard(shard: number): Promise<void> {
     for (const [id, rt] of this.runtimes) {
-      if (shardOf(id, this.deps.shardCount) !== shard) continue;
+      if (this.shardOf(id) !== shard) continue;
       await rt.stop();
       this.runtimes.delete(id);
     }

@@ -88,7 +88,9 @@ export function planShards(input: {
   const held = (s: number) => heldPerGroup.get(groupOf(s)) ?? 0;
 
   if (mine.length > target + slackOf(target)) {
-    const load = input.load ?? (() => 0);
+    // Asked once per shard: the comparator below would ask each many times.
+    const loads = new Map(mine.map((s) => [s, input.load?.(s) ?? 0]));
+    const load = (s: number) => loads.get(s) ?? 0;
     const groupLoad = new Map<number, number>();
     for (const s of mine) groupLoad.set(groupOf(s), (groupLoad.get(groupOf(s)) ?? 0) + load(s));
     const gl = (s: number) => groupLoad.get(groupOf(s)) ?? 0;

@@ -66,7 +66,7 @@ const ctx: CommandContext = {
   reconnect: async () => {},
 };
 // One shard, one queue, held here.
-const queues = new CommandQueues({ ...ctx, shardOf: () => 0 }, { queueOf: () => 0, holds: () => true });
+const queues = new CommandQueues({ ...ctx, shardOf: () => 0 }, { queueOf: () => 0 });
 
 const sendCommand = (sessionId: string, messageId: string) => {
   const command: Command = {
