@@ -83,6 +83,7 @@ async function main() {
       120_000,
       'four hosts holding every shard',
     );
+    console.error('four hosts up');
     await sleep(3000);
     const baseline = [...procs.values()].reduce((n, p) => n + rssOf(p.pid!), 0);
 
@@ -107,6 +108,7 @@ async function main() {
       SESSIONS * 200 + 60_000,
       `${SESSIONS} sessions READY`,
     );
+    console.error(`${SESSIONS} sessions READY`);
     await sleep(3000);
     const before = await hosts();
     const rss = [...procs.values()].reduce((n, p) => n + rssOf(p.pid!), 0);
@@ -136,6 +138,7 @@ async function main() {
       'every session READY on the other hosts',
     );
     const failoverMs = Date.now() - killedAt;
+    console.error(`failover done in ${failoverMs} ms`);
     await until(
       async () => tags.every((t) => receiver.seen.has(t)) || undefined,
       120_000,
@@ -179,16 +182,21 @@ async function main() {
     row('Sessions per host, 3 hosts (max / min)', `${a.max} / ${a.min} (${(a.max / a.min).toFixed(2)}×)`);
     row('Inbound sent during the failover / stored / delivered', `${tags.length} / ${stored} / ${delivered}`);
     row('Lost / duplicated webhooks', `${tags.length - delivered} / ${duplicated}`);
+    const lost = tags.filter((t) => !receiver.seen.has(t));
+    if (lost.length) console.error(`not delivered (in the order sent, of ${tags.length}): ${lost.join(' ')}`);
     const r = spread(rebalanced);
     row('Fifth host joins → its share, every session READY', `${(rebalanceMs / 1000).toFixed(1)} s`);
     row(
       'Sessions per host, 4 hosts after the join (max / min)',
       `${r.max} / ${r.min} (${(r.max / r.min).toFixed(2)}×)`,
     );
+  } catch (err) {
+    console.error(err);
+    process.exitCode = 1;
   } finally {
     receiver.server.close();
     await cluster.stop();
-    process.exit(0);
+    process.exit();
   }
 }
 
