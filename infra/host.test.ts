@@ -5,6 +5,7 @@ import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allQueues, deadLetterQueueName, queueName } from '#shared/aws/resources';
+import { leaseShardsFor } from '#shared/sessions/shard';
 import { OLDEST_MESSAGE_ALARM_SECONDS } from './alarms.ts';
 import { cdkJsonContext } from './app-context.ts';
 import { settingsFromContext } from './context.ts';
@@ -68,6 +69,8 @@ describe('connection host on ECS Fargate', () => {
     expect(env).toMatchObject({
       RESOURCE_PREFIX: prefix,
       SHARD_COUNT: String(shardCount),
+      // About 1024 lease shards, a multiple of the queue count (LEASE_SHARDS must be one).
+      LEASE_SHARDS: String(leaseShardsFor(shardCount)),
       HOST_HTTP_PORT: String(HOST_HTTP_PORT),
       MESSAGING_DRIVER: 'baileys',
       // The memory budget follows from the task's memory, with headroom.

@@ -9,6 +9,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { leaseShardsFor } from '#shared/sessions/shard';
 import { projectRoot } from './functions.ts';
 import { grantMediaReadWrite } from './grants.ts';
 import { type LogSettings, logGroup } from './log-groups.ts';
@@ -149,6 +150,7 @@ export class ConnectionHost extends Construct {
         ...props.environment,
         RESOURCE_PREFIX: props.prefix,
         SHARD_COUNT: String(props.shardCount),
+        LEASE_SHARDS: String(leaseShardsFor(props.shardCount)),
         HOST_MEMORY_BUDGET_MB: String(HOST_MEMORY_BUDGET_MB),
         AWS_REGION: Stack.of(this).region,
         HOST_HTTP_PORT: String(HOST_HTTP_PORT),

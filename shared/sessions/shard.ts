@@ -15,3 +15,9 @@ export function shardOf(sessionId: string, shardCount: number): number {
 
 /** The command queue of a lease shard. */
 export const queueOfShard = (shard: number, queueCount: number): number => shard % queueCount;
+
+/**
+ * The lease shards a deployment with `queueCount` command queues runs: about 1024 (LEASE_SHARDS'
+ * default), a multiple of the queue count as LEASE_SHARDS must be (the cloud stack sets it).
+ */
+export const leaseShardsFor = (queueCount: number): number => queueCount * Math.floor(1024 / queueCount);
