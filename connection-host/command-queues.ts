@@ -1,15 +1,20 @@
+import { ChangeMessageVisibilityBatchCommand } from '@aws-sdk/client-sqs';
+import type { SQSRecord } from 'aws-lambda';
+import { sqsClient } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
+import { queueUrl } from '#shared/aws/queue-url';
 import { Command } from '#shared/commands/types';
-import { pollQueue } from '#shared/queue/consumer';
+import { logger } from '#shared/log/logger';
+import { pollQueue, type SqsHandler } from '#shared/queue/consumer';
 import { applyCommand, type CommandContext } from './commands.ts';
 import { fifoBatchHandler } from './fifo-batch.ts';
 
 /** Short, and extended while a command runs: commands held by a dead host return within this time. */
 const COMMAND_VISIBILITY_SECONDS = 10;
 /**
- * Commands held at once per shard. Each waiting session holds at most a receive's worth (FIFO: no
+ * Commands held at once per queue. Each waiting session holds at most a receive's worth (FIFO: no
  * more of a group is handed out while some of it is in flight), so this many sessions can wait for
- * READY before the shard stops receiving.
+ * READY before the queue stops receiving.
  */
 const MAX_HELD = 2000;
 
@@ -20,37 +25,120 @@ const sessionOf = (body: string): string | undefined => {
 };
 
 /**
- * One consumer per held shard's FIFO command queue. Each session has a lane of its own, so a
- * session waiting for READY (held, its visibility extended, not failed) never holds up the others.
+ * How long a command for a shard another host holds stays hidden before it is received again:
+ * at once the first time (its holder, consuming the same queue, takes it next), then longer, so
+ * a shard with no live holder (its host died, the TTL not yet run out) costs few receives before
+ * the new holder takes it. About 5 minutes in all before the queue's dead-letter queue
+ * (shared/aws/resources.ts commandQueue, maxReceiveCount).
+ */
+export const bounceSeconds = (receiveCount: number): number =>
+  receiveCount <= 1 ? 0 : Math.min(20, 2 ** (receiveCount - 2));
+
+export interface CommandRouting {
+  /** The command queue of a shard. */
+  queueOf(shard: number): number;
+}
+
+/**
+ * One consumer per command queue of the shards this host holds; a queue feeds many shards
+ * (LEASE_SHARDS over SHARD_COUNT queues), which several hosts may share. A command whose session's
+ * shard this host does not hold goes back to the queue for the holder (`bounceSeconds`); the lease
+ * plan gathers each host's shards on few queues, so that is rare. Each session has a lane of its
+ * own, so a session waiting for READY (held, its visibility extended, not failed) never holds up
+ * the others.
  */
 export class CommandQueues {
-  private readonly consumers = new Map<number, { stop(): Promise<void>; abort: AbortController }>();
+  private readonly consumers = new Map<number, { stop(): Promise<void> }>();
+  /** Held shards per queue; a queue is consumed while it has one. */
+  private readonly shardsOf = new Map<number, Set<number>>();
+  /** Per held shard: aborted when it is let go, so waits for READY give up and commands return. */
+  private readonly aborts = new Map<number, AbortController>();
 
-  constructor(private readonly ctx: CommandContext) {}
+  constructor(
+    private readonly ctx: CommandContext & { shardOf(sessionId: string): number },
+    private readonly routing: CommandRouting,
+  ) {}
 
   start(shard: number): void {
-    const abort = new AbortController();
-    const handler = fifoBatchHandler(Command, (cmd) => applyCommand(cmd, this.ctx, abort.signal));
-    const consumer = pollQueue(names.commandQueue(shard), handler, {
+    this.aborts.set(shard, new AbortController());
+    const queue = this.routing.queueOf(shard);
+    const shards = this.shardsOf.get(queue) ?? new Set<number>();
+    shards.add(shard);
+    this.shardsOf.set(queue, shards);
+    if (this.consumers.has(queue)) return;
+    const name = names.commandQueue(queue);
+    const apply = fifoBatchHandler(Command, (cmd) => {
+      const signal = this.aborts.get(this.ctx.shardOf(cmd.sessionId))?.signal;
+      if (!signal) throw new Error(`shard of session ${cmd.sessionId} was let go meanwhile`);
+      return applyCommand(cmd, this.ctx, signal);
+    });
+    const consumer = pollQueue(name, this.bouncing(name, apply), {
       waitSeconds: 1,
       visibilityTimeout: COMMAND_VISIBILITY_SECONDS,
       lanes: { keyOf: sessionOf, maxInFlight: MAX_HELD },
     });
-    this.consumers.set(shard, { stop: () => consumer.stop(), abort });
+    this.consumers.set(queue, consumer);
   }
 
   /**
-   * Resolves once the commands in hand are finished; nothing more is received for the shard.
-   * Waits for READY are given up: those commands return to the queue for the shard's next holder.
+   * Resolves once the shard's commands in hand are finished (waits for READY are given up: those
+   * commands return to the queue for the shard's next holder); the queue's consumer stops with the
+   * last held shard it feeds.
    */
   async stop(shard: number): Promise<void> {
-    const consumer = this.consumers.get(shard);
-    consumer?.abort.abort(new Error(`shard ${shard} is being let go`));
+    this.aborts.get(shard)?.abort(new Error(`shard ${shard} is being let go`));
+    this.aborts.delete(shard);
+    const queue = this.routing.queueOf(shard);
+    const shards = this.shardsOf.get(queue);
+    shards?.delete(shard);
+    if (shards?.size) return;
+    this.shardsOf.delete(queue);
+    const consumer = this.consumers.get(queue);
+    this.consumers.delete(queue);
     await consumer?.stop();
-    this.consumers.delete(shard);
   }
 
   async stopAll(): Promise<void> {
-    await Promise.all([...this.consumers.keys()].map((shard) => this.stop(shard)));
+    await Promise.all([...this.aborts.keys()].map((shard) => this.stop(shard)));
+  }
+
+  /** Hands on the commands of held shards; puts the others back for their holder. */
+  private bouncing(queue: string, apply: SqsHandler): SqsHandler {
+    return async ({ Records }) => {
+      const mine: SQSRecord[] = [];
+      const others: SQSRecord[] = [];
+      for (const r of Records) {
+        const sessionId = r.attributes?.MessageGroupId;
+        // Only shards started here and not being let go: a leaving shard's commands go to its next holder.
+        const here = sessionId === undefined || this.aborts.has(this.ctx.shardOf(sessionId));
+        (here ? mine : others).push(r);
+      }
+      if (others.length) await this.putBack(queue, others);
+      const { batchItemFailures } = mine.length ? await apply({ Records: mine }) : { batchItemFailures: [] };
+      return {
+        batchItemFailures: [...batchItemFailures, ...others.map((r) => ({ itemIdentifier: r.messageId }))],
+      };
+    };
+  }
+
+  private async putBack(queue: string, records: SQSRecord[]): Promise<void> {
+    try {
+      const QueueUrl = await queueUrl(queue);
+      for (let i = 0; i < records.length; i += 10) {
+        await sqsClient().send(
+          new ChangeMessageVisibilityBatchCommand({
+            QueueUrl,
+            Entries: records.slice(i, i + 10).map((r, j) => ({
+              Id: String(j),
+              ReceiptHandle: r.receiptHandle,
+              VisibilityTimeout: bounceSeconds(Number(r.attributes?.ApproximateReceiveCount ?? '1')),
+            })),
+          }),
+        );
+      }
+    } catch (err) {
+      // Left as they are, they return after the visibility timeout.
+      logger.warn({ err, queue }, 'putting commands back failed');
+    }
   }
 }

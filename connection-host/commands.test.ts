@@ -68,10 +68,11 @@ describe('applyCommand while the session is not READY', () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  function setup() {
+  function setup(holds = async () => true) {
     const net = driver();
     const emitted: HostEvent[] = [];
     const rt = new SessionRuntime({ tenantId: 't1', sessionId: 's1', method: 'qr' }, net.d, {
+      stillHolds: holds,
       maxFailures: 3,
       zombieIdleMs: 60_000,
       sendIntervalMs: 0,
@@ -148,6 +149,22 @@ describe('applyCommand while the session is not READY', () => {
     expect(statuses('M1')).toEqual([]);
     expect(done.size).toBe(0);
     expect(rt.waitingForReady).toBe(0);
+    await rt.stop();
+  });
+
+  it('refuses a send once another host has claimed the session (a later epoch): nothing sent, the command returns to the queue', async () => {
+    let holds = true;
+    const { net, rt, ctx, statuses } = setup(async () => holds);
+    await rt.start();
+    net.latest().onOpen({ mobile: '1' });
+    await vi.advanceTimersByTimeAsync(0);
+    await applyCommand(send(1), ctx);
+    holds = false;
+    const { SessionMovedError } = await import('./commands.ts');
+    await expect(applyCommand(send(2), ctx)).rejects.toBeInstanceOf(SessionMovedError);
+    expect(net.links[0]?.sent).toEqual(['M1']);
+    expect(statuses('M2')).toEqual([]);
+    expect(done.has('CMDDONE#cmd-2')).toBe(false);
     await rt.stop();
   });
 });

@@ -205,6 +205,9 @@ async function sendAcknowledged(
 ): Promise<string | undefined> {
   let link = first;
   for (let attempt = 1; ; attempt++) {
+    // A host that lost the session (a later epoch) must not send for it: thrown, the command goes
+    // back to its queue for the session's new holder.
+    if (!(await rt.holds())) throw new SessionMovedError(cmd.sessionId);
     try {
       await rt.pacer.wait();
       await link.send(cmd.messageId, cmd.to, cmd.content, media);
@@ -220,6 +223,13 @@ async function sendAcknowledged(
       if (!waited.ok) return waited.reason;
       link = waited.link;
     }
+  }
+}
+
+/** A send refused here: another host runs the session now. */
+export class SessionMovedError extends Error {
+  constructor(sessionId: string) {
+    super(`session ${sessionId} is run by another host now: send refused here`);
   }
 }
 

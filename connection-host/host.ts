@@ -4,11 +4,13 @@ import { listContacts } from '#shared/contacts/repository';
 import { beat, leave, liveHosts } from '#shared/hosts/registry';
 import { logger } from '#shared/log/logger';
 import { getMessage } from '#shared/messages/repository';
+import { queueOfShard } from '#shared/sessions/shard';
 import { CommandQueues } from './command-queues.ts';
 import type { NetworkDriver } from './drivers/driver.ts';
 import { createDriver } from './drivers/index.ts';
 import { hostHandoff } from './handoff.ts';
-import { readLeases, release, renew, tryAcquire } from './leases.ts';
+import { readLeases, release, take } from './leases.ts';
+import { MemoryBudget } from './memory-budget.ts';
 import { RuntimeRegistry } from './runtime-registry.ts';
 import { loadSentMedia, SENT_MEDIA_TTL_S, SENT_POLL_TTL_S, saveSentMedia } from './sent-media.ts';
 import { type Presence, ShardLeases } from './shard-leases.ts';
@@ -22,7 +24,8 @@ export interface ConnectionHost {
 
 /**
  * The connection host: leases shards, keeps one live link per session of its shards, and consumes
- * each held shard's FIFO command queue. Another host takes a shard once this one stops renewing.
+ * the FIFO command queues of its shards. Another host takes a shard once this one's heartbeat runs
+ * out, or at once when it hands the shard over.
  */
 export async function startConnectionHost(
   opts: { driver?: NetworkDriver; hostId?: string } = {},
@@ -58,7 +61,7 @@ export async function startConnectionHost(
 
   const runtimes = new RuntimeRegistry({
     driver,
-    shardCount: cfg.SHARD_COUNT,
+    shardCount: cfg.LEASE_SHARDS,
     lease: (shard) => leases.guard(shard),
     runtime: {
       maxFailures: cfg.RECONNECT_MAX_FAILURES,
@@ -68,7 +71,9 @@ export async function startConnectionHost(
       reconnectMaxDelayMs: cfg.RECONNECT_MAX_DELAY_MS,
     },
   });
-  const commands = new CommandQueues(runtimes);
+  const queueOf = (shard: number) => queueOfShard(shard, cfg.SHARD_COUNT);
+  const commands = new CommandQueues(runtimes, { queueOf });
+  const budget = new MemoryBudget(cfg.HOST_MEMORY_BUDGET_MB, log);
   const startedAt = new Date().toISOString();
   // The process id helps only where several hosts share one machine: local mode, whose AWS
   // endpoints the launcher sets (shared/aws/clients.ts).
@@ -82,20 +87,21 @@ export async function startConnectionHost(
           shards: leases.owned(),
           ...runtimes.counts(),
           rssBytes: process.memoryUsage().rss,
+          full: budget.beat(),
           startedAt,
         },
         cfg.LEASE_TTL_MS,
       );
-      return (await liveHosts()).map((h) => h.hostId);
+      return (await liveHosts()).map((h) => ({ hostId: h.hostId, full: h.full }));
     },
     leave: () => leave(hostId),
   };
   const leases: ShardLeases = new ShardLeases(
-    { hostId, shardCount: cfg.SHARD_COUNT, ttlMs: cfg.LEASE_TTL_MS },
+    { hostId, shardCount: cfg.LEASE_SHARDS, ttlMs: cfg.LEASE_TTL_MS },
     {
       async acquired(shard) {
         commands.start(shard);
-        log.info({ shard }, 'shard acquired');
+        log.debug({ shard }, 'shard acquired');
         await resumeShard(shard, runtimes, log);
       },
       // Both when another host took the shard and when this one hands it over: no more commands
@@ -104,12 +110,14 @@ export async function startConnectionHost(
         await commands.stop(shard);
         await runtimes.stopShard(shard);
         if (why === 'lost') log.warn({ shard }, 'shard lost');
-        else log.info({ shard }, 'shard handed over');
+        else log.debug({ shard }, 'shard handed over');
       },
       load: (shard): number => runtimes.shardLoad(shard),
+      full: () => budget.full(),
+      groupOf: queueOf,
     },
     log,
-    { tryAcquire, renew, release, readLeases },
+    { take, release, readLeases },
     presence,
   );
 

@@ -1,87 +1,69 @@
-import type { TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { toAttr } from '#shared/store/db';
-import { leaseKey } from '#shared/store/keys';
+import { leaseKey, leasesOf } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 
 /**
- * Shard leases in DynamoDB. A host holds a shard while it renews the lease; a dead host's lease
- * expires and another host takes it. `fence` grows with every new owner.
+ * Shard leases in DynamoDB, written only when a shard changes hands: a host keeps its shards by
+ * beating its own heartbeat (shared/hosts/registry.ts), not by renewing each lease. A shard whose
+ * owner has no live heartbeat is free. `fence` grows with every new owner: a session's epoch
+ * (session-fence.ts) is its shard's fence, so a host that lost the shard writes nothing more.
  */
 export interface Lease {
   shard: number;
-  owner: string;
-  expiresAtMs: number;
+  /** Absent once released. */
+  owner?: string;
   fence: number;
 }
 
-export async function tryAcquire(shard: number, owner: string, ttlMs: number): Promise<Lease | undefined> {
-  const now = Date.now();
+/**
+ * Takes the shard if it still is as the caller read it (`seen`: its owner, dead or absent, and
+ * fence): a compare-and-swap, so of two hosts that saw it free only one wins. Answers the new fence.
+ */
+export async function take(
+  shard: number,
+  owner: string,
+  seen: { owner?: string; fence?: number },
+): Promise<number | undefined> {
+  const condition =
+    seen.fence === undefined
+      ? 'attribute_not_exists(fence)'
+      : seen.owner === undefined
+        ? 'fence = :seen AND attribute_not_exists(#o)'
+        : 'fence = :seen AND #o = :prev';
   const item = await dataTable.update<Lease>(
     leaseKey(shard),
-    { shard, owner, expiresAtMs: now + ttlMs },
+    { shard, owner },
     {
-      condition: 'attribute_not_exists(#o) OR #o = :me OR expiresAtMs < :now',
-      names: { '#o': 'owner' },
-      values: { ':me': owner, ':now': now },
+      condition,
+      // DynamoDB refuses a name the expressions do not use.
+      names: seen.fence === undefined ? {} : { '#o': 'owner' },
+      values: {
+        ...(seen.fence === undefined ? {} : { ':seen': seen.fence }),
+        ...(seen.owner === undefined ? {} : { ':prev': seen.owner }),
+      },
       add: { fence: 1 },
     },
   );
-  return item;
+  return item?.fence;
 }
 
-/** Extends the lease; answers false when another host owns it now. */
-export async function renew(shard: number, owner: string, ttlMs: number): Promise<boolean> {
-  const item = await dataTable.update(
-    leaseKey(shard),
-    { expiresAtMs: Date.now() + ttlMs },
-    { condition: '#o = :me', names: { '#o': 'owner' }, values: { ':me': owner } },
-  );
-  return Boolean(item);
-}
-
+/** Gives the shard up (a clean hand-over): the next host takes it at once, without waiting for a TTL. */
 export async function release(shard: number, owner: string): Promise<void> {
   await dataTable.update(
     leaseKey(shard),
-    { expiresAtMs: 0 },
-    { condition: '#o = :me', names: { '#o': 'owner' }, values: { ':me': owner } },
+    {},
+    { condition: '#o = :me', names: { '#o': 'owner' }, values: { ':me': owner }, remove: ['owner'] },
   );
 }
 
-/** Every shard's lease as it stands (consistent reads); a shard never leased is missing. */
-export async function readLeases(shardCount: number): Promise<Lease[]> {
-  const keys = Array.from({ length: shardCount }, (_, shard) => leaseKey(shard));
-  const found = await dataTable.getMany<Lease>(keys);
-  return found.filter((l): l is Lease => l !== undefined);
+/** Every shard's lease as it stands (one partition); a shard never leased is missing. */
+export async function readLeases(): Promise<Lease[]> {
+  const items = await dataTable.query<Lease & { pk: string; sk: string }>({ ...leasesOf(), ascending: true });
+  return items.map(({ shard, owner, fence }) => ({ shard, owner, fence }));
 }
 
-/** The lease a link runs under: its writes are fenced on it. */
+/** The lease a link runs under: its session's epoch is this fence. */
 export interface LeaseGuard {
   shard: number;
   owner: string;
   fence: number;
-}
-
-/** A transaction item that fails unless the lease is still this owner's, under this fence. */
-export function leaseCheck(g: LeaseGuard): TransactWriteItem {
-  return {
-    ConditionCheck: {
-      TableName: dataTable.name(),
-      Key: toAttr(leaseKey(g.shard)),
-      ConditionExpression: '#o = :owner AND fence = :fence',
-      ExpressionAttributeNames: { '#o': 'owner' },
-      ExpressionAttributeValues: toAttr({ ':owner': g.owner, ':fence': g.fence }),
-    },
-  };
-}
-
-export async function stillHeld(g: LeaseGuard): Promise<boolean> {
-  const lease = await dataTable.get<Lease>(leaseKey(g.shard), true);
-  return lease?.owner === g.owner && lease.fence === g.fence;
-}
-
-/** A write refused because another host holds the session's shard now. */
-export class FencedOutError extends Error {
-  constructor(g: LeaseGuard) {
-    super(`shard ${g.shard} is no longer held by ${g.owner} under fence ${g.fence}; write refused`);
-  }
 }

@@ -14,14 +14,29 @@ import { hostApp } from './http.ts';
  */
 export async function runConnectionHost(opts: { driver?: () => NetworkDriver } = {}): Promise<void> {
   await loadSecrets();
-  const host = await startConnectionHost(opts.driver ? { driver: opts.driver() } : {});
+  // The signals are heard from the start: a host stopped while it is still taking its first shards
+  // hands them over once it holds them, instead of dying with them leased.
+  let stopping = false;
+  let stopped: () => Promise<void> = async () => {};
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(sig, async () => {
+      if (stopping) return;
+      stopping = true;
+      await starting.catch(() => undefined);
+      await stopped();
+      flushMetrics();
+      process.exit(0);
+    });
+  }
+  const starting = startConnectionHost(opts.driver ? { driver: opts.driver() } : {});
+  const host = await starting;
   const port = env().HOST_HTTP_PORT;
   const server = port === undefined ? undefined : serve({ fetch: hostApp().fetch, port });
   logger.info(
     {
       hostId: host.hostId,
       driver: env().MESSAGING_DRIVER,
-      shards: host.ownedShards(),
+      shards: host.ownedShards().length,
       httpPort: port ?? null,
     },
     'connection host up',
@@ -30,17 +45,9 @@ export async function runConnectionHost(opts: { driver?: () => NetworkDriver } =
   // Counters (command queue ages) to CloudWatch once a minute in the cloud; a no-op locally.
   const metrics = setInterval(flushMetrics, 60_000);
   metrics.unref();
-
-  let stopping = false;
-  for (const sig of ['SIGTERM', 'SIGINT'] as const) {
-    process.on(sig, async () => {
-      if (stopping) return;
-      stopping = true;
-      server?.close();
-      await host.stop();
-      clearInterval(metrics);
-      flushMetrics();
-      process.exit(0);
-    });
-  }
+  stopped = async () => {
+    server?.close();
+    await host.stop();
+    clearInterval(metrics);
+  };
 }

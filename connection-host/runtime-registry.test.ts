@@ -39,6 +39,7 @@ function host(stored: () => Session | undefined, reconnectBaseMs = 60_000) {
     driver,
     shardCount: 1,
     lease: (shard) => ({ shard, owner: 'h1', fence: 3 }),
+    fence: { claim: async () => true, holds: async () => true },
     runtime: {
       maxFailures: 2,
       zombieIdleMs: 60_000,

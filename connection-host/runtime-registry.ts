@@ -5,10 +5,13 @@ import { shardOf } from '#shared/sessions/shard';
 import type { CommandContext } from './commands.ts';
 import type { NetworkDriver } from './drivers/driver.ts';
 import { emitEvent } from './emit.ts';
-import { type LeaseGuard, stillHeld } from './leases.ts';
+import type { LeaseGuard } from './leases.ts';
+import { claimSession, holdsSession } from './session-fence.ts';
 import { type RuntimeOptions, SessionRuntime } from './session-runtime.ts';
 
 type SessionRef = { tenantId: string; sessionId: string };
+
+const SHARD_CACHE_MAX = 100_000;
 
 export interface RegistryDeps {
   driver: NetworkDriver;
@@ -18,6 +21,8 @@ export interface RegistryDeps {
   runtime: Omit<RuntimeOptions, 'fence' | 'onEnded'>;
   readSession?: (tenantId: string, sessionId: string) => Promise<Session | undefined>;
   emitEvent?: (event: HostEvent) => Promise<void>;
+  /** The session's epoch (session-fence.ts); the DynamoDB item when not given. */
+  fence?: { claim: typeof claimSession; holds: typeof holdsSession };
 }
 
 /**
@@ -30,10 +35,13 @@ export class RuntimeRegistry implements CommandContext {
   private readonly creating = new Map<string, Promise<SessionRuntime | undefined>>();
   private readonly readSession;
   private readonly emitEvent;
+  private readonly fence;
+  private readonly shards = new Map<string, number>();
 
   constructor(private readonly deps: RegistryDeps) {
     this.readSession = deps.readSession ?? getSession;
     this.emitEvent = deps.emitEvent ?? emitEvent;
+    this.fence = deps.fence ?? { claim: claimSession, holds: holdsSession };
   }
 
   get(sessionId: string): SessionRuntime | undefined {
@@ -67,8 +75,25 @@ export class RuntimeRegistry implements CommandContext {
   /** Sessions of one shard running here. */
   shardLoad(shard: number): number {
     let n = 0;
-    for (const id of this.runtimes.keys()) if (shardOf(id, this.deps.shardCount) === shard) n++;
+    for (const id of this.runtimes.keys()) if (this.shardOf(id) === shard) n++;
     return n;
+  }
+
+  /** The shard a session belongs to (a stable hash of its id, shared/sessions/shard.ts). */
+  shardOf(sessionId: string): number {
+    let shard = this.shards.get(sessionId);
+    if (shard === undefined) {
+      // Asked per shard for every runtime while shards move: hashed once per session.
+      if (this.shards.size > SHARD_CACHE_MAX) this.shards.clear();
+      shard = shardOf(sessionId, this.deps.shardCount);
+      this.shards.set(sessionId, shard);
+    }
+    return shard;
+  }
+
+  /** Whether this host holds the shard now. */
+  holdsShard(shard: number): boolean {
+    return this.deps.lease(shard) !== undefined;
   }
 
   forget(sessionId: string): void {
@@ -100,14 +125,14 @@ export class RuntimeRegistry implements CommandContext {
       at: Date.now(),
       status: 'LOGGED_OUT',
       reason: 'logged out by request (no live link: auth state removed here only)',
-      fence: this.deps.lease(shardOf(ref.sessionId, this.deps.shardCount))?.fence,
+      fence: this.deps.lease(this.shardOf(ref.sessionId))?.fence,
     });
   }
 
   /** Closes the links of one shard's sessions (auth kept) and forgets them: the shard moved away. */
   async stopShard(shard: number): Promise<void> {
     for (const [id, rt] of this.runtimes) {
-      if (shardOf(id, this.deps.shardCount) !== shard) continue;
+      if (this.shardOf(id) !== shard) continue;
       await rt.stop();
       this.runtimes.delete(id);
     }
@@ -121,13 +146,20 @@ export class RuntimeRegistry implements CommandContext {
   private async create(ref: SessionRef, known?: Session): Promise<SessionRuntime | undefined> {
     const session = known ?? (await this.readSession(ref.tenantId, ref.sessionId));
     if (session?.dbStatus !== 'active') return undefined;
+    const shard = this.shardOf(session.sessionId);
+    const lease = this.deps.lease(shard);
+    // Raising the session's epoch to this lease's fence fences out the host that ran it before; a
+    // later holder's epoch already there means this host is the stale one.
+    if (lease && !(await this.fence.claim(session.sessionId, lease))) {
+      throw new Error(`session ${session.sessionId} is claimed by a later holder of shard ${shard}`);
+    }
     const rt = new SessionRuntime(
       {
         tenantId: session.tenantId,
         sessionId: session.sessionId,
         method: session.method,
         phoneNumber: session.phoneNumber,
-        lease: this.deps.lease(session.shard),
+        lease,
       },
       this.deps.driver,
       {
@@ -137,14 +169,11 @@ export class RuntimeRegistry implements CommandContext {
             session.sessionId,
             Date.now(),
             state,
-            this.deps.lease(session.shard)?.fence,
+            this.deps.lease(shard)?.fence,
           ).then(() => undefined),
-        stillHolds: async () => {
-          const guard = this.deps.lease(session.shard);
-          return guard ? stillHeld(guard) : true;
-        },
+        stillHolds: async () => (lease ? this.fence.holds(session.sessionId, lease) : true),
         ...this.deps.runtime,
-        fence: () => this.deps.lease(session.shard)?.fence,
+        fence: () => this.deps.lease(shard)?.fence,
         // A runtime that ended for good leaves: a later connect or reconnect makes a fresh one.
         onEnded: (ended) => {
           if (this.runtimes.get(ref.sessionId) === ended) this.runtimes.delete(ref.sessionId);

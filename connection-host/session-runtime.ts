@@ -30,8 +30,9 @@ export interface RuntimeOptions {
   /** Called once when the runtime ends for good (terminal status): its owner forgets it. */
   onEnded?: (rt: SessionRuntime) => void;
   /**
-   * Whether this host still holds the session's shard. A 440 after the shard moved is the new
-   * holder's login replacing ours: not ours to answer. Held when not given.
+   * Whether this host still runs the session (its epoch, connection-host/session-fence.ts). A 440
+   * after the session moved is the new holder's login replacing ours: not ours to answer; and a
+   * send is made only while it holds. Held when not given.
    */
   stillHolds?: () => Promise<boolean>;
 }
@@ -114,6 +115,11 @@ export class SessionRuntime {
 
   get sessionId() {
     return this.request.sessionId;
+  }
+
+  /** Whether this host still runs the session: checked before every send. */
+  async holds(): Promise<boolean> {
+    return this.opts.stillHolds ? this.opts.stillHolds() : true;
   }
 
   /** Whether the runtime has ended for good (a terminal status) or was stopped. */

@@ -1,39 +1,58 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logger } from '#shared/log/logger';
-import type { Lease } from './leases.ts';
-import { type LeaseStore, ShardLeases } from './shard-leases.ts';
+import { type HostView, type LeaseStore, type ShardHandlers, ShardLeases } from './shard-leases.ts';
 
-/** Leases in memory: a shard is free (no owner) or held by one, under a fence that grows per acquisition. */
+/**
+ * Leases in memory, with DynamoDB's conditions: a take succeeds only if the lease is as the taker
+ * read it (compare-and-swap), a release only for its owner. Counts the writes.
+ */
 function memoryStore() {
   const table = new Map<number, { owner?: string; fence: number }>();
   const released: number[] = [];
+  let writes = 0;
   const store: LeaseStore = {
-    async tryAcquire(shard, owner, ttlMs): Promise<Lease | undefined> {
-      const held = table.get(shard);
-      if (held?.owner && held.owner !== owner) return undefined;
-      const fence = (held?.fence ?? 0) + 1;
+    async take(shard, owner, seen) {
+      const now = table.get(shard);
+      if (now?.fence !== seen.fence || now?.owner !== seen.owner) return undefined;
+      writes++;
+      const fence = (now?.fence ?? 0) + 1;
       table.set(shard, { owner, fence });
-      return { shard, owner, fence, expiresAtMs: Date.now() + ttlMs };
-    },
-    async renew(shard, owner) {
-      return table.get(shard)?.owner === owner;
+      return fence;
     },
     async release(shard, owner) {
       const held = table.get(shard);
-      if (held?.owner === owner) held.owner = undefined;
+      if (held?.owner !== owner) return;
+      writes++;
+      held.owner = undefined;
       released.push(shard);
     },
     async readLeases() {
-      return [...table].map(([shard, l]) => ({
-        shard,
-        owner: l.owner ?? '',
-        fence: l.fence,
-        expiresAtMs: l.owner ? Date.now() + 60_000 : 0,
-      }));
+      return [...table].map(([shard, l]) => ({ shard, owner: l.owner, fence: l.fence }));
     },
   };
-  return { store, table, released };
+  return { store, table, released, writes: () => writes };
 }
+
+/** Heartbeats in memory: a host is live while it beats; `dead` ones stop. */
+function memoryPresence(full = new Set<string>()) {
+  const live = new Set<string>();
+  const beats = new Map<string, number>();
+  const failing = new Set<string>();
+  const of = (hostId: string) => ({
+    async beat(): Promise<HostView[]> {
+      if (failing.has(hostId)) throw new Error('table unreachable');
+      live.add(hostId);
+      beats.set(hostId, (beats.get(hostId) ?? 0) + 1);
+      return [...live].map((h) => ({ hostId: h, full: full.has(h) }));
+    },
+    async leave() {
+      live.delete(hostId);
+    },
+  });
+  return { of, live, beats, failing, full };
+}
+
+const TTL = 3000; // ticks every second
 
 describe('ShardLeases', () => {
   beforeEach(() => {
@@ -43,46 +62,86 @@ describe('ShardLeases', () => {
     vi.useRealTimers();
   });
 
-  function setup(preset: Array<[number, string]> = []) {
-    const mem = memoryStore();
-    for (const [shard, owner] of preset) mem.table.set(shard, { owner, fence: 5 });
+  function host(
+    id: string,
+    mem: ReturnType<typeof memoryStore>,
+    presence: ReturnType<typeof memoryPresence>,
+    over: Partial<ShardHandlers> & { shardCount?: number } = {},
+  ) {
     const log: string[] = [];
-    const handlers = {
+    const handlers: ShardHandlers = {
       acquired: vi.fn(async (shard: number) => {
         log.push(`acquired ${shard} fence ${leases.guard(shard)?.fence}`);
       }),
-      lost: vi.fn(async (shard: number) => {
-        log.push(`lost ${shard} fence ${leases.guard(shard)?.fence}`);
+      lost: vi.fn(async (shard: number, why: 'lost' | 'release') => {
+        log.push(`${why} ${shard} fence ${leases.guard(shard)?.fence}`);
       }),
+      ...over,
     };
-    const leases = new ShardLeases({ hostId: 'h1', shardCount: 3, ttlMs: 3000 }, handlers, logger, mem.store);
-    return { ...mem, leases, log };
+    const leases = new ShardLeases(
+      { hostId: id, shardCount: over.shardCount ?? 3, ttlMs: TTL },
+      handlers,
+      logger,
+      mem.store,
+      presence.of(id),
+    );
+    return { leases, log, handlers };
   }
 
-  it('takes the free shards at start, under their fence, and leaves the held ones', async () => {
-    const { leases, log } = setup([[1, 'h2']]);
+  it('takes the free shards at start, under their fence, and leaves those of a live host', async () => {
+    const mem = memoryStore();
+    const presence = memoryPresence();
+    mem.table.set(1, { owner: 'h2', fence: 5 });
+    presence.live.add('h2');
+    const { leases, log } = host('h1', mem, presence, { shardCount: 2 });
     await leases.start();
-    expect(leases.owned()).toEqual([0, 2]);
-    expect(log).toEqual(['acquired 0 fence 1', 'acquired 2 fence 1']);
-    expect(leases.guard(2)).toEqual({ shard: 2, owner: 'h1', fence: 1 });
+    expect(leases.owned()).toEqual([0]);
+    expect(log).toEqual(['acquired 0 fence 1']);
+    expect(leases.guard(0)).toEqual({ shard: 0, owner: 'h1', fence: 1 });
     expect(leases.guard(1)).toBeUndefined();
     await leases.stop();
   });
 
-  it('takes a shard once its holder lets it go, under the next fence', async () => {
-    const { leases, table, log } = setup([[1, 'h2']]);
+  it('writes no lease while the shards stay put: holding costs one heartbeat per tick', async () => {
+    const mem = memoryStore();
+    const presence = memoryPresence();
+    const { leases } = host('h1', mem, presence, { shardCount: 64 });
     await leases.start();
-    table.set(1, { fence: 5 }); // h2 released it
+    expect(leases.owned()).toHaveLength(64);
+    const writes = mem.writes();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(mem.writes()).toBe(writes);
+    expect(presence.beats.get('h1')).toBeGreaterThanOrEqual(10);
+    await leases.stop();
+  });
+
+  it('takes a released shard, and a dead host’s (no heartbeat), under the next fence', async () => {
+    const mem = memoryStore();
+    const presence = memoryPresence();
+    mem.table.set(1, { owner: 'h2', fence: 5 });
+    mem.table.set(2, { owner: 'h3', fence: 7 });
+    presence.live.add('h2').add('h3');
+    const { leases, log } = host('h1', mem, presence);
+    await leases.start();
+    expect(leases.owned()).toEqual([0]);
+
+    mem.table.set(1, { fence: 5 }); // h2 released it and left
+    presence.live.delete('h2');
+    presence.live.delete('h3'); // h3 died: its heartbeat ran out
     await vi.advanceTimersByTimeAsync(1000);
     expect(log).toContain('acquired 1 fence 6');
+    expect(log).toContain('acquired 2 fence 8');
     expect(leases.owned()).toEqual([0, 1, 2]);
     await leases.stop();
   });
 
-  it('notices a lost shard on the next tick, stops its work while the fence is still known, then forgets it', async () => {
-    const { leases, table, log } = setup();
+  it('notices a lost shard (a later fence) on the next tick, stops its work while the fence is still known, then forgets it', async () => {
+    const mem = memoryStore();
+    const presence = memoryPresence();
+    const { leases, log } = host('h1', mem, presence);
     await leases.start();
-    table.set(0, { owner: 'h2', fence: 2 });
+    mem.table.set(0, { owner: 'h2', fence: 2 });
+    presence.live.add('h2');
 
     await vi.advanceTimersByTimeAsync(1000);
     expect(log).toContain('lost 0 fence 1');
@@ -91,84 +150,111 @@ describe('ShardLeases', () => {
     await leases.stop();
   });
 
-  it('on stop ticks no more, and releaseAll frees what it held', async () => {
-    const { leases, table, released, log } = setup([[1, 'h2']]);
+  it('lets every shard go once it could not beat for nearly the TTL', async () => {
+    const mem = memoryStore();
+    const presence = memoryPresence();
+    const { leases, log } = host('h1', mem, presence);
+    await leases.start();
+    presence.failing.add('h1');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(leases.owned()).toHaveLength(3); // one missed beat: still well inside the TTL
+    await vi.advanceTimersByTimeAsync(2000);
+    await leases.settled();
+    expect(leases.owned()).toEqual([]);
+    expect(log.filter((l) => l.startsWith('lost'))).toHaveLength(3);
+    await leases.stop();
+  });
+
+  it('on stop ticks no more, and releaseAll leaves the host list and frees what it held', async () => {
+    const mem = memoryStore();
+    const presence = memoryPresence();
+    const { leases, log } = host('h1', mem, presence);
     await leases.start();
     await leases.stop();
-    table.set(1, { fence: 5 });
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(log).toEqual(['acquired 0 fence 1', 'acquired 2 fence 1']);
+    expect(log).toEqual(['acquired 0 fence 1', 'acquired 1 fence 1', 'acquired 2 fence 1']);
 
     await leases.releaseAll();
-    expect(released.sort()).toEqual([0, 2]);
-    expect(table.get(0)?.owner).toBeUndefined();
+    expect(mem.released.sort()).toEqual([0, 1, 2]);
+    expect(presence.live.has('h1')).toBe(false);
     expect(leases.owned()).toEqual([]);
   });
 
-  it('hands over what it holds beyond its share once another host beats: links closed, then the lease released', async () => {
+  it('hands over what it holds beyond its share once another host beats: links closed, then the lease released; the newcomer takes them', async () => {
     const mem = memoryStore();
-    let hosts = ['h1'];
-    const presence = { beat: vi.fn(async () => hosts), leave: vi.fn(async () => {}) };
+    const presence = memoryPresence();
     const order: string[] = [];
-    const handlers = {
-      acquired: vi.fn(async () => {}),
+    const h1 = host('h1', mem, presence, {
+      shardCount: 4,
       lost: vi.fn(async (shard: number) => {
         order.push(`lost ${shard} while held ${mem.table.get(shard)?.owner}`);
       }),
       load: (shard: number) => (shard === 1 ? 0 : 3),
-    };
-    const leases = new ShardLeases(
-      { hostId: 'h1', shardCount: 4, ttlMs: 3000 },
-      handlers,
-      logger,
-      mem.store,
-      presence,
-    );
-    await leases.start();
-    expect(leases.owned()).toEqual([0, 1, 2, 3]);
+    });
+    await h1.leases.start();
+    expect(h1.leases.owned()).toEqual([0, 1, 2, 3]);
 
-    hosts = ['h1', 'h2'];
+    const h2 = host('h2', mem, presence, { shardCount: 4 });
+    await h2.leases.start();
     await vi.advanceTimersByTimeAsync(1000);
-    await leases.settled();
+    await h1.leases.settled();
     // The lightest (shard 1, no sessions) first, then the highest of the equally loaded.
     expect(order).toEqual(['lost 1 while held h1', 'lost 3 while held h1']);
-    expect(mem.released.sort()).toEqual([1, 3]);
-    expect(leases.owned()).toEqual([0, 2]);
+    expect(h1.leases.owned()).toEqual([0, 2]);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(h2.leases.owned()).toEqual([1, 3]);
 
-    // At its share now: it neither takes the free shards back nor hands over more.
+    // At their share now: nothing moves any more.
     await vi.advanceTimersByTimeAsync(3000);
-    expect(leases.owned()).toEqual([0, 2]);
-    expect(handlers.lost).toHaveBeenCalledTimes(2);
+    expect(h1.leases.owned()).toEqual([0, 2]);
+    expect(h2.leases.owned()).toEqual([1, 3]);
+    expect(h1.handlers.lost).toHaveBeenCalledTimes(2);
 
-    await leases.stop();
-    await leases.releaseAll();
-    expect(presence.leave).toHaveBeenCalled();
+    for (const h of [h1, h2]) await h.leases.stop();
   });
 
-  it('renews its other shards while a taken shard is still resuming', async () => {
+  it('a host past its memory budget takes no more shards, and another host takes them', async () => {
     const mem = memoryStore();
-    const renewals: number[] = [];
-    const renewing = mem.store.renew;
-    mem.store.renew = async (shard, owner, ttl) => {
-      renewals.push(shard);
-      return renewing(shard, owner, ttl);
-    };
+    const presence = memoryPresence();
+    let full = false;
+    const h1 = host('h1', mem, presence, { shardCount: 8, full: () => full });
+    // Shards 4-7 are another live host's: h1 takes its half, 0-3.
+    for (let s = 4; s < 8; s++) mem.table.set(s, { owner: 'gone', fence: 1 });
+    presence.live.add('gone');
+    await h1.leases.start();
+    expect(h1.leases.owned()).toEqual([0, 1, 2, 3]);
+
+    // h1 fills up; then the other host dies: its shards are free, but h1 takes none of them.
+    full = true;
+    presence.full.add('h1');
+    presence.live.delete('gone');
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(h1.leases.owned()).toEqual([0, 1, 2, 3]);
+
+    // A host with room joins and takes them all.
+    const h2 = host('h2', mem, presence, { shardCount: 8 });
+    await h2.leases.start();
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(h2.leases.owned()).toEqual([4, 5, 6, 7]);
+    expect(h1.leases.owned()).toEqual([0, 1, 2, 3]);
+    for (const h of [h1, h2]) await h.leases.stop();
+  });
+
+  it('beats on while a taken shard is still resuming', async () => {
+    const mem = memoryStore();
+    const presence = memoryPresence();
     let finishResume = () => {};
-    const handlers = {
+    const { leases } = host('h1', mem, presence, {
+      shardCount: 2,
       acquired: vi.fn(async (shard: number) => {
         if (shard === 1) await new Promise<void>((r) => (finishResume = r));
       }),
-      lost: vi.fn(async () => {}),
-    };
-    mem.table.set(1, { owner: 'h2', fence: 1 });
-    const leases = new ShardLeases({ hostId: 'h1', shardCount: 2, ttlMs: 3000 }, handlers, logger, mem.store);
+    });
     await leases.start();
-    mem.table.set(1, { fence: 1 }); // h2 stopped: shard 1 comes here and resumes slowly
-    await vi.advanceTimersByTimeAsync(1000);
     expect(leases.owned()).toEqual([0, 1]);
-    renewals.length = 0;
+    const before = presence.beats.get('h1') ?? 0;
     await vi.advanceTimersByTimeAsync(3000);
-    expect(renewals.filter((s) => s === 0).length).toBeGreaterThanOrEqual(3);
+    expect((presence.beats.get('h1') ?? 0) - before).toBeGreaterThanOrEqual(3);
     finishResume();
     await leases.stop();
   });

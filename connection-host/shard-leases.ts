@@ -1,5 +1,5 @@
 import type { Logger } from '#shared/log/logger';
-import { type LeaseGuard, readLeases, release, renew, tryAcquire } from './leases.ts';
+import { type Lease, type LeaseGuard, readLeases, release, take } from './leases.ts';
 import { planShards } from './shard-plan.ts';
 
 /** What the host does when a shard becomes its own, or stops being so. */
@@ -13,38 +13,53 @@ export interface ShardHandlers {
   lost(shard: number, why: 'lost' | 'release'): Promise<void>;
   /** Sessions the shard runs here: the lightest shards are handed over first. */
   load?(shard: number): number;
+  /** Whether this host is past its memory budget: it then takes no more shards. */
+  full?(): boolean;
+  /** A shard's command queue: a host gathers the shards of few queues (shard-plan.ts). */
+  groupOf?(shard: number): number;
 }
 
 export interface LeaseStore {
-  tryAcquire: typeof tryAcquire;
-  renew: typeof renew;
+  take: typeof take;
   release: typeof release;
   readLeases: typeof readLeases;
 }
 
+/** A live host as its heartbeat tells. */
+export interface HostView {
+  hostId: string;
+  /** Past its memory budget: it takes no more shards, the others share the rest. */
+  full?: boolean;
+}
+
 /** How a host tells the others it is alive, and learns which hosts are. */
 export interface Presence {
-  /** Writes this host's heartbeat; answers the ids of the live hosts (this one among them). */
-  beat(): Promise<string[]>;
+  /** Writes this host's heartbeat; answers the live hosts (this one among them). */
+  beat(): Promise<HostView[]>;
   /** Removes this host's heartbeat: a clean stop. */
   leave(): Promise<void>;
 }
 
 /** Without a presence the host believes itself alone and takes every free shard. */
-const alone = (hostId: string): Presence => ({ beat: async () => [hostId], leave: async () => {} });
+const alone = (hostId: string): Presence => ({ beat: async () => [{ hostId }], leave: async () => {} });
 
-/** Renew well inside the TTL, and look for released shards often (a clean stop frees them at once). */
-const tickMs = (ttlMs: number) => Math.max(500, Math.min(2000, Math.floor(ttlMs / 3)));
+/** Beat well inside the TTL, and look for released shards often (a clean stop frees them at once). */
+export const tickMs = (ttlMs: number) => Math.max(500, Math.min(2000, Math.floor(ttlMs / 3)));
+
+/** Conditional writes in flight at once while taking shards. */
+const TAKE_PARALLEL = 64;
 
 /**
- * The lease loop. Every tick renews the shards this host holds, beats its heartbeat, and then, from
- * the live hosts and the leases, takes its share of the free shards or hands over what it holds
- * beyond its share (connection-host/shard-plan.ts). A shard whose host died (stopped renewing) or
- * stopped cleanly (released) moves to a host below its share.
+ * The lease loop. A host keeps what it holds by beating its own heartbeat, one write per tick
+ * however many shards it holds; a shard's lease is written only when it changes hands. Each tick
+ * also reads the leases (one partition) and the live hosts and, from them, takes its share of the
+ * free shards or hands over what it holds beyond its share (connection-host/shard-plan.ts). A
+ * shard whose owner's heartbeat ran out (the host died) or that was released (the host stopped or
+ * handed it over) is free and moves to a host below its share.
  *
- * Acquiring a shard (resuming its sessions) and handing one over (closing its links) run beside
- * the loop, one after the other per shard, so a shard with hundreds of sessions to resume never
- * delays renewing the others.
+ * The heartbeat runs on its own: planning, taking shards, resuming their sessions (beside the
+ * loop, one shard after the other) and handing shards over never delay it. A host that could not
+ * beat for nearly the TTL lets every shard go, since the others may be taking them.
  */
 export class ShardLeases {
   /** Held shard → the fence it is held under. */
@@ -54,13 +69,17 @@ export class ShardLeases {
   /** Each shard's work (resume, stop) in order; a hand-over waits for the resume before it. */
   private readonly work = new Map<number, Promise<void>>();
   private timer?: NodeJS.Timeout;
-  private ticking = Promise.resolve();
+  private beating?: Promise<void>;
+  private planning?: Promise<void>;
+  private hosts: HostView[] = [];
+  private lastBeatAt = 0;
+  private stopping = false;
 
   constructor(
     private readonly cfg: { hostId: string; shardCount: number; ttlMs: number },
     private readonly handlers: ShardHandlers,
     private readonly log: Logger,
-    private readonly store: LeaseStore = { tryAcquire, renew, release, readLeases },
+    private readonly store: LeaseStore = { take, release, readLeases },
     private readonly presence: Presence = alone(cfg.hostId),
   ) {}
 
@@ -74,11 +93,17 @@ export class ShardLeases {
     return [...this.held.keys()].sort((a, b) => a - b);
   }
 
-  /** One round at once, so the host comes up holding the shards it can get; then one per tick. */
+  /** One beat and one round at once, so the host comes up holding the shards it can get; then per tick. */
   async start(): Promise<void> {
-    await this.tick();
+    await this.beat();
+    await this.plan();
     this.timer = setInterval(() => {
-      this.ticking = this.ticking.then(() => this.tick());
+      this.beating ??= this.beat().finally(() => {
+        this.beating = undefined;
+      });
+      this.planning ??= this.plan().finally(() => {
+        this.planning = undefined;
+      });
     }, tickMs(this.cfg.ttlMs));
   }
 
@@ -87,10 +112,11 @@ export class ShardLeases {
     while (this.work.size) await Promise.all(this.work.values());
   }
 
-  /** Stops renewing and acquiring; the shards stay held (and fenced) until `releaseAll`. */
+  /** Stops beating and acquiring; the shards stay held (and fenced) until `releaseAll`. */
   async stop(): Promise<void> {
+    this.stopping = true;
     clearInterval(this.timer);
-    await this.ticking;
+    await Promise.all([this.beating, this.planning]);
     await this.settled();
   }
 
@@ -108,52 +134,98 @@ export class ShardLeases {
     this.held.clear();
   }
 
-  private async tick(): Promise<void> {
-    const { hostId, shardCount, ttlMs } = this.cfg;
-    await Promise.all(
-      [...this.held.keys()]
-        .filter((shard) => this.leaving.get(shard) !== 'lost')
-        .map(async (shard) => {
-          try {
-            if (!(await this.store.renew(shard, hostId, ttlMs))) this.letGo(shard, 'lost');
-          } catch (err) {
-            this.log.error({ err, shard }, 'lease renewal failed');
-          }
-        }),
-    );
-
-    // One change at a time: while a shard is being let go, the counts others read are in motion.
-    if (this.leaving.size) return;
-    let plan: ReturnType<typeof planShards>;
+  private async beat(): Promise<void> {
+    const startedAt = Date.now();
     try {
-      const [hosts, leases] = await Promise.all([this.presence.beat(), this.store.readLeases(shardCount)]);
-      plan = planShards({
-        me: hostId,
-        hosts,
-        leases,
-        shardCount,
-        now: Date.now(),
-        load: this.handlers.load?.bind(this.handlers),
-      });
+      this.hosts = await this.presence.beat();
+      this.lastBeatAt = startedAt;
     } catch (err) {
-      this.log.error({ err }, 'reading hosts and leases failed');
-      return;
-    }
-    for (const shard of plan.release) {
-      this.log.info({ shard, target: plan.target }, 'handing a shard over');
-      this.letGo(shard, 'release');
-    }
-    for (const shard of plan.take) {
-      if (this.held.has(shard)) continue;
-      try {
-        const lease = await this.store.tryAcquire(shard, hostId, ttlMs);
-        if (!lease) continue;
-        this.held.set(shard, lease.fence);
-        this.inOrder(shard, () => this.handlers.acquired(shard));
-      } catch (err) {
-        this.log.error({ err, shard }, 'lease acquire failed');
+      this.log.error({ err }, 'heartbeat failed');
+      // The others count this host dead once its last heartbeat runs out: stop before they take over.
+      const { ttlMs } = this.cfg;
+      if (this.held.size && Date.now() - this.lastBeatAt >= ttlMs - tickMs(ttlMs)) {
+        this.log.warn(
+          { shards: this.held.size },
+          'no heartbeat for nearly the lease TTL: letting every shard go',
+        );
+        for (const shard of this.held.keys()) if (!this.leaving.has(shard)) this.letGo(shard, 'lost');
       }
     }
+  }
+
+  private async plan(): Promise<void> {
+    const { hostId, shardCount, ttlMs } = this.cfg;
+    // Without a recent heartbeat the others may count this host dead: it takes nothing.
+    if (Date.now() - this.lastBeatAt >= ttlMs - tickMs(ttlMs)) return;
+    let leases: Lease[];
+    try {
+      leases = await this.store.readLeases();
+    } catch (err) {
+      this.log.error({ err }, 'reading the leases failed');
+      return;
+    }
+    const byShard = new Map(leases.map((l) => [l.shard, l]));
+    // A later fence means another host took the shard. An older one is a read that lags this
+    // host's own take: the partition is read eventually consistent.
+    for (const [shard, fence] of this.held) {
+      const now = byShard.get(shard);
+      if (now && now.fence > fence && !this.leaving.has(shard)) this.letGo(shard, 'lost');
+    }
+
+    // Leases under this host's id that it does not hold (an earlier run under the same id, a
+    // release that failed) would count as live to the others forever: freed, they are shared again.
+    const strays = leases.filter((l) => l.owner === hostId && !this.held.has(l.shard));
+    await Promise.all(
+      strays.map((l) =>
+        this.store.release(l.shard, hostId).catch((err: unknown) => this.log.warn({ err }, 'release failed')),
+      ),
+    );
+    if (strays.length) return;
+
+    // One change at a time: while a shard is being let go, the counts others read are in motion.
+    if (this.leaving.size || !this.hosts.length) return;
+    const full = this.handlers.full?.() ?? false;
+    const plan = planShards({
+      me: hostId,
+      hosts: this.hosts.map((h) => h.hostId),
+      full: [
+        ...this.hosts.filter((h) => h.full && h.hostId !== hostId).map((h) => h.hostId),
+        ...(full ? [hostId] : []),
+      ],
+      // What this host holds, as it knows it: the read may lag its own takes.
+      leases: [
+        ...leases.filter((l) => !this.held.has(l.shard)),
+        ...this.owned().map((shard) => ({ shard, owner: hostId })),
+      ],
+      shardCount,
+      load: this.handlers.load?.bind(this.handlers),
+      groupOf: this.handlers.groupOf?.bind(this.handlers),
+    });
+    if (plan.release.length)
+      this.log.info({ shards: plan.release.length, target: plan.target }, 'handing shards over');
+    for (const shard of plan.release) this.letGo(shard, 'release');
+    const wanted = plan.take.filter((s) => !this.held.has(s));
+    const before = this.held.size;
+    for (let i = 0; i < wanted.length && !this.stopping; i += TAKE_PARALLEL) {
+      await Promise.all(
+        wanted.slice(i, i + TAKE_PARALLEL).map(async (shard) => {
+          const seen = byShard.get(shard);
+          try {
+            const fence = await this.store.take(shard, hostId, { owner: seen?.owner, fence: seen?.fence });
+            if (fence === undefined) return;
+            this.held.set(shard, fence);
+            this.inOrder(shard, () => this.handlers.acquired(shard));
+          } catch (err) {
+            this.log.error({ err, shard }, 'lease take failed');
+          }
+        }),
+      );
+    }
+    if (this.held.size > before)
+      this.log.info(
+        { took: this.held.size - before, held: this.held.size, target: plan.target },
+        'shards taken',
+      );
   }
 
   /** Stops the shard's work beside the loop; a hand-over then releases the lease for the next host. */

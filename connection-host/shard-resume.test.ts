@@ -46,6 +46,7 @@ function takeover(listed: Session[], table: Map<string, Session | Error>) {
     driver,
     shardCount: 1,
     lease: (shard) => ({ shard, owner: 'h1', fence: 3 }),
+    fence: { claim: async () => true, holds: async () => true },
     runtime: { maxFailures: 1, zombieIdleMs: 60_000, sendIntervalMs: 0, reconnectBaseMs: 1000 },
     readSession: read,
     emitEvent: async () => {},

@@ -87,6 +87,7 @@ function addDashboard(scope: Construct, props: ObservabilityProps, all: IConstru
       hostTaskMetric(props, 'DesiredTaskCount'),
       hostTaskMetric(props, 'RunningTaskCount'),
     ]),
+    graph('Host heartbeats past the memory budget', [serviceMetric(p, 'HostFullBeats', 'connection-host')]),
   );
   return dashboard;
 }
@@ -119,8 +120,8 @@ export interface ObservabilityProps {
 /**
  * Alarms over everything in the stack, found by walking the construct tree so that a queue or a
  * function added later is covered without an edit here: the age of the oldest message in every queue
- * that has a dead-letter queue, errors and throttles of every Lambda function, and fewer running host
- * tasks than desired. Every alarm in the stack (the per-DLQ ones from queues.ts included) notifies
+ * that has a dead-letter queue, errors and throttles of every Lambda function, fewer running host
+ * tasks than desired, and a host past its memory budget. Every alarm in the stack (the per-DLQ ones from queues.ts included) notifies
  * one SNS topic. Call it last in the stack's constructor.
  */
 export function addObservability(scope: Construct, props: ObservabilityProps): sns.ITopic {
@@ -179,6 +180,14 @@ export function addObservability(scope: Construct, props: ObservabilityProps): s
     'Fewer connection host tasks running than desired',
     0,
     5,
+  );
+
+  // A host past its memory budget takes no more shards (connection-host/memory-budget.ts): capacity
+  // is short while auto-scaling catches up, or for good at its maximum.
+  alarm(
+    'HostOverMemoryBudgetAlarm',
+    serviceMetric(props.prefix, 'HostFullBeats', 'connection-host'),
+    'A connection host is past its memory budget and takes no more shards (raise HostMaxTasks or the task memory)',
   );
 
   addDashboard(scope, props, all);

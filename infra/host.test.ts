@@ -5,6 +5,7 @@ import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allQueues, deadLetterQueueName, queueName } from '#shared/aws/resources';
+import { leaseShardsFor } from '#shared/sessions/shard';
 import { OLDEST_MESSAGE_ALARM_SECONDS } from './alarms.ts';
 import { cdkJsonContext } from './app-context.ts';
 import { settingsFromContext } from './context.ts';
@@ -12,8 +13,11 @@ import {
   ALB_IDLE_TIMEOUT_SECONDS,
   HOST_HTTP_PORT,
   HOST_LIVENESS_PATH,
+  HOST_MEMORY_BUDGET_MB,
+  MEMORY_TARGET_PERCENT,
   STOP_TIMEOUT_SECONDS,
   STREAM_PATHS,
+  TASK_MEMORY_MIB,
 } from './host.ts';
 import { checkWithNag } from './nag.ts';
 import { API_ACCESS_LOG_FIELDS, API_BURST_LIMIT, API_RATE_LIMIT, SessionManagerStack } from './stack.ts';
@@ -68,9 +72,15 @@ describe('connection host on ECS Fargate', () => {
     expect(env).toMatchObject({
       RESOURCE_PREFIX: prefix,
       SHARD_COUNT: String(shardCount),
+      // About 1024 lease shards, a multiple of the queue count (LEASE_SHARDS must be one).
+      LEASE_SHARDS: String(leaseShardsFor(shardCount)),
       HOST_HTTP_PORT: String(HOST_HTTP_PORT),
       MESSAGING_DRIVER: 'baileys',
+      // The memory budget follows from the task's memory, with headroom.
+      HOST_MEMORY_BUDGET_MB: String(HOST_MEMORY_BUDGET_MB),
     });
+    expect(taskDef.Properties.Memory).toBe(String(TASK_MEMORY_MIB));
+    expect(HOST_MEMORY_BUDGET_MB).toBeLessThan(TASK_MEMORY_MIB);
     expect(env.AWS_REGION).toEqual({ Ref: 'AWS::Region' });
     expect(Object.keys(env)).toEqual(
       expect.arrayContaining(['DATA_TABLE_NAME', 'AUTH_TABLE_NAME', 'MEDIA_BUCKET_NAME']),
@@ -84,11 +94,14 @@ describe('connection host on ECS Fargate', () => {
     });
   });
 
-  it('service: desired count from a parameter (at least 2), circuit breaker with rollback, private subnets', () => {
-    template.hasParameter('HostDesiredCount', { Type: 'Number', Default: 2, MinValue: 2 });
+  it('service: min and max tasks from parameters (at least 2), auto-scaled on memory, circuit breaker with rollback, private subnets', () => {
+    template.hasParameter('HostMinTasks', { Type: 'Number', Default: 2, MinValue: 2 });
+    template.hasParameter('HostMaxTasks', { Type: 'Number', Default: 10, MinValue: 2 });
+    const [, service] = one('AWS::ECS::Service');
+    // Auto-scaling owns the count: a deploy must not reset it.
+    expect(service!.Properties.DesiredCount).toBeUndefined();
     template.hasResourceProperties('AWS::ECS::Service', {
       LaunchType: 'FARGATE',
-      DesiredCount: { Ref: 'HostDesiredCount' },
       TaskDefinition: { Ref: taskDefId },
       DeploymentConfiguration: Match.objectLike({
         DeploymentCircuitBreaker: { Enable: true, Rollback: true },
@@ -96,6 +109,20 @@ describe('connection host on ECS Fargate', () => {
       }),
       NetworkConfiguration: { AwsvpcConfiguration: Match.objectLike({ AssignPublicIp: 'DISABLED' }) },
     });
+    template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', {
+      MinCapacity: { Ref: 'HostMinTasks' },
+      MaxCapacity: { Ref: 'HostMaxTasks' },
+      ScalableDimension: 'ecs:service:DesiredCount',
+    });
+    template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalingPolicy', {
+      PolicyType: 'TargetTrackingScaling',
+      TargetTrackingScalingPolicyConfiguration: Match.objectLike({
+        TargetValue: MEMORY_TARGET_PERCENT,
+        PredefinedMetricSpecification: { PredefinedMetricType: 'ECSServiceAverageMemoryUtilization' },
+      }),
+    });
+    // The target keeps the hosts under their budget, so scaling out comes before any host refuses work.
+    expect(MEMORY_TARGET_PERCENT).toBeLessThan((HOST_MEMORY_BUDGET_MB / TASK_MEMORY_MIB) * 100);
     template.hasResourceProperties('AWS::ECS::Cluster', {
       ClusterSettings: [{ Name: 'containerInsights', Value: 'enabled' }],
     });
@@ -318,6 +345,16 @@ describe('alarms', () => {
           `${metric} ${id}`,
         ).toBe(true);
     }
+  });
+
+  it('a host past its memory budget', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: prefix,
+      MetricName: 'HostFullBeats',
+      Dimensions: [{ Name: 'Service', Value: 'connection-host' }],
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
   });
 
   it('API 5xx and host tasks running below desired', () => {

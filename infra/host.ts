@@ -9,6 +9,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { leaseShardsFor } from '#shared/sessions/shard';
 import { projectRoot } from './functions.ts';
 import { grantMediaReadWrite } from './grants.ts';
 import { type LogSettings, logGroup } from './log-groups.ts';
@@ -40,6 +41,16 @@ export const STREAM_PATHS = [
   '/api/v1/tts',
 ];
 
+/** Each host task's memory. */
+export const TASK_MEMORY_MIB = 2048;
+/**
+ * A host past this much resident memory takes no more shards (connection-host/memory-budget.ts):
+ * 80 % of the task, the rest headroom for what its sessions still grow by.
+ */
+export const HOST_MEMORY_BUDGET_MB = Math.floor(TASK_MEMORY_MIB * 0.8);
+/** Average memory of the host tasks that auto-scaling holds: well under the budget. */
+export const MEMORY_TARGET_PERCENT = 60;
+
 export interface ConnectionHostProps {
   prefix: string;
   shardCount: number;
@@ -60,9 +71,10 @@ export interface ConnectionHostProps {
 
 /**
  * The connection host: a VPC (public subnets for the load balancer, private subnets with NAT for the
- * tasks, DynamoDB and S3 gateway endpoints), an ECS Fargate service of at least two tasks built from
- * connection-host/Dockerfile, and an internal Application Load Balancer that serves the SSE streams
- * from them to the CloudFront distribution (infra/edge.ts), the service's only public entrance.
+ * tasks, DynamoDB and S3 gateway endpoints), an ECS Fargate service of two tasks or more built from
+ * connection-host/Dockerfile, auto-scaled on memory (sessions per host), and an internal Application
+ * Load Balancer that serves the SSE streams from them to the CloudFront distribution (infra/edge.ts),
+ * the service's only public entrance.
  */
 export class ConnectionHost extends Construct {
   readonly vpc: ec2.Vpc;
@@ -71,15 +83,22 @@ export class ConnectionHost extends Construct {
   readonly taskDefinition: ecs.FargateTaskDefinition;
   readonly loadBalancer: elbv2.ApplicationLoadBalancer;
   readonly targetGroup: elbv2.ApplicationTargetGroup;
-  readonly desiredCount: CfnParameter;
+  readonly minTasks: CfnParameter;
+  readonly maxTasks: CfnParameter;
 
   constructor(scope: Construct, id: string, props: ConnectionHostProps) {
     super(scope, id);
-    this.desiredCount = new CfnParameter(scope, 'HostDesiredCount', {
+    this.minTasks = new CfnParameter(scope, 'HostMinTasks', {
       type: 'Number',
       default: 2,
       minValue: 2,
-      description: 'Connection host tasks (at least 2: one takes over the shards of a failed one)',
+      description: 'Fewest connection host tasks (at least 2: one takes over the shards of a failed one)',
+    });
+    this.maxTasks = new CfnParameter(scope, 'HostMaxTasks', {
+      type: 'Number',
+      default: 10,
+      minValue: 2,
+      description: 'Most connection host tasks auto-scaling may run',
     });
 
     this.vpc = new ec2.Vpc(this, 'Vpc', {
@@ -111,7 +130,7 @@ export class ConnectionHost extends Construct {
 
     this.taskDefinition = new ecs.FargateTaskDefinition(this, 'Task', {
       cpu: 1024,
-      memoryLimitMiB: 2048,
+      memoryLimitMiB: TASK_MEMORY_MIB,
       runtimePlatform: {
         cpuArchitecture: ecs.CpuArchitecture.X86_64,
         operatingSystemFamily: ecs.OperatingSystemFamily.LINUX,
@@ -132,6 +151,8 @@ export class ConnectionHost extends Construct {
         ...props.environment,
         RESOURCE_PREFIX: props.prefix,
         SHARD_COUNT: String(props.shardCount),
+        LEASE_SHARDS: String(leaseShardsFor(props.shardCount)),
+        HOST_MEMORY_BUDGET_MB: String(HOST_MEMORY_BUDGET_MB),
         AWS_REGION: Stack.of(this).region,
         HOST_HTTP_PORT: String(HOST_HTTP_PORT),
         MESSAGING_DRIVER: 'baileys',
@@ -156,12 +177,26 @@ export class ConnectionHost extends Construct {
     this.service = new ecs.FargateService(this, 'Service', {
       cluster: this.cluster,
       taskDefinition: this.taskDefinition,
-      desiredCount: this.desiredCount.valueAsNumber,
+      // No desired count: auto-scaling owns it (a deploy that set one would reset the scaled count).
       minHealthyPercent: 100,
       maxHealthyPercent: 200,
       circuitBreaker: { enable: true, rollback: true },
       vpcSubnets: { subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS },
       healthCheckGracePeriod: Duration.seconds(60),
+    });
+
+    // Sessions cost memory (docs/benchmarks.md) and the hosts share them evenly (lease shards), so
+    // the service's average memory tracks sessions per host: past the target a task is added and
+    // takes its share by hand-over; below it, a task is stopped (SIGTERM: it hands its shards over).
+    const scaling = this.service.autoScaleTaskCount({
+      minCapacity: this.minTasks.valueAsNumber,
+      maxCapacity: this.maxTasks.valueAsNumber,
+    });
+    scaling.scaleOnMemoryUtilization('MemoryTarget', {
+      targetUtilizationPercent: MEMORY_TARGET_PERCENT,
+      scaleOutCooldown: Duration.minutes(2),
+      // Slow to scale in: every stop moves sessions (closes and reopens their links).
+      scaleInCooldown: Duration.minutes(15),
     });
 
     // Internal: no public address. CloudFront reaches it through a VPC origin (infra/edge.ts), so the

@@ -13,6 +13,7 @@ import {
   type TableDef,
   tables,
 } from '#shared/aws/resources';
+import { leaseShardsFor } from '#shared/sessions/shard';
 import { cdkJsonContext } from './app-context.ts';
 import { settingsFromContext } from './context.ts';
 import { SessionManagerStack } from './stack.ts';
@@ -258,6 +259,8 @@ describe('functions', () => {
           Variables: {
             RESOURCE_PREFIX: prefix,
             SHARD_COUNT: String(shardCount),
+            // About 1024 lease shards, a multiple of the queue count (LEASE_SHARDS must be one).
+            LEASE_SHARDS: String(leaseShardsFor(shardCount)),
             DATA_TABLE_NAME: {
               Ref: logicalId('AWS::DynamoDB::Table', { GlobalSecondaryIndexes: Match.anyValue() }),
             },

@@ -10,6 +10,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { allQueues, buckets, commandQueue, type QueueDef, queues, tables } from '#shared/aws/resources';
+import { leaseShardsFor } from '#shared/sessions/shard';
 import { addObservability } from './alarms.ts';
 import type { DeploymentSettings } from './context.ts';
 import { Edge } from './edge.ts';
@@ -140,6 +141,7 @@ export class SessionManagerStack extends Stack {
     const environment = {
       RESOURCE_PREFIX: prefix,
       SHARD_COUNT: String(shardCount),
+      LEASE_SHARDS: String(leaseShardsFor(shardCount)),
       ...names,
     };
     const grantCommon = (fn: lambda.IFunction) => {

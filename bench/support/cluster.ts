@@ -28,6 +28,8 @@ export async function startCluster(opts: { prefix: string; shards: number; env?:
     JWT_SECRET: secrets.JWT_SECRET,
     RESOURCE_PREFIX: opts.prefix,
     SHARD_COUNT: String(opts.shards),
+    // One lease shard per command queue unless the bench asks for more (LEASE_SHARDS in opts.env).
+    LEASE_SHARDS: String(opts.shards),
     MESSAGING_DRIVER: 'simulator',
     LOG_LEVEL: 'warn',
     ...opts.env,
@@ -59,9 +61,8 @@ export async function startCluster(opts: { prefix: string; shards: number; env?:
   return {
     baseUrl,
     token,
-    /** The host id holding a shard's lease now. */
-    leaseOwner: async (shard: number) =>
-      (await data.get<{ owner: string; expiresAtMs: number }>(leaseKey(shard), true))?.owner,
+    /** The host id a shard's lease names now (a dead host's until another takes the shard). */
+    leaseOwner: async (shard: number) => (await data.get<{ owner?: string }>(leaseKey(shard), true))?.owner,
     call,
     spawnHost: (hostId: string) =>
       spawnTs('scripts/local/host-process.ts', { HOST_ID: hostId, SIM_NETWORK_URL: baseUrl }),

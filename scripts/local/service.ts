@@ -60,6 +60,9 @@ function externalAws() {
   return { env, dynamoPid: undefined as number | undefined, stop: async () => {} };
 }
 
+/** LEASE_SHARDS in local mode unless set (the cloud's default is 1024). */
+const LOCAL_LEASE_SHARDS = 64;
+
 export interface RunningService {
   baseUrl: string;
   adminApiKey: string;
@@ -84,6 +87,9 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   process.env.ADMIN_API_KEY = secrets.ADMIN_API_KEY;
   process.env.JWT_SECRET = secrets.JWT_SECRET;
   const aws = opts.aws === 'external' ? externalAws() : await startLocalAws({ dataDir: opts.dataDir });
+  // One machine's DynamoDB Local takes a shard change at a time far slower than DynamoDB: fewer lease
+  // shards keep hand-overs quick here, and still spread sessions over as many hosts as a laptop runs.
+  process.env.LEASE_SHARDS ??= String(LOCAL_LEASE_SHARDS);
   resetEnvCache();
   opts.beforeFirstRequest?.();
   const cfg = env();
@@ -150,6 +156,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     ...aws.env,
     RESOURCE_PREFIX: cfg.RESOURCE_PREFIX,
     SHARD_COUNT: String(cfg.SHARD_COUNT),
+    LEASE_SHARDS: String(cfg.LEASE_SHARDS),
     MESSAGING_DRIVER: cfg.MESSAGING_DRIVER,
     ADMIN_API_KEY: secrets.ADMIN_API_KEY,
     JWT_SECRET: secrets.JWT_SECRET,

@@ -87,14 +87,18 @@ export const buckets = {
   },
 } satisfies Record<string, BucketDef>;
 
-/** Commands for sessions go to one FIFO queue per shard; the shard holder consumes it. */
+/**
+ * Commands for sessions go to one of SHARD_COUNT FIFO queues (by the session's hash); the hosts
+ * holding its lease shards consume it. A host puts back a command of a shard it does not hold, which
+ * counts as a receive (connection-host/command-queues.ts): hence 20 receives before the DLQ.
+ */
 export function commandQueue(shard: number): QueueDef {
   return {
     id: `commands-${shard}`,
     fifo: true,
     consumerTimeoutSeconds: 10,
     visibilityTimeoutSeconds: 60,
-    maxReceiveCount: 5,
+    maxReceiveCount: 20,
   };
 }
 

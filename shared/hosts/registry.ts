@@ -2,9 +2,10 @@ import { hostKey, hostsOf } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
 
 /**
- * A connection host's heartbeat: written on every lease tick, live while `expiresAtMs` is ahead. The
- * hosts read each other's to share the shards (connection-host/shard-plan.ts); the admin route
- * `GET /api/admin/hosts` shows them.
+ * A connection host's heartbeat: written on every lease tick, live while `expiresAtMs` is ahead. It
+ * is what keeps the host's shards its own (a lease whose owner has no live heartbeat is free,
+ * connection-host/leases.ts). The hosts read each other's to share the shards
+ * (connection-host/shard-plan.ts); the admin route `GET /api/admin/hosts` shows them.
  */
 export interface HostRecord {
   hostId: string;
@@ -15,6 +16,8 @@ export interface HostRecord {
   /** Sessions whose link is READY. */
   ready: number;
   rssBytes: number;
+  /** Past its memory budget: it takes no more shards (connection-host/memory-budget.ts). */
+  full?: boolean;
   startedAt: string;
   expiresAtMs: number;
 }

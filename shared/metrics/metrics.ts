@@ -16,6 +16,10 @@ export const COUNTERS = {
   webhookAttempts: { name: 'WebhookAttempts', help: 'Webhook POSTs made' },
   webhookDelivered: { name: 'WebhookDelivered', help: 'Webhook POSTs answered 2xx' },
   webhookFailures: { name: 'WebhookFailures', help: 'Webhook POSTs that failed (to be retried or given up)' },
+  hostFullBeats: {
+    name: 'HostFullBeats',
+    help: 'Heartbeats of a connection host past its memory budget (it takes no more shards)',
+  },
 } as const;
 export type Counter = keyof typeof COUNTERS;
 

@@ -95,6 +95,18 @@ export async function listShardSessions(shard: number): Promise<Session[]> {
 }
 
 /**
+ * Lists a session under another shard. Sessions made before LEASE_SHARDS were listed under their
+ * command queue's number; the host that finds one there moves it to its lease shard.
+ */
+export async function reindexSessionShard(tenantId: string, sessionId: string, shard: number): Promise<void> {
+  await dataTable.update(
+    sessionKey(tenantId, sessionId),
+    { shard, ...shardIndexKeys(shard, tenantId, sessionId) },
+    { condition: 'attribute_exists(pk)' },
+  );
+}
+
+/**
  * Applies a state change only if it is newer than what is stored and, when the writer names its
  * shard lease `fence`, only if no later lease holder has written already (a host that lost its
  * shard cannot overwrite the new holder's state). Returns the updated session.

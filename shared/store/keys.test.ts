@@ -93,7 +93,7 @@ describe('DynamoDB keys', () => {
   it('keys without a tenant', () => {
     expect(k.mobidKey('900000000000001')).toEqual({ pk: 'MOBID#900000000000001', sk: 'META' });
     expect(k.commandDoneKey('c1')).toEqual({ pk: 'CMDDONE#c1', sk: 'META' });
-    expect(k.leaseKey(3)).toEqual({ pk: 'SHARD#3', sk: 'LEASE' });
+    expect(k.leaseKey(3)).toEqual({ pk: 'LEASES', sk: 'SHARD#0003' });
   });
 
   it('the auth table', () => {

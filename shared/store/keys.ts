@@ -317,7 +317,12 @@ export const idempotencyKey = (tenantId: string, key: string) => ({
   sk: META,
 });
 export const commandDoneKey = (commandId: string) => ({ pk: `CMDDONE#${commandId}`, sk: META });
-export const leaseKey = (shard: number) => ({ pk: `SHARD#${shard}`, sk: 'LEASE' });
+/**
+ * A shard's lease: every shard's in one partition, read whole by each host's tick. Written only when
+ * the shard changes hands, so the partition sees a write per move, not per renewal.
+ */
+export const leaseKey = (shard: number) => ({ pk: 'LEASES', sk: `SHARD#${String(shard).padStart(4, '0')}` });
+export const leasesOf = () => ({ pk: 'LEASES', skBeginsWith: 'SHARD#' });
 /** A connection host's heartbeat; all hosts in one small partition, read whole by every host's tick. */
 export const hostKey = (hostId: string) => ({ pk: 'HOSTS', sk: `HOST#${hostId}` });
 export const hostsOf = () => ({ pk: 'HOSTS', skBeginsWith: 'HOST#' });
@@ -334,6 +339,9 @@ export const shardSessionsPk = shardPk;
 export const authPk = (sessionId: string) => `AUTH#${sessionId}`;
 export const AUTH_CREDS_SK = 'creds';
 export const authCredsKey = (sessionId: string) => ({ pk: authPk(sessionId), sk: AUTH_CREDS_SK });
+/** The session's epoch: which shard holder may write its auth state and send for it (session-fence.ts). */
+export const AUTH_EPOCH_SK = 'epoch';
+export const authEpochKey = (sessionId: string) => ({ pk: authPk(sessionId), sk: AUTH_EPOCH_SK });
 /** A Signal key (or any other typed value) of the network's auth state. */
 export const authValueSk = (type: string, id: string) => `${type}#${id}`;
 /** Part `i` of a value too large for one item. */

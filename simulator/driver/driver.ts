@@ -7,7 +7,7 @@ import type {
   LinkRequest,
   NetworkDriver,
 } from '../../connection-host/drivers/driver.ts';
-import { FencedOutError, leaseCheck } from '../../connection-host/leases.ts';
+import { epochCheck, FencedOutError } from '../../connection-host/session-fence.ts';
 import type { Frame } from '../protocol.ts';
 import { deliver, type FrameStep, stepOf } from './frames.ts';
 import { DeviceConnection, deviceLink, fetchFrameMedia } from './link.ts';
@@ -42,11 +42,11 @@ export function simulatorDriver(): NetworkDriver {
             conn.token = s.creds.token;
             const put = authTable.putOp({ ...credsKey(sessionId), ...s.creds });
             const lease = request.lease;
-            // Fenced like every auth write: a host that lost the shard must not store credentials.
-            if (!(await authTable.transact(lease ? [put, leaseCheck(lease)] : [put]))) {
+            // Fenced like every auth write: a host that lost the session must not store credentials.
+            if (!(await authTable.transact(lease ? [put, epochCheck(sessionId, lease)] : [put]))) {
               conn.end({
                 kind: 'fatal',
-                reason: lease ? new FencedOutError(lease).message : 'credentials not stored',
+                reason: lease ? new FencedOutError(sessionId, lease).message : 'credentials not stored',
               });
             }
             return;

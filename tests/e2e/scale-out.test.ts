@@ -8,7 +8,9 @@ import { waitFor } from '../support/client.ts';
 import { jsonClient } from '../support/http.ts';
 import { spawnApi, spawnScript, stopProcess } from '../support/processes.ts';
 
-const SHARDS = 6;
+/** Command queues (SHARD_COUNT) and the lease shards the hosts share (LEASE_SHARDS, a multiple). */
+const QUEUES = 3;
+const SHARDS = 48;
 const SESSIONS = 4;
 const procs: ChildProcess[] = [];
 
@@ -31,7 +33,8 @@ describe('connection hosts sharing the shards', () => {
     const prefix = `so${Date.now() % 1_000_000}`;
     const common = {
       RESOURCE_PREFIX: prefix,
-      SHARD_COUNT: String(SHARDS),
+      SHARD_COUNT: String(QUEUES),
+      LEASE_SHARDS: String(SHARDS),
       LEASE_TTL_MS: '3000',
       SEND_INTERVAL_MS: '0',
     };
@@ -76,20 +79,26 @@ describe('connection hosts sharing the shards', () => {
       10_000,
       'host-a reporting every shard',
     );
-    expect((await hosts())[0]!.shards).toEqual([0, 1, 2, 3, 4, 5]);
+    expect((await hosts())[0]!.shards).toEqual(Array.from({ length: SHARDS }, (_, s) => s));
 
-    // Two more join: each takes its share (2 of 6) by orderly hand-over from host-a.
+    // Two more join: each takes its share (16 of 48, give or take the plan's slack of 1) by orderly
+    // hand-over from host-a.
     spawnHost('host-b');
     spawnHost('host-c');
     const spread = await waitFor(
       async () => {
         const hs = await hosts();
-        return hs.length === 3 && hs.every((h) => h.shards.length === 2) ? hs : undefined;
+        const total = hs.reduce((n, h) => n + h.shards.length, 0);
+        return hs.length === 3 && total === SHARDS && hs.every((h) => Math.abs(h.shards.length - 16) <= 1)
+          ? hs
+          : undefined;
       },
       60_000,
-      'three hosts holding 2 shards each',
+      'three hosts holding 16 shards each (±1)',
     );
-    expect(spread.flatMap((h) => h.shards).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(spread.flatMap((h) => h.shards).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: SHARDS }, (_, s) => s),
+    );
     for (const h of spread) {
       expect(h.pid).toBe(hostProcs.get(h.hostId)?.pid);
       expect(h.rssBytes).toBeGreaterThan(0);
@@ -113,7 +122,7 @@ describe('connection hosts sharing the shards', () => {
     const send = async (sessionId: string, text: string) => {
       const commandId = `cmd_${randomUUID()}`;
       await sendJson(
-        queueName(prefix, commandQueue(shardOf(sessionId, SHARDS))),
+        queueName(prefix, commandQueue(shardOf(sessionId, QUEUES))),
         {
           kind: 'send',
           commandId,
@@ -138,10 +147,13 @@ describe('connection hosts sharing the shards', () => {
     const after = await waitFor(
       async () => {
         const hs = await hosts();
-        return hs.length === 2 && hs.every((h) => h.shards.length === 3) ? hs : undefined;
+        const total = hs.reduce((n, h) => n + h.shards.length, 0);
+        return hs.length === 2 && total === SHARDS && hs.every((h) => Math.abs(h.shards.length - 24) <= 2)
+          ? hs
+          : undefined;
       },
       30_000,
-      'two hosts holding 3 shards each',
+      'two hosts holding 24 shards each (±2)',
     );
     expect(after.map((h) => h.hostId)).not.toContain(leaving.hostId);
     const expected = Array.from({ length: COUNT }, (_, i) => `m${i}`);

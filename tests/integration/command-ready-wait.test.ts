@@ -65,7 +65,8 @@ const ctx: CommandContext = {
   logoutUnlinked: async () => {},
   reconnect: async () => {},
 };
-const queues = new CommandQueues(ctx);
+// One shard, one queue, held here.
+const queues = new CommandQueues({ ...ctx, shardOf: () => 0 }, { queueOf: () => 0 });
 
 const sendCommand = (sessionId: string, messageId: string) => {
   const command: Command = {

@@ -5,7 +5,8 @@ import { dynamoClient } from '#shared/aws/clients';
 import { fromAttr, type Item, TRANSACTION_MAX_ITEMS, toAttr } from '#shared/store/db';
 import { authPartSk } from '#shared/store/keys';
 import { authTable } from '#shared/store/tables';
-import { FencedOutError, type LeaseGuard, leaseCheck, stillHeld } from '../../leases.ts';
+import type { LeaseGuard } from '../../leases.ts';
+import { epochCheck, FencedOutError, holdsSession } from '../../session-fence.ts';
 
 /**
  * Item layout of one auth-state value (`pk = AUTH#<sessionId>`, `sk = creds | <type>#<id>`):
@@ -97,9 +98,11 @@ export const itemBytes = (it: Stored) =>
 export async function transactGroups(
   groups: TransactWriteItem[][],
   sizes: number[],
-  lease?: LeaseGuard,
+  fence?: { sessionId: string; lease: LeaseGuard },
 ): Promise<void> {
-  // With a lease, every transaction also checks it: a host that lost the shard writes nothing.
+  // Fenced, every transaction also checks the session's epoch (its own item, in the same
+  // partition): a host that lost the session writes nothing.
+  const lease = fence?.lease;
   const maxItems = lease ? TRANSACTION_MAX_ITEMS - 1 : TRANSACTION_MAX_ITEMS;
   const batches: TransactWriteItem[][] = [];
   let cur: TransactWriteItem[] = [];
@@ -117,8 +120,10 @@ export async function transactGroups(
   if (cur.length) batches.push(cur);
   for (const batch of batches) {
     for (let attempt = 0; ; attempt++) {
-      if (await authTable.transact(lease ? [...batch, leaseCheck(lease)] : batch)) break;
-      if (lease && !(await stillHeld(lease))) throw new FencedOutError(lease);
+      if (await authTable.transact(fence ? [...batch, epochCheck(fence.sessionId, fence.lease)] : batch))
+        break;
+      if (fence && !(await holdsSession(fence.sessionId, fence.lease)))
+        throw new FencedOutError(fence.sessionId, fence.lease);
       // Cancelled without conditions means a conflicting concurrent write: back off and retry.
       if (attempt >= 5) throw new Error('auth state write: transaction kept being cancelled');
       await sleep(100 * 2 ** attempt);

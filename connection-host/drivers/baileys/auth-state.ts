@@ -15,7 +15,7 @@ import {
 } from '@whiskeysockets/baileys';
 import { dynamoClient } from '#shared/aws/clients';
 import { toAttr } from '#shared/store/db';
-import { AUTH_CREDS_SK, authPartSk, authPk, authValueSk } from '#shared/store/keys';
+import { AUTH_CREDS_SK, AUTH_EPOCH_SK, authPartSk, authPk, authValueSk } from '#shared/store/keys';
 import { authTable } from '#shared/store/tables';
 import type { LeaseGuard } from '../../leases.ts';
 import { byteCache, SESSION_CACHE_BYTES } from '../../session-memory.ts';
@@ -26,7 +26,7 @@ import { encode, itemBytes, readValues, sleep, transactGroups } from './auth-ite
  * `pk = AUTH#<sessionId>`, `sk = creds` or `<type>#<id>` (every SignalDataTypeMap type, generically).
  * Values are JSON with Baileys' BufferJSON replacer; see auth-items.ts for the item layout.
  * Reads go through an in-process cache bounded by bytes (absent values included); key writes are
- * transactional.
+ * transactional and, with a lease, checked against the session's epoch (connection-host/session-fence.ts).
  */
 
 /** Read once (when a peer starts a session with it) and then deleted: kept in the table, not in memory. */
@@ -92,7 +92,7 @@ export async function loadAuthState(sessionId: string, lease?: LeaseGuard): Prom
       newParts.set(sk, n);
     }
     try {
-      await transactGroups(groups, sizes, lease);
+      await transactGroups(groups, sizes, lease && { sessionId, lease });
     } catch (err) {
       // Some batches may have landed: forget what we believed, keep the widest part count to clean up.
       for (const [sk, n] of newParts) {
@@ -199,7 +199,7 @@ const typeOfSk = (sk: string) => {
   return i < 0 ? sk : sk.slice(0, i);
 };
 
-/** Deletes every item of the session's auth state (Query for the keys, then batch deletes). */
+/** Deletes every item of the session's auth state but its epoch (Query for the keys, then batch deletes). */
 export async function clearAuthState(sessionId: string): Promise<void> {
   const pk = authPk(sessionId);
   const TableName = authTable.name();
@@ -216,7 +216,8 @@ export async function clearAuthState(sessionId: string): Promise<void> {
         ExclusiveStartKey: start,
       }),
     );
-    const keys = r.Items ?? [];
+    // The epoch stays: a stale host must not find the session unclaimed and claim it.
+    const keys = (r.Items ?? []).filter((k) => k.sk?.S !== AUTH_EPOCH_SK);
     for (let i = 0; i < keys.length; i += 25) {
       let requests = keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
       for (let attempt = 0; requests.length > 0; attempt++) {

@@ -11,6 +11,7 @@ const Host = z.object({
   sessions: z.number().int().openapi({ description: 'Sessions running on the host' }),
   ready: z.number().int().openapi({ description: 'Of those, the ones whose link is READY' }),
   rssBytes: z.number().int(),
+  full: z.boolean().openapi({ description: 'Past its memory budget: it takes no more shards' }),
   startedAt: z.string(),
 });
 
@@ -30,8 +31,9 @@ const hostsRoute = createRoute({
 export function adminHostRoutes() {
   const r = router();
   r.openapi(hostsRoute, async (c) => {
-    const hosts = (await liveHosts()).map(({ expiresAtMs: _e, ...h }) => h);
-    return c.json({ success: true as const, shardCount: env().SHARD_COUNT, hosts }, 200);
+    const hosts = (await liveHosts()).map(({ expiresAtMs: _e, ...h }) => ({ ...h, full: h.full ?? false }));
+    // The units of ownership the hosts share (LEASE_SHARDS), not the command queues.
+    return c.json({ success: true as const, shardCount: env().LEASE_SHARDS, hosts }, 200);
   });
   return r;
 }

@@ -25,7 +25,7 @@ export async function createSession(
     phoneNumber: input.phoneNumber,
     status: 'REGISTERING',
     dbStatus: 'active',
-    shard: shardOf(sessionId, env().SHARD_COUNT),
+    shard: shardOf(sessionId, env().LEASE_SHARDS),
     createdAt: now,
     updatedAt: now,
     stateAt: 0,

@@ -1,0 +1,203 @@
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { shardOf } from '#shared/sessions/shard';
+import { rssOf, startCluster, until } from './support/cluster.ts';
+
+/**
+ * Scale-out proof (issue 29): 4 host processes share N simulated sessions; one is killed (SIGKILL);
+ * then a fifth joins. Reports sessions per host before and after (max/min), RSS per session, the
+ * time until every session of the dead host is READY on another host, the inbound messages sent
+ * to its sessions during the failover against those stored and delivered by webhook (lost,
+ * duplicated), and the spread once the fifth host has its share.
+ * Run: npx tsx bench/scale-out.ts [sessions=4000] [leaseTtlMs=15000]
+ */
+const SESSIONS = Number(process.argv[2] ?? 4000);
+const TTL_MS = Number(process.argv[3] ?? 15_000);
+const QUEUES = 4;
+const LEASE_SHARDS = 64;
+/** Inbound messages injected per moved session while its host is dead. */
+const PER_SESSION = 2;
+
+interface HostView {
+  hostId: string;
+  pid?: number;
+  shards: number[];
+  sessions: number;
+  ready: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function webhookReceiver() {
+  const seen = new Map<string, number>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      res.writeHead(200).end('ok');
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const tag = body.event === 'message.inbound' ? body.content?.text : undefined;
+        if (typeof tag === 'string' && tag.startsWith('f')) seen.set(tag, (seen.get(tag) ?? 0) + 1);
+      } catch {}
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, server, seen };
+}
+
+async function main() {
+  const prefix = `so${Date.now() % 100000}`;
+  const cluster = await startCluster({
+    prefix,
+    shards: QUEUES,
+    env: {
+      LEASE_SHARDS: String(LEASE_SHARDS),
+      LEASE_TTL_MS: String(TTL_MS),
+      SEND_INTERVAL_MS: '0',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    },
+  });
+  const receiver = await webhookReceiver();
+  const procs = new Map<string, ChildProcess>();
+  try {
+    const { call } = cluster;
+    const admin = cluster.token;
+    const hosts = async (): Promise<HostView[]> => (await call('GET', '/api/admin/hosts', admin)).hosts;
+    const spread = (hs: HostView[]) => {
+      const n = hs.map((h) => h.sessions);
+      return { max: Math.max(...n), min: Math.min(...n) };
+    };
+    const received = async () => {
+      const text = await (await fetch(`${cluster.baseUrl}/metrics`)).text();
+      return Number(text.match(/^wsm_messages_received_total (\d+)/m)?.[1] ?? 0);
+    };
+
+    for (const id of ['h1', 'h2', 'h3', 'h4']) procs.set(id, cluster.spawnHost(id));
+    await until(
+      async () => {
+        const hs = await hosts();
+        return hs.length === 4 && hs.reduce((n, h) => n + h.shards.length, 0) === LEASE_SHARDS;
+      },
+      120_000,
+      'four hosts holding every shard',
+    );
+    console.error('four hosts up');
+    await sleep(3000);
+    const baseline = [...procs.values()].reduce((n, p) => n + rssOf(p.pid!), 0);
+
+    const tenant = await call('POST', '/api/admin/tenants', admin, { name: 'scale-out bench' });
+    const token = (await call('POST', '/api/auth/token', undefined, { apiKey: tenant.apiKey })).token;
+    await call('POST', '/api/webhook/config', token, {
+      webhookUrl: receiver.url,
+      approvedDomains: '127.0.0.1',
+      enabled: true,
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < SESSIONS; i += 20) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(20, SESSIONS - i) }, (_, j) =>
+          call('POST', '/api/sessions', token, { name: `s${i + j}` }),
+        ),
+      );
+      ids.push(...batch.map((b) => b.session.sessionId as string));
+    }
+    await until(
+      async () => (await hosts()).reduce((n, h) => n + h.ready, 0) >= SESSIONS,
+      SESSIONS * 200 + 60_000,
+      `${SESSIONS} sessions READY`,
+    );
+    console.error(`${SESSIONS} sessions READY`);
+    await sleep(3000);
+    const before = await hosts();
+    const rss = [...procs.values()].reduce((n, p) => n + rssOf(p.pid!), 0);
+
+    // Kill the host running the most sessions; its sessions must come up elsewhere.
+    const victim = before.reduce((a, b) => (b.sessions > a.sessions ? b : a));
+    const moved = ids.filter((id) => victim.shards.includes(shardOf(id, LEASE_SHARDS)));
+    const storedBefore = await received();
+    procs.get(victim.hostId)!.kill('SIGKILL');
+    const killedAt = Date.now();
+    const tags: string[] = [];
+    let n = 0;
+    for (const sessionId of moved) {
+      for (let i = 0; i < PER_SESSION; i++) {
+        const tag = `f${n++}`;
+        tags.push(tag);
+        await call('POST', '/_sim/inbound', undefined, { sessionId, from: '919800000001', text: tag });
+      }
+    }
+    const others = (hs: HostView[]) => hs.filter((h) => h.hostId !== victim.hostId);
+    const afterKill = await until(
+      async () => {
+        const hs = others(await hosts());
+        return hs.reduce((k, h) => k + h.ready, 0) >= SESSIONS ? hs : undefined;
+      },
+      TTL_MS + 120_000,
+      'every session READY on the other hosts',
+    );
+    const failoverMs = Date.now() - killedAt;
+    console.error(`failover done in ${failoverMs} ms`);
+    await until(
+      async () => tags.every((t) => receiver.seen.has(t)) || undefined,
+      120_000,
+      'the failover messages delivered',
+    ).catch(() => undefined);
+    await sleep(5000);
+    const stored = (await received()) - storedBefore;
+    const delivered = tags.filter((t) => receiver.seen.has(t)).length;
+    const duplicated = [...receiver.seen.values()].filter((c) => c > 1).length;
+
+    // A fifth host joins: the others hand it its share.
+    procs.set('h5', cluster.spawnHost('h5'));
+    const joinedAt = Date.now();
+    const fair = Math.ceil(LEASE_SHARDS / 4);
+    const rebalanced = await until(
+      async () => {
+        const hs = others(await hosts());
+        return hs.length === 4 &&
+          hs.every((h) => h.shards.length <= fair + Math.floor(fair / 10)) &&
+          hs.reduce((k, h) => k + h.ready, 0) >= SESSIONS
+          ? hs
+          : undefined;
+      },
+      180_000,
+      'the fifth host holding its share, every session READY',
+    );
+    const rebalanceMs = Date.now() - joinedAt;
+
+    const row = (what: string, value: string | number) => console.log(`| ${what} | ${value} |`);
+    console.log(`\n| ${SESSIONS} simulated sessions, ${LEASE_SHARDS} lease shards, TTL ${TTL_MS} ms | |`);
+    console.log('| --- | --- |');
+    const b = spread(before);
+    row('Sessions per host, 4 hosts (max / min)', `${b.max} / ${b.min} (${(b.max / b.min).toFixed(2)}×)`);
+    row(
+      'RSS per session (4 hosts, over their empty RSS)',
+      `${((rss - baseline) / SESSIONS / 1024).toFixed(0)} KB`,
+    );
+    row('Sessions of the killed host', moved.length);
+    row('SIGKILL → every one READY on another host', `${(failoverMs / 1000).toFixed(1)} s`);
+    const a = spread(afterKill);
+    row('Sessions per host, 3 hosts (max / min)', `${a.max} / ${a.min} (${(a.max / a.min).toFixed(2)}×)`);
+    row('Inbound sent during the failover / stored / delivered', `${tags.length} / ${stored} / ${delivered}`);
+    row('Lost / duplicated webhooks', `${tags.length - delivered} / ${duplicated}`);
+    const lost = tags.filter((t) => !receiver.seen.has(t));
+    if (lost.length) console.error(`not delivered (in the order sent, of ${tags.length}): ${lost.join(' ')}`);
+    const r = spread(rebalanced);
+    row('Fifth host joins → its share, every session READY', `${(rebalanceMs / 1000).toFixed(1)} s`);
+    row(
+      'Sessions per host, 4 hosts after the join (max / min)',
+      `${r.max} / ${r.min} (${(r.max / r.min).toFixed(2)}×)`,
+    );
+  } catch (err) {
+    console.error(err);
+    process.exitCode = 1;
+  } finally {
+    receiver.server.close();
+    await cluster.stop();
+    process.exit();
+  }
+}
+
+await main();
