@@ -11,6 +11,7 @@ import type { InboundMessage } from '#shared/messages/content';
 import type { StoredMessage } from '#shared/messages/message';
 import { advanceStatus, getMessage, saveInbound, saveMessage } from '#shared/messages/repository';
 import { type Counter, count } from '#shared/metrics/metrics';
+import { recordStatusChange } from '#shared/sessions/history';
 import { addAlias, applySessionState, getSession } from '#shared/sessions/repository';
 import { feedClock } from '#shared/store/keys';
 import { nudgeTenantFeed } from '#shared/stream/feed';
@@ -103,6 +104,8 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
       if (updated)
         await Promise.all([
           sessionStatusWebhook(updated),
+          // The health and reconnect history the console shows (GET /api/sessions/{id}/history).
+          recordStatusChange(updated),
           // A restriction change is news on the stream too; a status change alone is not (yet).
           e.restriction !== undefined ? publishRestrictionChange(updated) : undefined,
         ]);

@@ -24,6 +24,7 @@ describe('DynamoDB keys', () => {
     expect(k.webhookOverridesOf('t')).toEqual({ pk: 'T#t', skBeginsWith: 'WHCFG#S#' });
     expect(k.deliveryKey('t', 'd1')).toEqual({ pk: 'T#t', sk: 'DLV#d1' });
     expect(k.sessionStatusSentKey('t', 's1')).toEqual({ pk: 'T#t', sk: 'WHSS#s1' });
+    expect(k.sessionHistoryKey('t', 's1')).toEqual({ pk: 'T#t', sk: 'SH#s1' });
     expect(k.idempotencyKey('t', 'order-42')).toEqual({ pk: 'T#t#IDEM#order-42', sk: 'META' });
   });
 

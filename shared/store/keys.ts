@@ -88,6 +88,11 @@ export const sessionStatusSentKey = (tenantId: string, sessionId: string) => ({
   pk: tenantPk(tenantId),
   sk: `WHSS#${sessionId}`,
 });
+/** A session's recent status changes (shared/sessions/history.ts): one item, a bounded list. */
+export const sessionHistoryKey = (tenantId: string, sessionId: string) => ({
+  pk: tenantPk(tenantId),
+  sk: `SH#${sessionId}`,
+});
 /** A chatbot rule, under the session key (or `*`) it applies to; session keys never contain `#`. */
 export const chatbotRuleKey = (tenantId: string, mobid: string, ruleId: string) => ({
   pk: tenantPk(tenantId),

@@ -2,12 +2,14 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chatbotTurnKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { launchBrowser } from '../support/browser.ts';
 import { chatbotTurnDone } from '../support/chatbot.ts';
-import { api, baseUrl, newTenant, simInbound } from '../support/client.ts';
+import { api, baseUrl, newTenant, readySession, simInbound } from '../support/client.ts';
+import { fixtures, mediaServer } from '../support/media-server.ts';
 import { outbox, outboxWith } from '../support/outbox.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -84,14 +86,42 @@ describe('the web console in a real browser', () => {
     await desktop.getByRole('status').getByText('Saved.').waitFor();
     await visit(desktop, 'Sessions');
 
-    // A new session links by itself (the simulated phone scans the QR) and the list shows it READY.
-    await desktop.getByLabel('Session name').fill('Front desk');
+    // A new session shows its QR code; the simulated phone is held (it would scan within 300 ms) until
+    // the test has seen the image, then scans it, and the list shows the session READY by itself.
+    const created = desktop.waitForResponse(
+      (r) => r.url().endsWith('/api/sessions') && r.request().method() === 'POST',
+    );
+    await desktop.getByLabel('Session name').fill('Front dsk');
     await desktop.getByRole('button', { name: 'New session' }).click();
-    const row = desktop.locator('tr', { hasText: 'Front desk' });
+    const sessionId = ((await (await created).json()) as { session: { sessionId: string } }).session
+      .sessionId;
+    expect((await api().post('/_sim/linking/hold', { sessionId })).status).toBe(200);
+    const qr = desktop.getByRole('img', { name: 'QR code' });
+    await qr.waitFor({ timeout: 10_000 });
+    // A real PNG drawn by the browser, not a broken image.
+    await expect
+      .poll(() => qr.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .toBeGreaterThan(0);
+    await shot(desktop, 'sessions-qr', 'desktop');
+    expect((await api().post('/_sim/scan', { sessionId })).status).toBe(200);
+    const row = desktop.locator(`tr[data-session="${sessionId}"]`);
     await row.getByText('READY').waitFor({ timeout: 10_000 });
     await desktop.locator('.linking').getByText('READY').waitFor();
-    const sessionId = (await row.getAttribute('data-session'))!;
-    expect(sessionId).toBeTruthy();
+
+    // Rename (PATCH /api/sessions/{id}) and the health and status history of the session.
+    await row.getByRole('button', { name: 'Health and history of Front dsk' }).click();
+    const detail = desktop.getByRole('region', { name: 'Session Front dsk' });
+    await detail.getByLabel('New name').fill('Front desk');
+    await detail.getByRole('button', { name: 'Rename' }).click();
+    await row.getByRole('cell', { name: 'Front desk', exact: true }).waitFor();
+    expect((await tenant.api.get(`/api/sessions/${sessionId}`)).body.session.name).toBe('Front desk');
+    const history = desktop.getByRole('table', { name: 'Status history' });
+    await history.getByText('READY').waitFor({ timeout: 10_000 });
+    await history.getByText('QR_READY').waitFor({ timeout: 10_000 });
+    const stored = await tenant.api.get(`/api/sessions/${sessionId}/history`);
+    const statuses = stored.body.changes.map((c: { status: string }) => c.status);
+    expect(statuses[0]).toBe('READY');
+    expect(statuses).toContain('QR_READY');
     await shot(desktop, 'sessions', 'desktop');
 
     // The Inbox follows the tenant stream: a message from a customer appears without a reload.
@@ -226,7 +256,80 @@ describe('the web console in a real browser', () => {
       }
       await shot(phone, name.toLowerCase(), 'phone');
     }
-  }, 60_000);
+  }, 90_000);
+
+  it('shows media in the Inbox (an image inline with its OCR text, a voice note as a link with its transcription), sends a file reply, shows the delivery ticks', async () => {
+    const tenant = await newTenant('console-media');
+    const session = await readySession(tenant.api, 'Reception');
+    const sessionId = session.sessionId as string;
+    // An image of text, drawn here so its OCR text is known; a voice note the fake speech provider says.
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="700" height="200"><rect width="100%" height="100%" fill="white"/>
+      <text x="30" y="130" font-family="DejaVu Sans, sans-serif" font-size="80" fill="black">INVOICE 4521</text></svg>`;
+    const ogg = fixtures.ogg(512);
+    const media = await mediaServer({
+      'receipt.png': {
+        bytes: await sharp(Buffer.from(svg)).png().toBuffer(),
+        mimetype: 'image/png',
+        sha256: '',
+      },
+      'said.ogg': { ...ogg, bytes: Buffer.concat([ogg.bytes, Buffer.from('SAY:see you at ten;', 'utf8')]) },
+    });
+    closing.push(media.close);
+    const from = '15550007777';
+    await simInbound({
+      sessionId,
+      from,
+      name: 'Ravi',
+      type: 'image',
+      mediaUrl: media.url('receipt.png'),
+      mimetype: 'image/png',
+    });
+    await simInbound({
+      sessionId,
+      from,
+      name: 'Ravi',
+      type: 'voice',
+      mediaUrl: media.url('said.ogg'),
+      mimetype: 'audio/ogg',
+    });
+
+    const page = await open('desktop');
+    await signIn(page, tenant.apiKey);
+    await visit(page, 'Inbox');
+    await page.getByRole('button', { name: /Ravi/ }).click({ timeout: 90_000 });
+    const messages = page.getByRole('list', { name: 'Messages' });
+    // The image inline, drawn from the bytes the API served with the token; its OCR text beside it.
+    const image = messages.getByRole('img', { name: 'Image' });
+    await image.waitFor({ timeout: 90_000 });
+    await expect
+      .poll(() => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .toBe(700);
+    await messages.getByText(/INVOICE\s*4521/).waitFor({ timeout: 30_000 });
+    // The voice note as a labelled link to its file, with its transcription.
+    const voice = messages.getByRole('link', { name: /Voice note/ });
+    await voice.waitFor({ timeout: 90_000 });
+    expect(await voice.getAttribute('href')).toContain('/links/');
+    await messages.getByText('see you at ten').waitFor({ timeout: 30_000 });
+
+    // A file reply goes through upload-send, with the typed text as its caption.
+    await page.getByLabel('Reply').fill('Your receipt, stamped');
+    await page.getByLabel('Attach a file').setInputFiles({
+      name: 'receipt-stamped.pdf',
+      mimeType: 'application/pdf',
+      buffer: fixtures.pdf(1024).bytes,
+    });
+    await page.getByRole('button', { name: 'Send' }).click();
+    const [sent] = await outboxWith(sessionId, 1, 15_000);
+    expect(sent).toMatchObject({ fileName: 'receipt-stamped.pdf', caption: 'Your receipt, stamped' });
+    expect(await page.getByLabel('Attach a file').inputValue()).toBe('');
+    // Delivery ticks follow the network's receipts: the status is the ticks' accessible name.
+    await messages.getByRole('img', { name: /^(sent|delivered)$/ }).waitFor({ timeout: 15_000 });
+    expect(
+      (await api().post('/_sim/receipt', { sessionId, messageId: sent!.id, status: 'read' })).status,
+    ).toBe(200);
+    await messages.getByRole('img', { name: 'read' }).waitFor({ timeout: 15_000 });
+    await shot(page, 'inbox-media', 'desktop');
+  }, 150_000);
 
   it('shows Tenants to the admin key only: creates a tenant whose key signs in, issues and revokes a key', async () => {
     for (const size of ['desktop', 'phone'] as const) {

@@ -77,6 +77,42 @@ export function ActionButton(props: {
   );
 }
 
+/**
+ * A form whose submit runs `onSubmit` (the page does not reload); the API's error is shown under
+ * it as the API worded it, and the form is marked busy while it runs.
+ */
+export function Form(props: {
+  onSubmit: () => Promise<unknown>;
+  children: ComponentChildren;
+  class?: string;
+  label?: string;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  return (
+    <form
+      class={props.class}
+      aria-label={props.label}
+      aria-busy={busy}
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setBusy(true);
+        setError(undefined);
+        try {
+          await props.onSubmit();
+        } catch (err) {
+          setError(messageOf(err));
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      {props.children}
+      <ErrorText error={error} />
+    </form>
+  );
+}
+
 /** A status as a badge: the color says good, waiting or bad; the text says which. */
 export function Status({ value }: { value: string }) {
   const tone = ['READY', 'delivered', 'read', 'succeeded', 'live', 'on', 'active'].includes(value)

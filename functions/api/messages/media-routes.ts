@@ -1,0 +1,83 @@
+import { GetObjectCommand, NoSuchKey } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { createRoute, z } from '@hono/zod-openapi';
+import { s3Client } from '#shared/aws/clients';
+import { names } from '#shared/aws/names';
+import { router } from '#shared/http/context';
+import { NotFoundError } from '#shared/http/errors';
+import { bearer, errorResponses } from '#shared/http/schemas';
+import { getMessage } from '#shared/messages/repository';
+import { requireSession } from '#shared/sessions/repository';
+import { requireAuth } from '../auth/middleware.ts';
+import { PRESIGN_SECONDS } from './upload.ts';
+
+/** Above this a file is not passed through the API (a Lambda answer is at most 6 MB): a redirect. */
+export const MEDIA_INLINE_MAX = 4 * 1024 * 1024;
+
+const Params = z.object({
+  messageId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(128)
+    .openapi({ param: { name: 'messageId', in: 'path' } }),
+});
+const Query = z.object({
+  sessionId: z.string().trim().min(1).max(100).openapi({ description: 'Session id, mobid or mobile number' }),
+});
+
+/**
+ * A received message's stored file, with the caller's token: what the console shows as a preview
+ * (its page may load only its own origin, so it fetches the bytes here and shows them from memory).
+ */
+export function messageMediaRoutes() {
+  const r = router();
+  r.use('/media/:messageId', requireAuth);
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/media/{messageId}',
+      tags: ['messages'],
+      security: bearer,
+      summary: "A stored message's media file (the bytes with their type); larger files redirect",
+      request: { params: Params, query: Query },
+      responses: {
+        200: {
+          description: 'The bytes, with the content type the message names',
+          content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } },
+        },
+        302: {
+          description: `Files above ${MEDIA_INLINE_MAX} bytes: a presigned URL of the bytes (10 minutes)`,
+        },
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const tenant = c.get('auth').tenant;
+      const { messageId } = c.req.valid('param');
+      const session = await requireSession(tenant, c.req.valid('query').sessionId);
+      const m = await getMessage(tenant, session.sessionId, messageId);
+      if (!m) throw new NotFoundError(`message ${messageId} not found in session ${session.sessionId}`);
+      if (!m.mediaKey) throw new NotFoundError(`message ${messageId} has no stored media`);
+      const object = new GetObjectCommand({ Bucket: names.mediaBucket(), Key: m.mediaKey });
+      try {
+        const res = await s3Client().send(object);
+        const size = res.ContentLength ?? 0;
+        if (size > MEDIA_INLINE_MAX) {
+          await res.Body?.transformToWebStream().cancel();
+          return c.redirect(await getSignedUrl(s3Client(), object, { expiresIn: PRESIGN_SECONDS }), 302);
+        }
+        return c.body(res.Body!.transformToWebStream(), 200, {
+          'content-type': m.mimetype ?? res.ContentType ?? 'application/octet-stream',
+          'content-length': String(size),
+          'cache-control': 'private, no-store',
+          'x-content-type-options': 'nosniff',
+        });
+      } catch (err) {
+        if (err instanceof NoSuchKey) throw new NotFoundError(`the file of message ${messageId} is gone`);
+        throw err;
+      }
+    },
+  );
+  return r;
+}
