@@ -16,6 +16,7 @@ import { addAlias, applySessionState, getSession } from '#shared/sessions/reposi
 import { feedClock } from '#shared/store/keys';
 import { nudgeTenantFeed } from '#shared/stream/feed';
 import { publishRestrictionChange } from '#shared/stream/restriction-event';
+import { countDaily } from '#shared/usage/daily';
 import {
   commandResultWebhook,
   forgetSession,
@@ -145,6 +146,7 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
               m.groupId ? undefined : m.senderName,
             )
           : undefined,
+        saved === 'stored' ? countDaily(e.tenantId, e.sessionId, { received: 1 }, m.timestampMs) : undefined,
         needsAnalysis(m) ? undefined : inboundMessageWebhook(e.tenantId, e.sessionId, m),
         afterInboundStored(e.tenantId, e.sessionId, m),
       ]);

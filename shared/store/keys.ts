@@ -254,6 +254,15 @@ export const aiUsageKey = (tenantId: string, sessionId: string) => ({
   sk: `S#${sessionId}`,
 });
 export const aiUsagesOf = (tenantId: string) => ({ pk: `T#${tenantId}#AIUSE`, skBeginsWith: 'S#' });
+/** One session's counters of one UTC day (shared/usage/daily.ts): `day` is `YYYY-MM-DD`. */
+export const usageDayKey = (tenantId: string, sessionId: string, day: string) => ({
+  pk: `T#${tenantId}#UDAY`,
+  sk: `${sessionId}#${day}`,
+});
+export const usageDaysOf = (tenantId: string, sessionId: string) => ({
+  pk: `T#${tenantId}#UDAY`,
+  skBeginsWith: `${sessionId}#`,
+});
 export const aiUsageEventKey = (tenantId: string, sessionId: string, eventId: string) => ({
   pk: `T#${tenantId}#AIUSE#EV`,
   sk: `${sessionId}#${eventId}`,
