@@ -15,6 +15,7 @@ import { count } from '#shared/metrics/metrics';
 import { TRANSACTION_MAX_ITEMS } from '#shared/store/db';
 import { dataTable } from '#shared/store/tables';
 import { nudgeTenantFeed } from '#shared/stream/feed';
+import { countDaily, dailyCountOp, dayOf } from '#shared/usage/daily';
 import {
   inboundMessageWebhooks,
   prepareInboundWebhooks,
@@ -104,6 +105,9 @@ async function applyInboundRun(run: Inbound[]): Promise<void> {
   if (isNew.some(Boolean)) nudgeTenantFeed(tenantId, published(stored.filter((_, n) => isNew[n])));
   await contactWrites;
   await Promise.all([
+    ...[...receivedByDay(stored.filter((_, n) => saved[n] === 'stored'))].map(([at, n]) =>
+      countDaily(tenantId, sessionId, { received: n }, at),
+    ),
     // Chat activity of the messages this run stored: one write per chat.
     ...[...chatsOf(run.filter((_, n) => saved[n] === 'stored'))].map(([chatId, c]) =>
       recordChatActivity(tenantId, sessionId, chatId, c.at, c.name, c.count),
@@ -178,6 +182,17 @@ function committed(runs: PreparedRun[]): void {
   }
 }
 
+/** Messages per UTC day they were sent: a time of that day → how many. */
+function receivedByDay(messages: StoredMessage[]): Map<number, number> {
+  const days = new Map<string, { at: number; n: number }>();
+  for (const m of messages) {
+    const d = days.get(dayOf(m.timestampMs)) ?? { at: m.timestampMs, n: 0 };
+    d.n++;
+    days.set(dayOf(m.timestampMs), d);
+  }
+  return new Map([...days.values()].map((d) => [d.at, d.n]));
+}
+
 /** A run's writes, built but not made: what one transaction stores, and the jobs to queue after. */
 interface PreparedRun {
   run: Inbound[];
@@ -210,6 +225,10 @@ async function prepareRun(run: Inbound[]): Promise<PreparedRun> {
     ...contacts.map((c) => contactActivityOp(tenantId, sessionId, c, c.at)),
     ...[...chatsOf(run)].map(([chatId, c]) =>
       chatActivityOp(tenantId, sessionId, chatId, c.at, c.name, c.count),
+    ),
+    // Usage over time: counted in the transaction that stores the messages, so exactly once.
+    ...[...receivedByDay(stored)].flatMap(
+      ([at, n]) => dailyCountOp(tenantId, sessionId, { received: n }, at) ?? [],
     ),
   ];
   return { run, stored, ops, jobs: deliveries.jobs, contacts };

@@ -2,14 +2,13 @@ import { router } from '#shared/http/context';
 import { changeRoutes } from './change-routes.ts';
 import { cloudMediaRoutes } from './cloud-media-routes.ts';
 import { cloudRoutes } from './cloud-routes.ts';
-import { messageMediaRoutes } from './media-routes.ts';
 import { reactionRoutes } from './reaction-routes.ts';
 import { readRoutes } from './read-routes.ts';
 import { sendRoutes } from './send-routes.ts';
 import { uploadRoutes } from './upload-routes.ts';
 
 /**
- * Everything under `/api/messages`: native send, reaction, read receipts, edit and delete, upload-and-send, a stored message's media, then the
+ * Everything under `/api/messages`: native send, reaction, read receipts, edit and delete, upload-and-send, then the
  * Cloud-API-compatible paths keyed by sender (`/{phoneNumberId}/…`), which answer errors in the
  * Cloud API's shape and so apply authentication themselves.
  */
@@ -20,7 +19,6 @@ export function messagesApi() {
   r.route('/', readRoutes());
   r.route('/', changeRoutes());
   r.route('/', uploadRoutes());
-  r.route('/', messageMediaRoutes());
   r.route('/', cloudRoutes());
   r.route('/', cloudMediaRoutes());
   return r;

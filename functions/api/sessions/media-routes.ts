@@ -8,22 +8,24 @@ import { NotFoundError } from '#shared/http/errors';
 import { bearer, errorResponses } from '#shared/http/schemas';
 import { getMessage } from '#shared/messages/repository';
 import { requireSession } from '#shared/sessions/repository';
-import { requireAuth } from '../auth/middleware.ts';
-import { PRESIGN_SECONDS } from './upload.ts';
+import { PRESIGN_SECONDS } from '../messages/upload.ts';
 
 /** Above this a file is not passed through the API (a Lambda answer is at most 6 MB): a redirect. */
 export const MEDIA_INLINE_MAX = 4 * 1024 * 1024;
 
 const Params = z.object({
+  sessionId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .openapi({ description: 'Session id, mobid or mobile number', param: { name: 'sessionId', in: 'path' } }),
   messageId: z
     .string()
     .trim()
     .min(1)
     .max(128)
     .openapi({ param: { name: 'messageId', in: 'path' } }),
-});
-const Query = z.object({
-  sessionId: z.string().trim().min(1).max(100).openapi({ description: 'Session id, mobid or mobile number' }),
 });
 
 /**
@@ -32,15 +34,14 @@ const Query = z.object({
  */
 export function messageMediaRoutes() {
   const r = router();
-  r.use('/media/:messageId', requireAuth);
   r.openapi(
     createRoute({
       method: 'get',
-      path: '/media/{messageId}',
-      tags: ['messages'],
+      path: '/{sessionId}/messages/{messageId}/media',
+      tags: ['sessions'],
       security: bearer,
       summary: "A stored message's media file (the bytes with their type); larger files redirect",
-      request: { params: Params, query: Query },
+      request: { params: Params },
       responses: {
         200: {
           description: 'The bytes, with the content type the message names',
@@ -54,8 +55,8 @@ export function messageMediaRoutes() {
     }),
     async (c) => {
       const tenant = c.get('auth').tenant;
-      const { messageId } = c.req.valid('param');
-      const session = await requireSession(tenant, c.req.valid('query').sessionId);
+      const { sessionId, messageId } = c.req.valid('param');
+      const session = await requireSession(tenant, sessionId);
       const m = await getMessage(tenant, session.sessionId, messageId);
       if (!m) throw new NotFoundError(`message ${messageId} not found in session ${session.sessionId}`);
       if (!m.mediaKey) throw new NotFoundError(`message ${messageId} has no stored media`);

@@ -17,7 +17,7 @@ const isImage = (m: ViewMessage) => m.mimetype?.startsWith('image/') ?? m.type =
 
 /**
  * A message's media: an image inline (its bytes fetched with the token from
- * GET /api/messages/media/{id}, shown from memory: the page loads nothing from another origin),
+ * GET /api/sessions/{id}/messages/{messageId}/media, shown from memory: the page loads nothing from another origin),
  * anything else as a labelled link; then what the analysers read in it (transcription, OCR text).
  */
 export function MessageMedia({ message: m }: { message: ViewMessage }) {
@@ -55,7 +55,7 @@ function InlineImage({ message: m, label }: { message: ViewMessage; label: strin
   useEffect(() => {
     let url: string | undefined;
     let stopped = false;
-    const path = `/api/messages/media/${encodeURIComponent(m.id)}?sessionId=${encodeURIComponent(m.sessionId)}`;
+    const path = `/api/sessions/${encodeURIComponent(m.sessionId)}/messages/${encodeURIComponent(m.id)}/media`;
     request('GET', path)
       .then((res) => res.blob())
       .then((blob) => {

@@ -1,7 +1,7 @@
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, messageOf, type Session } from './api.ts';
-import { ActionButton, ErrorText, Status, useLoad, when } from './ui.tsx';
+import { api, type Session } from './api.ts';
+import { ActionButton, ErrorText, Form, Status, useLoad, when } from './ui.tsx';
 
 interface Config {
   webhookUrl?: string | null;
@@ -74,27 +74,20 @@ function ConfigForm({ stored }: { stored: Config }) {
   const [domains, setDomains] = useState((stored.approvedDomains ?? []).join(', '));
   const [secret, setSecret] = useState('');
   const [enabled, setEnabled] = useState(stored.enabled ?? true);
-  const [error, setError] = useState<string>();
   const [saved, setSaved] = useState(false);
   return (
-    <form
+    <Form
       class="stack"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        setError(undefined);
+      onSubmit={async () => {
         setSaved(false);
-        try {
-          await api('POST', '/api/webhook/config', {
-            webhookUrl: url,
-            approvedDomains: domains,
-            enabled,
-            ...(secret ? { secretToken: secret } : {}),
-          });
-          setSecret('');
-          setSaved(true);
-        } catch (err) {
-          setError(messageOf(err));
-        }
+        await api('POST', '/api/webhook/config', {
+          webhookUrl: url,
+          approvedDomains: domains,
+          enabled,
+          ...(secret ? { secretToken: secret } : {}),
+        });
+        setSecret('');
+        setSaved(true);
       }}
     >
       <label>
@@ -120,8 +113,7 @@ function ConfigForm({ stored }: { stored: Config }) {
       </label>
       <button type="submit">Save webhook</button>
       {saved && <p role="status">Saved.</p>}
-      <ErrorText error={error} />
-    </form>
+    </Form>
   );
 }
 
