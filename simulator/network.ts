@@ -60,6 +60,8 @@ interface Account {
   presence: Map<string, OutboxEntry['presence']>;
   activity: DeviceActivity;
   lids: Map<string, string>;
+  /** A held link's scan, waiting for `scan` (simulator test control). */
+  scan?: () => void;
   /** Timestamp of the last message written to the account: each next one is later (order keys follow it). */
   lastInboundMs?: number;
 }
@@ -69,6 +71,8 @@ const LINK_DELAY_MS = 300;
 export class SimNetwork {
   private accounts = new Map<string, Account>();
   private nextLinkId = 1;
+  /** Sessions whose phone waits for `scan` instead of linking by itself (a test that must see the QR). */
+  private held = new Set<string>();
   /** Numbers without an account on the network; every other number has one. */
   private unregistered = new Set<string>();
 
@@ -129,13 +133,17 @@ export class SimNetwork {
     } else {
       link.push({ type: 'qr', qr: `2@${randomBytes(24).toString('base64')},sim,${sessionId}` });
     }
-    setTimeout(() => {
+    const scan = () => {
       if (a.link !== link) return;
       a.mobile = auth.phoneNumber ?? `91${randomInt(7_000_000_000, 9_999_999_999)}`;
       a.token = randomBytes(16).toString('hex');
       link.push({ type: 'linked', token: a.token, mobile: a.mobile });
       link.push({ type: 'open', mobile: a.mobile });
       this.flush(a);
+    };
+    setTimeout(() => {
+      if (this.held.has(sessionId)) a.scan = scan;
+      else scan();
     }, LINK_DELAY_MS);
   }
 
@@ -349,6 +357,25 @@ export class SimNetwork {
   probe(sessionId: string, token: string): boolean {
     const a = this.accounts.get(sessionId);
     return a?.token === token && !(a.frozen && a.frozen === a.link);
+  }
+
+  /** The phone of `sessionId` will not scan by itself: it waits for `scan`. */
+  holdLinking(sessionId: string): void {
+    this.held.add(sessionId);
+  }
+
+  /**
+   * The phone scans the QR (or takes the pairing code) of a held session now, or as soon as it is
+   * shown. Answers false for a session no device ever connected as.
+   */
+  scan(sessionId: string): boolean {
+    this.held.delete(sessionId);
+    const a = this.accounts.get(sessionId);
+    if (!a) return false;
+    const scan = a.scan;
+    a.scan = undefined;
+    scan?.();
+    return true;
   }
 
   /** The link stays open but nothing more flows on it: what a zombie socket looks like. */

@@ -332,6 +332,19 @@ export function simulatorRoutes() {
     return c.json({ success: true });
   });
 
+  r.post('/_sim/linking/hold', async (c) => {
+    const sessionId = String(fieldsOf(await jsonBody(c)).sessionId ?? '');
+    if (!sessionId) return c.json(errorBody('VALIDATION_FAILED', 'sessionId is required'), 400);
+    simNetwork.holdLinking(sessionId);
+    return c.json({ success: true });
+  });
+
+  r.post('/_sim/scan', async (c) => {
+    const ok = simNetwork.scan(String(fieldsOf(await jsonBody(c)).sessionId ?? ''));
+    if (!ok) return c.json(errorBody('NOT_FOUND', 'no device of that session is linking'), 404);
+    return c.json({ success: true });
+  });
+
   r.post('/_sim/freeze', async (c) => {
     const body = fieldsOf(await jsonBody(c));
     const ok = simNetwork.freeze(await resolve(String(body.sessionId ?? '')));

@@ -9,6 +9,7 @@ import type { StoredMessage } from '#shared/messages/message';
 import { applyPollVote } from '#shared/messages/poll-votes';
 import { advanceStatus, getMessage, saveMessage } from '#shared/messages/repository';
 import { type Counter, count } from '#shared/metrics/metrics';
+import { recordStatusChange } from '#shared/sessions/history';
 import { addAlias, applySessionState, getSession } from '#shared/sessions/repository';
 import { publishRestrictionChange } from '#shared/stream/restriction-event';
 import {
@@ -55,6 +56,8 @@ export async function applyEvent(e: OtherEvent): Promise<void> {
       if (updated)
         await Promise.all([
           sessionStatusWebhook(updated),
+          // The health and reconnect history the console shows (GET /api/sessions/{id}/history).
+          recordStatusChange(updated),
           // A restriction change is news on the stream too; a status change alone is not (yet).
           e.restriction !== undefined ? publishRestrictionChange(updated) : undefined,
         ]);

@@ -8,11 +8,13 @@ import { type InboundSave, saveInbound } from '#shared/messages/repository';
 import { count } from '#shared/metrics/metrics';
 import { feedClock } from '#shared/store/keys';
 import { nudgeTenantFeed } from '#shared/stream/feed';
+import { countDaily } from '#shared/usage/daily';
 import { inboundFirstAttempts, replayedInboundWebhooks } from '#shared/webhooks/events';
 import { deliverFirstAttempts } from '#shared/webhooks/first-attempts';
 import type { WebhookJob } from '#shared/webhooks/job';
 import { type ChatActivity, chatActivityNotWritten, noteChatActivity } from './chat-activity.ts';
 import { contactActivityDue, contactActivityWritten } from './contact-activity.ts';
+import { type DayReceived, noteReceived, receivedNotWritten } from './daily-received.ts';
 
 /** An inbound message event. */
 export type InboundEvent = Extract<HostEvent, { kind: 'message.inbound' }>;
@@ -131,9 +133,36 @@ export async function storeRun(run: InboundEvent[]): Promise<StoredRun> {
       sessionId,
       run.filter((_, n) => saved[n] === 'stored'),
     ),
+    writeDailyReceived(
+      tenantId,
+      sessionId,
+      run.filter((_, n) => saved[n] === 'stored'),
+    ),
     contactWrites,
   ]);
   return { tenantId, sessionId, run: run.filter((_, n) => saved[n] !== 'superseded'), jobs };
+}
+
+/** The day's `received` counter of messages just stored, when due (daily-received.ts). */
+async function writeDailyReceived(tenantId: string, sessionId: string, fresh: InboundEvent[]) {
+  const days = new Map<string, DayReceived>();
+  for (const e of fresh) {
+    const at = e.message.timestampMs;
+    const day = new Date(at).toISOString().slice(0, 10);
+    const d = days.get(day);
+    days.set(day, { at: Math.max(at, d?.at ?? 0), count: (d?.count ?? 0) + 1 });
+  }
+  const due = [...days.values()]
+    .map((d) => noteReceived(tenantId, sessionId, d))
+    .filter((d): d is DayReceived => d !== undefined);
+  await Promise.all(
+    due.map((d) =>
+      countDaily(tenantId, sessionId, { received: d.count }, d.at).catch((err: unknown) => {
+        receivedNotWritten(tenantId, sessionId, d);
+        throw err;
+      }),
+    ),
+  );
 }
 
 /** The chats' activity of messages just stored, each chat's when due (chat-activity.ts). */

@@ -7,6 +7,7 @@ import { dynamoClient } from '../aws/clients.ts';
 import { toAttr } from '../store/db.ts';
 import { aiUsageEventKey, aiUsageKey, aiUsagesOf } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
+import { countDaily, type DailyCounts, dailyCountOp } from '../usage/daily.ts';
 import type { TokenUsage } from './types.ts';
 
 /** What one handled event adds to a session's AI counters. */
@@ -73,14 +74,26 @@ function increments(u: AiUsageDelta): Record<(typeof COUNTERS)[number], number> 
 export async function recordAiUsage(tenantId: string, sessionId: string, u: AiUsageDelta): Promise<boolean> {
   const add = increments(u);
   const now = new Date().toISOString();
+  // The same counts on the day's bucket, for usage over time (shared/usage/daily.ts).
+  const daily: Partial<DailyCounts> = {
+    aiCalls: add.aiCalls,
+    docAnalyses: add.docAnalyses,
+    audioTranscriptions: add.audioTranscriptions,
+    botReplies: add.messages,
+    credits: add.credits,
+  };
   if (!u.eventId) {
-    await dataTable.update(
-      aiUsageKey(tenantId, sessionId),
-      { type: 'ai-usage', sessionId, updatedAt: now },
-      { add },
-    );
+    await Promise.all([
+      dataTable.update(
+        aiUsageKey(tenantId, sessionId),
+        { type: 'ai-usage', sessionId, updatedAt: now },
+        { add },
+      ),
+      countDaily(tenantId, sessionId, daily),
+    ]);
     return true;
   }
+  const dayOp = dailyCountOp(tenantId, sessionId, daily);
   const names: Record<string, string> = { '#type': 'type', '#sid': 'sessionId', '#at': 'updatedAt' };
   const values: Record<string, unknown> = { ':type': 'ai-usage', ':sid': sessionId, ':at': now };
   const adds = COUNTERS.map((c, i) => {
@@ -104,6 +117,7 @@ export async function recordAiUsage(tenantId: string, sessionId: string, u: AiUs
         ExpressionAttributeValues: toAttr(values),
       },
     },
+    ...(dayOp ? [dayOp] : []),
   ];
   // Two events of one session in flight at once conflict on the counter item; DynamoDB cancels one
   // (TransactionConflict), which is retried. A failed condition means the event was counted already.

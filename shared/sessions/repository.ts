@@ -153,6 +153,19 @@ export async function recordReconnectState(
   return Boolean(updated);
 }
 
+/** Changes what the tenant names about a session (not its live state); undefined when there is none. */
+export async function updateSessionSettings(
+  tenantId: string,
+  sessionId: string,
+  fields: Pick<Session, 'name'>,
+): Promise<Session | undefined> {
+  return dataTable.update<Session>(
+    sessionKey(tenantId, sessionId),
+    { ...fields, updatedAt: new Date().toISOString() },
+    { condition: 'attribute_exists(pk)' },
+  );
+}
+
 export async function markInactive(tenantId: string, sessionId: string): Promise<Session | undefined> {
   return dataTable.update<Session>(
     sessionKey(tenantId, sessionId),

@@ -25,6 +25,9 @@ describe('DynamoDB keys', () => {
     expect(k.webhookOverridesOf('t')).toEqual({ pk: 'T#t', skBeginsWith: 'WHCFG#S#' });
     expect(k.deliveryKey('t', 'd1')).toEqual({ pk: 'T#t', sk: 'DLV#d1' });
     expect(k.sessionStatusSentKey('t', 's1')).toEqual({ pk: 'T#t', sk: 'WHSS#s1' });
+    expect(k.sessionHistoryKey('t', 's1')).toEqual({ pk: 'T#t', sk: 'SH#s1' });
+    expect(k.usageDayKey('t', 's1', '2026-11-26')).toEqual({ pk: 'T#t#UDAY', sk: 's1#2026-11-26' });
+    expect(k.usageDaysOf('t', 's1')).toEqual({ pk: 'T#t#UDAY', skBeginsWith: 's1#' });
     expect(k.idempotencyKey('t', 'order-42')).toEqual({ pk: 'T#t#IDEM#order-42', sk: 'META' });
   });
 

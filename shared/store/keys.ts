@@ -90,6 +90,11 @@ export const sessionStatusSentKey = (tenantId: string, sessionId: string) => ({
   pk: tenantPk(tenantId),
   sk: `WHSS#${sessionId}`,
 });
+/** A session's recent status changes (shared/sessions/history.ts): one item, a bounded list. */
+export const sessionHistoryKey = (tenantId: string, sessionId: string) => ({
+  pk: tenantPk(tenantId),
+  sk: `SH#${sessionId}`,
+});
 /** A chatbot rule, under the session key (or `*`) it applies to; session keys never contain `#`. */
 export const chatbotRuleKey = (tenantId: string, mobid: string, ruleId: string) => ({
   pk: tenantPk(tenantId),
@@ -284,6 +289,15 @@ export const aiUsageKey = (tenantId: string, sessionId: string) => ({
   sk: `S#${sessionId}`,
 });
 export const aiUsagesOf = (tenantId: string) => ({ pk: `T#${tenantId}#AIUSE`, skBeginsWith: 'S#' });
+/** One session's counters of one UTC day (shared/usage/daily.ts): `day` is `YYYY-MM-DD`. */
+export const usageDayKey = (tenantId: string, sessionId: string, day: string) => ({
+  pk: `T#${tenantId}#UDAY`,
+  sk: `${sessionId}#${day}`,
+});
+export const usageDaysOf = (tenantId: string, sessionId: string) => ({
+  pk: `T#${tenantId}#UDAY`,
+  skBeginsWith: `${sessionId}#`,
+});
 export const aiUsageEventKey = (tenantId: string, sessionId: string, eventId: string) => ({
   pk: `T#${tenantId}#AIUSE#EV`,
   sk: `${sessionId}#${eventId}`,

@@ -231,7 +231,7 @@ export async function reopenForRedelivery(
 /** Newest first; optionally only one status or one session. */
 export async function listDeliveries(
   tenantId: string,
-  opt: { status?: DeliveryStatus; sessionId?: string; limit?: number } = {},
+  opt: { status?: DeliveryStatus; sessionId?: string; event?: string; limit?: number } = {},
 ): Promise<Delivery[]> {
   const clauses: string[] = [];
   const names: Record<string, string> = {};
@@ -244,6 +244,11 @@ export async function listDeliveries(
   if (opt.sessionId) {
     clauses.push('sessionId = :sid');
     values[':sid'] = opt.sessionId;
+  }
+  if (opt.event) {
+    clauses.push('#ev = :ev');
+    names['#ev'] = 'event';
+    values[':ev'] = opt.event;
   }
   // Each shard's newest `limit`, merged: the newest `limit` of all are among them.
   const limit = opt.limit ?? 50;

@@ -2,12 +2,14 @@ import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chatbotTurnKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { launchBrowser } from '../support/browser.ts';
 import { chatbotTurnDone } from '../support/chatbot.ts';
-import { api, baseUrl, newTenant, simInbound } from '../support/client.ts';
+import { api, baseUrl, newTenant, readySession, simInbound } from '../support/client.ts';
+import { fixtures, mediaServer } from '../support/media-server.ts';
 import { outbox, outboxWith } from '../support/outbox.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -84,14 +86,42 @@ describe('the web console in a real browser', () => {
     await desktop.getByRole('status').getByText('Saved.').waitFor();
     await visit(desktop, 'Sessions');
 
-    // A new session links by itself (the simulated phone scans the QR) and the list shows it READY.
-    await desktop.getByLabel('Session name').fill('Front desk');
+    // A new session shows its QR code; the simulated phone is held (it would scan within 300 ms) until
+    // the test has seen the image, then scans it, and the list shows the session READY by itself.
+    const created = desktop.waitForResponse(
+      (r) => r.url().endsWith('/api/sessions') && r.request().method() === 'POST',
+    );
+    await desktop.getByLabel('Session name').fill('Front dsk');
     await desktop.getByRole('button', { name: 'New session' }).click();
-    const row = desktop.locator('tr', { hasText: 'Front desk' });
+    const sessionId = ((await (await created).json()) as { session: { sessionId: string } }).session
+      .sessionId;
+    expect((await api().post('/_sim/linking/hold', { sessionId })).status).toBe(200);
+    const qr = desktop.getByRole('img', { name: 'QR code' });
+    await qr.waitFor({ timeout: 10_000 });
+    // A real PNG drawn by the browser, not a broken image.
+    await expect
+      .poll(() => qr.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .toBeGreaterThan(0);
+    await shot(desktop, 'sessions-qr', 'desktop');
+    expect((await api().post('/_sim/scan', { sessionId })).status).toBe(200);
+    const row = desktop.locator(`tr[data-session="${sessionId}"]`);
     await row.getByText('READY').waitFor({ timeout: 10_000 });
     await desktop.locator('.linking').getByText('READY').waitFor();
-    const sessionId = (await row.getAttribute('data-session'))!;
-    expect(sessionId).toBeTruthy();
+
+    // Rename (PATCH /api/sessions/{id}) and the health and status history of the session.
+    await row.getByRole('button', { name: 'Health and history of Front dsk' }).click();
+    const detail = desktop.getByRole('region', { name: 'Session Front dsk' });
+    await detail.getByLabel('New name').fill('Front desk');
+    await detail.getByRole('button', { name: 'Rename' }).click();
+    await row.getByRole('cell', { name: 'Front desk', exact: true }).waitFor();
+    expect((await tenant.api.get(`/api/sessions/${sessionId}`)).body.session.name).toBe('Front desk');
+    const history = desktop.getByRole('table', { name: 'Status history' });
+    await history.getByText('READY', { exact: true }).waitFor({ timeout: 10_000 });
+    await history.getByText('QR_READY', { exact: true }).waitFor({ timeout: 10_000 });
+    const stored = await tenant.api.get(`/api/sessions/${sessionId}/history`);
+    const statuses = stored.body.changes.map((c: { status: string }) => c.status);
+    expect(statuses[0]).toBe('READY');
+    expect(statuses).toContain('QR_READY');
     await shot(desktop, 'sessions', 'desktop');
 
     // The Inbox follows the tenant stream: a message from a customer appears without a reload.
@@ -197,6 +227,28 @@ describe('the web console in a real browser', () => {
       .getByText('delivered')
       .waitFor({ timeout: 15_000 });
     expect(receiver.requests.some((r) => r.status === 200)).toBe(true);
+    // Its attempts: the refused one (410, failed) and the redelivered one (200, delivered).
+    await desktop.getByRole('button', { name: new RegExp(`^Attempts of .+ ${deliveryId}$`) }).click();
+    const attempts = desktop.getByRole('table', { name: `Attempts of ${deliveryId}` });
+    await attempts.getByRole('cell', { name: '410' }).waitFor();
+    await attempts.getByRole('cell', { name: '200' }).waitFor();
+    expect(await attempts.locator('tbody tr').count()).toBe(2);
+    // Filters: by event and status, as the API filters (the same query answers the same rows).
+    const event = (await desktop.locator(`tr[data-delivery="${deliveryId}"] td`).first().textContent())!;
+    const filters = desktop.getByRole('group', { name: 'Filters' });
+    await filters.getByLabel(/^Event/).selectOption(event);
+    await filters.getByLabel(/^Status/).selectOption('delivered');
+    const filtered = (
+      await tenant.api.get(`/api/webhook/deliveries?status=delivered&event=${event}`)
+    ).body.deliveries.map((d: { id: string }) => d.id);
+    expect(filtered).toContain(deliveryId);
+    await expect
+      .poll(() =>
+        desktop
+          .locator('tr[data-delivery]')
+          .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-delivery'))),
+      )
+      .toEqual(filtered);
     await shot(desktop, 'webhooks', 'desktop');
 
     // Exports: the contacts CSV is downloaded, with the customer in it.
@@ -212,6 +264,18 @@ describe('the web console in a real browser', () => {
 
     await visit(desktop, 'Usage');
     await desktop.getByRole('cell', { name: 'Front desk' }).waitFor();
+    // Usage over time: today's bucket counts the customer's 4 messages and the 1 reply sent from the
+    // Inbox; the chart's accessible name gives the same totals as the API.
+    const daily = (await tenant.api.get('/api/sessions/usage/daily?days=14')).body;
+    expect(daily.days).toHaveLength(14);
+    const today = daily.sessions.find((s: { sessionId: string }) => s.sessionId === sessionId).days.at(-1);
+    expect(today).toMatchObject({ received: 4, sent: 1 });
+    const chart = desktop.getByRole('img', { name: /^Messages per day, Front desk/ });
+    await expect
+      .poll(() => chart.getAttribute('aria-label'))
+      .toContain(`received 4, sent 1, bot replies ${today.botReplies}`);
+    expect(await chart.locator('rect.bar').count()).toBeGreaterThan(0);
+    await desktop.getByRole('img', { name: /^AI work per day, Front desk/ }).waitFor();
     await shot(desktop, 'usage', 'desktop');
 
     // The same screens on a phone.
@@ -220,13 +284,219 @@ describe('the web console in a real browser', () => {
     await signIn(phone, tenant.apiKey);
     for (const name of ['Sessions', 'Inbox', 'Chatbot', 'Webhooks', 'Usage', 'Exports']) {
       await visit(phone, name);
+      // Each screen's data is on it before the picture is taken.
+      if (name === 'Sessions') await phone.getByRole('cell', { name: 'Front desk', exact: true }).waitFor();
       if (name === 'Inbox') {
         await phone.getByRole('button', { name: /Asha/ }).click();
         await phone.getByRole('list', { name: 'Messages' }).getByText('Yes, until 6 pm.').waitFor();
       }
+      if (name === 'Chatbot') await phone.getByRole('cell', { name: 'We open at 9 am.' }).waitFor();
+      if (name === 'Webhooks') await phone.locator('tr[data-delivery]').first().waitFor();
+      if (name === 'Usage') await phone.getByRole('img', { name: /^Messages per day, Front desk/ }).waitFor();
       await shot(phone, name.toLowerCase(), 'phone');
     }
-  }, 60_000);
+  }, 180_000);
+
+  it('shows media in the Inbox (an image inline with its OCR text, a voice note as a link with its transcription), sends a file reply, shows the delivery ticks', async () => {
+    const tenant = await newTenant('console-media');
+    const session = await readySession(tenant.api, 'Reception');
+    const sessionId = session.sessionId as string;
+    // An image of text, drawn here so its OCR text is known; a voice note the fake speech provider says.
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="700" height="200"><rect width="100%" height="100%" fill="white"/>
+      <text x="30" y="130" font-family="DejaVu Sans, sans-serif" font-size="80" fill="black">INVOICE 4521</text></svg>`;
+    const ogg = fixtures.ogg(512);
+    const media = await mediaServer({
+      'receipt.png': {
+        bytes: await sharp(Buffer.from(svg)).png().toBuffer(),
+        mimetype: 'image/png',
+        sha256: '',
+      },
+      'said.ogg': { ...ogg, bytes: Buffer.concat([ogg.bytes, Buffer.from('SAY:see you at ten;', 'utf8')]) },
+    });
+    closing.push(media.close);
+    const from = '15550007777';
+    await simInbound({
+      sessionId,
+      from,
+      name: 'Ravi',
+      type: 'image',
+      mediaUrl: media.url('receipt.png'),
+      mimetype: 'image/png',
+    });
+    await simInbound({
+      sessionId,
+      from,
+      name: 'Ravi',
+      type: 'voice',
+      mediaUrl: media.url('said.ogg'),
+      mimetype: 'audio/ogg',
+    });
+
+    const page = await open('desktop');
+    await signIn(page, tenant.apiKey);
+    await visit(page, 'Inbox');
+    await page.getByRole('button', { name: /Ravi/ }).click({ timeout: 90_000 });
+    const messages = page.getByRole('list', { name: 'Messages' });
+    // The image inline, drawn from the bytes the API served with the token; its OCR text beside it.
+    const image = messages.getByRole('img', { name: 'Image' });
+    await image.waitFor({ timeout: 90_000 });
+    await expect
+      .poll(() => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .toBe(700);
+    await messages.getByText(/INVOICE\s*4521/).waitFor({ timeout: 30_000 });
+    // The voice note as a labelled link to its file, with its transcription.
+    const voice = messages.getByRole('link', { name: /Voice note/ });
+    await voice.waitFor({ timeout: 90_000 });
+    expect(await voice.getAttribute('href')).toContain('/links/');
+    await messages.getByText('see you at ten').waitFor({ timeout: 30_000 });
+
+    // A file reply goes through upload-send, with the typed text as its caption.
+    await page.getByLabel('Reply').fill('Your receipt, stamped');
+    await page.getByLabel('Attach a file').setInputFiles({
+      name: 'receipt-stamped.pdf',
+      mimeType: 'application/pdf',
+      buffer: fixtures.pdf(1024).bytes,
+    });
+    await page.getByRole('button', { name: 'Send' }).click();
+    const [sent] = await outboxWith(sessionId, 1, 15_000);
+    expect(sent).toMatchObject({ fileName: 'receipt-stamped.pdf', caption: 'Your receipt, stamped' });
+    expect(await page.getByLabel('Attach a file').inputValue()).toBe('');
+    // Delivery ticks follow the network's receipts: the status is the ticks' accessible name.
+    await messages.getByRole('img', { name: /^(sent|delivered)$/ }).waitFor({ timeout: 15_000 });
+    expect(
+      (await api().post('/_sim/receipt', { sessionId, messageId: sent!.id, status: 'read' })).status,
+    ).toBe(200);
+    await messages.getByRole('img', { name: 'read' }).waitFor({ timeout: 15_000 });
+    await shot(page, 'inbox-media', 'desktop');
+
+    // Exports: the tenant's own groups as CSV (POST /api/sessions/groups/export), another tenant sees none.
+    const group = await api().post('/_sim/groups', {
+      sessionId,
+      subject: 'Reception staff',
+      participants: [{ phone: '919811400051', name: 'Meera' }],
+    });
+    expect(group.status).toBe(200);
+    await simInbound({
+      sessionId,
+      from: '919811400051',
+      name: 'Meera',
+      text: 'shift swap?',
+      groupId: group.body.groupId,
+    });
+    await expect
+      .poll(
+        async () =>
+          (await tenant.api.post('/api/sessions/groups/export', { format: 'json' })).body.totalGroups,
+        {
+          timeout: 15_000,
+        },
+      )
+      .toBe(1);
+    const stranger = await newTenant('console-stranger');
+    expect(
+      (await stranger.api.post('/api/sessions/groups/export', { format: 'json' })).body.totalGroups,
+    ).toBe(0);
+    await visit(page, 'Exports');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download groups CSV' }).click(),
+    ]);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    expect(csv).toContain('GroupName,GroupId,MembersCount,Members,TotalMessagesInGroup,LastMsgOn');
+    expect(csv).toContain('Reception staff');
+    expect(csv).toMatch(/Meera \(\+91[\d ]+\)/);
+  }, 150_000);
+
+  it("edits the chatbot: a brain checked before saving (bad JSON and the API's refusal shown), a prompt, a template, intents and their phrases, the switches", async () => {
+    const tenant = await newTenant('console-bot');
+    const session = await readySession(tenant.api, 'Clinic line');
+    const page = await open('desktop');
+    await signIn(page, tenant.apiKey);
+    await visit(page, 'Chatbot');
+    const brainForm = page.getByRole('form', { name: 'Brain editor' });
+
+    // Not JSON: refused here, nothing sent.
+    await page.getByLabel('Brain (JSON)').fill('{"business": ');
+    await page.getByRole('button', { name: 'Save brain' }).click();
+    await brainForm
+      .getByRole('alert')
+      .getByText(/The brain is not valid JSON/)
+      .waitFor();
+    expect((await tenant.api.get('/api/v1/chatbot/brain')).status).toBe(404);
+    // JSON the API refuses: its own message, as it worded it.
+    const invalid = { business: { tagline: 'no name' } };
+    const refused = await tenant.api.post('/api/v1/chatbot/brain', {
+      sessionKey: 'global',
+      brainData: invalid,
+    });
+    expect(refused.status).toBe(400);
+    await page.getByLabel('Brain (JSON)').fill(JSON.stringify(invalid));
+    await page.getByRole('button', { name: 'Save brain' }).click();
+    await expect.poll(() => brainForm.getByRole('alert').textContent()).toBe(refused.body.error.message);
+    // A valid one is saved.
+    await page.getByLabel('Brain (JSON)').fill(JSON.stringify({ business: { name: 'Sunrise Clinic' } }));
+    await page.getByRole('button', { name: 'Save brain' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/Brain saved/)
+      .waitFor();
+    expect((await tenant.api.get('/api/v1/chatbot/brain')).body.brain.business.name).toBe('Sunrise Clinic');
+    await page.getByLabel('Prompt', { exact: true }).fill('You are the front desk of Sunrise Clinic.');
+    await page.getByRole('button', { name: 'Save prompt' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/Prompt saved/)
+      .waitFor();
+    expect((await tenant.api.get('/api/v1/chatbot/prompt')).body.prompt).toBe(
+      'You are the front desk of Sunrise Clinic.',
+    );
+
+    // A template replaces the knowledge (after the page asks): its brain shows in the editor, its intents in the list.
+    const template = (await api().get('/api/v1/chatbot/templates/clinic')).body;
+    page.once('dialog', (d) => d.accept());
+    await page.getByLabel('Template').selectOption('clinic');
+    await page.getByRole('button', { name: 'Apply template' }).click();
+    await page.getByRole('status').getByText('The clinic template is in place.').waitFor();
+    const firstIntent = template.intents.intents[0].id as string;
+    const intents = page.getByRole('list', { name: 'Intents' });
+    await intents.getByText(firstIntent, { exact: true }).waitFor();
+    await expect
+      .poll(() => page.getByLabel('Brain (JSON)').inputValue())
+      .toContain(template.brain.business.name);
+
+    // Intents: a new one with its first phrase, a second phrase added, the first deleted.
+    await page.getByLabel('Intent id').fill('parking');
+    await page.getByLabel('First phrase').fill('where can I park');
+    await page.getByLabel('Its reply').fill('Behind the clinic, free for patients.');
+    await page.getByRole('button', { name: 'Add intent' }).click();
+    const parking = page.getByRole('list', { name: 'Phrases of parking' });
+    await parking.getByText('where can I park').waitFor();
+    await page.getByLabel('New phrase for parking').fill('is there parking');
+    await page.getByRole('button', { name: 'Add phrase to parking' }).click();
+    await parking.getByText('is there parking').waitFor();
+    await page.getByRole('button', { name: 'Delete phrase where can I park' }).click();
+    await expect.poll(() => parking.getByText('where can I park').count()).toBe(0);
+    const stored = (await tenant.api.get('/api/v1/chatbot/intents')).body.intents.intents as Array<{
+      id: string;
+      training_phrases: Record<string, string[]>;
+    }>;
+    expect(stored.find((i) => i.id === 'parking')?.training_phrases.en).toEqual(['is there parking']);
+    expect(stored.some((i) => i.id === firstIntent)).toBe(true);
+
+    // Switches: voice replies and the pure extractor, per session, as the API then reports them.
+    // Each box saves when clicked; it shows what the API then reports.
+    await page.getByLabel('Voice replies for Clinic line').click();
+    await expect.poll(() => page.getByLabel('Voice replies for Clinic line').isChecked()).toBe(true);
+    await page.getByLabel('Pure extractor for Clinic line').click();
+    await expect
+      .poll(async () => {
+        const sw = (await tenant.api.get(`/api/v1/chatbot/switches?sessionKey=${session.mobid}`)).body;
+        return [sw.voiceReplies, sw.pureExtractor];
+      })
+      .toEqual([true, true]);
+    await expect.poll(() => page.getByLabel('Voice replies for Clinic line').isChecked()).toBe(true);
+    await shot(page, 'chatbot-editors', 'desktop');
+  }, 120_000);
 
   it('shows Tenants to the admin key only: creates a tenant whose key signs in, issues and revokes a key', async () => {
     for (const size of ['desktop', 'phone'] as const) {

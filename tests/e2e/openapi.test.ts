@@ -36,6 +36,13 @@ const ACCEPTED: Array<{ rule: string; pointer: string; why: string }> = [
       'renaming the route would break existing clients.',
   })),
   {
+    rule: 'no-ambiguous-paths',
+    pointer: '#/paths/~1api~1sessions~1{sessionId}~1history',
+    why:
+      'as for `qr` and `reconnect`: `/api/sessions/usage/{identifier}` is routed before `/{sessionId}` ' +
+      '(functions/api/sessions/index.ts) and no session id is "usage"; a session\'s history belongs under it.',
+  },
+  {
     rule: 'operation-2xx-response',
     pointer: '#/paths/~1links~1{token}/get/responses',
     why:

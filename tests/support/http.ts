@@ -36,6 +36,7 @@ export function jsonClient(base: string, token?: string) {
       call<T>('GET', path, undefined, headers),
     post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
       call<T>('POST', path, body, headers),
+    patch: <T = any>(path: string, body?: unknown) => call<T>('PATCH', path, body),
     delete: <T = any>(path: string) => call<T>('DELETE', path),
   };
 }

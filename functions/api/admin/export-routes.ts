@@ -5,7 +5,7 @@ import { bearer, errorResponses, json, StringList } from '#shared/http/schemas';
 import { type CsvColumn, csvHeaders, csvStream } from '../exports/csv.ts';
 import { jsonEnvelopeStream, jsonStreamHeaders } from '../exports/json-stream.ts';
 import { type ContactRow, contactRows, targetSessions, utcDateTime } from '../leads/contacts-source.ts';
-import { type GroupRow, groupRows } from '../leads/groups-source.ts';
+import { ExportedGroup, exportedGroups, groupColumns } from '../leads/group-export.ts';
 
 /*
  * Administrative exports (docs/exports.md). Admin scope only (the `/api/admin` router checks it). An
@@ -48,17 +48,6 @@ const ExportedContact = z
     Session: z.string().openapi({ description: 'Session id' }),
   })
   .openapi('ExportedContact');
-
-const ExportedGroup = z
-  .object({
-    GroupName: z.string(),
-    GroupId: z.string().openapi({ example: '120363012345678901@g.us' }),
-    MembersCount: z.number().int(),
-    Members: z.array(z.object({ Name: z.string(), Phone: z.string() })),
-    TotalMessagesInGroup: z.number().int(),
-    LastMsgOn: z.string(),
-  })
-  .openapi('ExportedGroup');
 
 const csvResponse = {
   'text/csv': { schema: z.string().openapi({ description: 'CSV with a header row (docs/exports.md)' }) },
@@ -121,34 +110,12 @@ export const contactExportRow = (r: ContactRow) => ({
   Session: r.sessionId,
 });
 
-export const groupExportRow = (g: GroupRow) => ({
-  GroupName: g.subject,
-  GroupId: g.groupId,
-  MembersCount: g.membersCount,
-  Members: g.members.map((m) => ({ Name: m.name, Phone: m.phone })),
-  TotalMessagesInGroup: g.totalMessages,
-  LastMsgOn: utcDateTime(g.lastMsgAt),
-});
-
 const contactColumns: CsvColumn<ReturnType<typeof contactExportRow>>[] = [
   { header: 'Name', value: (r) => r.Name },
   { header: 'Number', value: (r) => r.Number },
   { header: 'RawNumber', value: (r) => r.RawNumber },
   { header: 'LastMsgOn', value: (r) => r.LastMsgOn },
   { header: 'Session', value: (r) => r.Session },
-];
-
-const groupColumns: CsvColumn<ReturnType<typeof groupExportRow>>[] = [
-  { header: 'GroupName', value: (g) => g.GroupName },
-  { header: 'GroupId', value: (g) => g.GroupId },
-  { header: 'MembersCount', value: (g) => g.MembersCount },
-  // One cell: `Name (Phone); Name (Phone)`, or the phone alone when the name is unknown.
-  {
-    header: 'Members',
-    value: (g) => g.Members.map((m) => (m.Name ? `${m.Name} (${m.Phone})` : m.Phone)).join('; '),
-  },
-  { header: 'TotalMessagesInGroup', value: (g) => g.TotalMessagesInGroup },
-  { header: 'LastMsgOn', value: (g) => g.LastMsgOn },
 ];
 
 async function* mapRows<A, B>(rows: AsyncIterable<A>, f: (a: A) => B): AsyncGenerator<B> {
@@ -181,7 +148,7 @@ export function adminExportRoutes() {
     const body = c.req.header('content-type')?.includes('json') ? c.req.valid('json') : undefined;
     const p = merged(c.req.valid('query'), body);
     const { tenantId, sessions } = await scope(p);
-    const rows = mapRows(groupRows(tenantId, sessions), groupExportRow);
+    const rows = exportedGroups(tenantId, sessions);
     if (p.format === 'csv')
       return c.body(
         await csvStream(groupColumns, rows, { bom: p.bom }),

@@ -5,6 +5,7 @@ import type { StoredMessage } from '#shared/messages/message';
 import { queryMessages } from '#shared/messages/repository';
 import { userJid } from '#shared/phone/jid';
 import { listSessions, requireSession } from '#shared/sessions/repository';
+import { mediaLink } from '#shared/webhooks/media-link';
 import { requireAuthOrQueryKey } from '../auth/middleware.ts';
 import { chatsOfNumber, queryChats } from './chats.ts';
 import { Limit, PhoneDigits } from './query.ts';
@@ -29,6 +30,20 @@ const LiveMessage = z
       .string()
       .nullable()
       .openapi({ description: 'Why the message failed (status `failed`), else null' }),
+    mediaUrl: z.string().nullable().openapi({
+      description:
+        "A link to the message's file (`/links/…`, 7 days, no token needed), else its own URL; null without media",
+    }),
+    mimetype: z.string().nullable(),
+    fileName: z.string().nullable(),
+    transcription: z
+      .string()
+      .nullable()
+      .openapi({ description: "A voice note's or audio's text, once analysed" }),
+    ocrText: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The text read in an image or document, once analysed' }),
   })
   .openapi('LiveMessage');
 
@@ -71,7 +86,11 @@ const route = createRoute({
 
 async function liveMessage(m: StoredMessage, resolver: LidResolver): Promise<z.infer<typeof LiveMessage>> {
   const outbound = m.direction === 'outbound';
-  const [sender, chat] = await Promise.all([resolver.sender(m), resolver.chat(m.sessionId, m.chatId)]);
+  const [sender, chat, mediaUrl] = await Promise.all([
+    resolver.sender(m),
+    resolver.chat(m.sessionId, m.chatId),
+    mediaLink(m.tenantId, m),
+  ]);
   return {
     id: m.messageId,
     from: sender ? partyJid(sender) : outbound ? 'me' : '',
@@ -85,6 +104,11 @@ async function liveMessage(m: StoredMessage, resolver: LidResolver): Promise<z.i
     type: m.kind,
     status: m.status,
     reason: m.status === 'failed' ? (m.statusReason ?? null) : null,
+    mediaUrl,
+    mimetype: m.mimetype ?? null,
+    fileName: m.fileName ?? null,
+    transcription: m.analysis?.transcription ?? null,
+    ocrText: m.analysis?.ocrText ?? null,
   };
 }
 

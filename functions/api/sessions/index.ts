@@ -1,9 +1,11 @@
 import { router } from '#shared/http/context';
 import { requireAuth } from '../auth/middleware.ts';
 import { contactsExportRoutes } from '../contacts-export/routes.ts';
+import { groupsExportRoutes } from '../leads/groups-export-routes.ts';
 import { leadRoutes } from '../leads/routes.ts';
 import { usageRoutes } from '../usage/routes.ts';
 import { sessionActionRoutes } from './action-routes.ts';
+import { messageMediaRoutes } from './media-routes.ts';
 import { sessionRoutes } from './routes.ts';
 
 /**
@@ -16,7 +18,9 @@ export function sessionsApi() {
   r.route('/usage', usageRoutes());
   r.route('/leads', leadRoutes());
   r.route('/contacts/export', contactsExportRoutes());
+  r.route('/groups/export', groupsExportRoutes());
   r.route('/', sessionActionRoutes());
+  r.route('/', messageMediaRoutes());
   r.route('/', sessionRoutes());
   return r;
 }

@@ -3,9 +3,10 @@ import { router } from '#shared/http/context';
 import { NotFoundError } from '#shared/http/errors';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
 import { phoneNumberInput } from '#shared/phone/schema';
+import { SESSION_HISTORY_MAX, statusHistory } from '#shared/sessions/history';
 import { listSessions, requireSession } from '#shared/sessions/repository';
 import { publicSession } from '#shared/sessions/session';
-import { createSession, deleteSession, reconnectSession } from './service.ts';
+import { createSession, deleteSession, reconnectSession, updateSession } from './service.ts';
 
 const SessionSchema = z
   .object({
@@ -72,6 +73,25 @@ const CreateBody = z
     message: 'phoneNumber is required when method is phone',
     path: ['phoneNumber'],
   });
+
+/** What a tenant may change about a session; every field optional, at least one given. */
+const UpdateBody = z
+  .object({
+    name: z.string().trim().min(1).max(100).optional().openapi({ description: 'The name people see' }),
+  })
+  .strict()
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    message: 'give at least one field to change',
+  })
+  .openapi('SessionUpdate');
+
+const StatusChangeSchema = z
+  .object({
+    status: z.string(),
+    reason: z.string().nullable(),
+    at: z.string().openapi({ description: 'When the host reported it (ISO time)' }),
+  })
+  .openapi('SessionStatusChange');
 
 const tags = ['sessions'];
 
@@ -194,6 +214,63 @@ export function sessionRoutes() {
       const { default: QRCode } = await import('qrcode');
       const png = await QRCode.toBuffer(qr, { type: 'png', margin: 2, width: 300 });
       return c.body(new Uint8Array(png), 200, { 'content-type': 'image/png', 'cache-control': 'no-store' });
+    },
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/{sessionId}',
+      tags,
+      security: bearer,
+      summary: "Change a session's settings (its name); fields left out stay as they are",
+      request: {
+        params: SessionIdParam,
+        body: { required: true, content: { 'application/json': { schema: UpdateBody } } },
+      },
+      responses: {
+        200: json(z.object({ success: z.literal(true), session: SessionSchema })),
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const s = await updateSession(
+        c.get('auth').tenant,
+        c.req.valid('param').sessionId,
+        c.req.valid('json'),
+      );
+      return c.json({ success: true as const, session: publicSession(s) }, 200);
+    },
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/{sessionId}/history',
+      tags,
+      security: bearer,
+      summary: `The session's last ${SESSION_HISTORY_MAX} status changes, newest first (health and reconnect history)`,
+      request: { params: SessionIdParam },
+      responses: {
+        200: json(
+          z.object({
+            success: z.literal(true),
+            sessionId: z.string(),
+            changes: z.array(StatusChangeSchema),
+          }),
+        ),
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const tenant = c.get('auth').tenant;
+      const s = await requireSession(tenant, c.req.valid('param').sessionId);
+      const changes = (await statusHistory(tenant, s.sessionId)).map((h) => ({
+        status: h.status,
+        reason: h.reason ?? null,
+        at: new Date(h.at).toISOString(),
+      }));
+      return c.json({ success: true as const, sessionId: s.sessionId, changes }, 200);
     },
   );
 

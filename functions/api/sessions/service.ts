@@ -1,7 +1,12 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { env } from '#shared/config/env';
 import { ConflictError, SessionNotReadyError } from '#shared/http/errors';
-import { insertSession, markInactive, requireSession } from '#shared/sessions/repository';
+import {
+  insertSession,
+  markInactive,
+  requireSession,
+  updateSessionSettings,
+} from '#shared/sessions/repository';
 import type { Session } from '#shared/sessions/session';
 import { shardOf } from '#shared/sessions/shard';
 import { acceptCommand } from '../commands/accept.ts';
@@ -88,4 +93,15 @@ export async function reconnectSession(
     );
   const { commandId } = await acceptCommand(session, { kind: 'reconnect' });
   return { session, commandId };
+}
+
+/** Renames a session (more settings may join `changes`); a deleted session cannot change (409). */
+export async function updateSession(
+  tenantId: string,
+  identifier: string,
+  changes: { name?: string },
+): Promise<Session> {
+  const session = await requireSession(tenantId, identifier);
+  if (session.dbStatus !== 'active') throw new ConflictError(`session ${session.sessionId} was deleted`);
+  return (await updateSessionSettings(tenantId, session.sessionId, changes)) ?? session;
 }

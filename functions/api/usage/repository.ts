@@ -1,6 +1,7 @@
 import type { Session } from '#shared/sessions/session';
 import { sessionKey, usageKey, usagesOf } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
+import { countDaily } from '#shared/usage/daily';
 import { defaultMessageQuota } from './config.ts';
 import { periodEnd } from './period.ts';
 
@@ -35,16 +36,18 @@ export async function consumeQuota(
       values: { ':limit': limit },
     },
   );
+  if (item) await countDaily(tenantId, sessionId, { sent: 1 });
   return item?.usage;
 }
 
 /** Gives back a message that was counted but never accepted (store or queue failure). */
 export async function refundQuota(tenantId: string, sessionId: string, period: string): Promise<void> {
-  await dataTable.update(
+  const refunded = await dataTable.update(
     usageKey(tenantId, period, sessionId),
     {},
     { add: { usage: -1 }, condition: '#q > :zero', names: { '#q': 'usage' }, values: { ':zero': 0 } },
   );
+  if (refunded) await countDaily(tenantId, sessionId, { sent: -1 });
 }
 
 export async function usageOf(tenantId: string, sessionId: string, period: string): Promise<number> {

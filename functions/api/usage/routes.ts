@@ -3,6 +3,7 @@ import { router } from '#shared/http/context';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
 import { listSessions, requireSession } from '#shared/sessions/repository';
 import type { Session } from '#shared/sessions/session';
+import { dailyUsage, lastDays } from '#shared/usage/daily';
 import { SessionIdentifierParam } from '../sessions/identifier.ts';
 import { periodEnd, periodOf } from './period.ts';
 import { limitOf, setSessionLimit, usageOf, usageOfTenant } from './repository.ts';
@@ -42,6 +43,22 @@ function record(s: Session, usage: number, now: Date): z.infer<typeof UsageRecor
   };
 }
 
+/** The most days one usage-over-time request covers (one Query of that many items per session). */
+const DAILY_MAX_DAYS = 90;
+
+const DailyBucket = z
+  .object({
+    day: z.string().openapi({ description: 'UTC day, `YYYY-MM-DD`' }),
+    sent: z.number().openapi({ description: 'Messages sent through the API (counted against the quota)' }),
+    received: z.number().openapi({ description: 'Messages received from the network' }),
+    botReplies: z.number().openapi({ description: 'Replies the chatbot sent' }),
+    aiCalls: z.number(),
+    docAnalyses: z.number(),
+    audioTranscriptions: z.number(),
+    credits: z.number(),
+  })
+  .openapi('DailyUsage');
+
 const tags = ['usage'];
 
 /** Message quota per session. Mounted before the session routes: `/usage` is not a session id. */
@@ -75,6 +92,47 @@ export function usageRoutes() {
       ]);
       const records = sessions.map((s) => record(s, usage.get(s.sessionId) ?? 0, now));
       return c.json({ success: true as const, totalSessions: records.length, sessions: records }, 200);
+    },
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'get',
+      path: '/daily',
+      tags,
+      security: bearer,
+      summary: "Each active session's messages and AI work per UTC day, for the last `days` days",
+      request: { query: z.object({ days: z.coerce.number().int().min(1).max(DAILY_MAX_DAYS).default(30) }) },
+      responses: {
+        200: json(
+          z.object({
+            success: z.literal(true),
+            days: z.array(z.string()).openapi({ description: 'The UTC days (`YYYY-MM-DD`), oldest first' }),
+            sessions: z.array(
+              z.object({
+                sessionId: z.string(),
+                session_name: z.string().nullable(),
+                days: z.array(DailyBucket),
+              }),
+            ),
+          }),
+        ),
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const tenant = c.get('auth').tenant;
+      const { days } = c.req.valid('query');
+      const now = Date.now();
+      const sessions = (await listSessions(tenant)).filter((s) => s.dbStatus === 'active');
+      const out = await Promise.all(
+        sessions.map(async (s) => ({
+          sessionId: s.sessionId,
+          session_name: s.name ?? null,
+          days: await dailyUsage(tenant, s.sessionId, days, now),
+        })),
+      );
+      return c.json({ success: true as const, days: lastDays(days, now), sessions: out }, 200);
     },
   );
 

@@ -94,6 +94,11 @@ export function deliveryRoutes() {
         query: z.object({
           status: z.enum(DELIVERY_STATUSES).optional(),
           sessionId: z.string().min(1).max(100).optional(),
+          event: z
+            .string()
+            .regex(/^[a-z_]+(\.[a-z_]+)*$/, 'an event name such as `message.inbound`')
+            .max(50)
+            .optional(),
           limit: z.coerce.number().int().min(1).max(200).default(50),
         }),
       },
@@ -108,7 +113,12 @@ export function deliveryRoutes() {
       const tenantId = c.get('auth').tenant;
       const q = c.req.valid('query');
       const sessionId = q.sessionId ? (await requireSession(tenantId, q.sessionId)).sessionId : undefined;
-      const items = await listDeliveries(tenantId, { status: q.status, sessionId, limit: q.limit });
+      const items = await listDeliveries(tenantId, {
+        status: q.status,
+        sessionId,
+        event: q.event,
+        limit: q.limit,
+      });
       return c.json({ success: true as const, count: items.length, deliveries: items.map(view) }, 200);
     },
   );

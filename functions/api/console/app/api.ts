@@ -59,14 +59,16 @@ export async function request(
   headers: Record<string, string> = {},
 ): Promise<Response> {
   const token = session.token();
+  // A form (a file upload) goes as multipart, its boundary set by the browser; anything else as JSON.
+  const form = body instanceof FormData;
   const res = await fetch(path, {
     method,
     headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(body === undefined || form ? {} : { 'content-type': 'application/json' }),
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...headers,
     },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? undefined : form ? body : JSON.stringify(body),
   });
   if (res.ok) return res;
   const err = await errorOf(res);
@@ -111,6 +113,10 @@ export interface Session {
   dbStatus: string;
   method: string;
   reason: string | null;
+  restriction: { reason: string; until: string | null; detail: string | null } | null;
+  reconnectAttempt: number;
+  nextRetryAt: string | null;
+  lastDisconnect: { code: number | null; reason: string; at: string } | null;
   createdAt: string;
 }
 
@@ -127,4 +133,9 @@ export interface ViewMessage {
   type: string;
   status: string;
   reason: string | null;
+  mediaUrl: string | null;
+  mimetype: string | null;
+  fileName: string | null;
+  transcription: string | null;
+  ocrText: string | null;
 }

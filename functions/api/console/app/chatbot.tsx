@@ -1,6 +1,9 @@
 import { useState } from 'preact/hooks';
-import { api, messageOf, type Session } from './api.ts';
-import { ActionButton, ErrorText, Status, useLoad } from './ui.tsx';
+import { api, type Session } from './api.ts';
+import { IntentsEditor } from './chatbot-intents.tsx';
+import { KnowledgeEditors, Templates } from './chatbot-knowledge.tsx';
+import { SessionSwitches } from './chatbot-switches.tsx';
+import { ActionButton, ErrorText, Form, Status, useLoad } from './ui.tsx';
 
 interface Rule {
   id: string;
@@ -16,6 +19,8 @@ const TRIGGERS = ['exact', 'contains', 'regex', 'ai_fallback'] as const;
 /** The chatbot's rules (list, add, delete) and whether it answers, per session. */
 export function ChatbotPage() {
   const rules = useLoad(() => api<{ rules: Rule[] }>('GET', '/api/v1/chatbot/rules').then((r) => r.rules));
+  // Bumped when a template replaces the knowledge, so its editors read it again.
+  const [version, setVersion] = useState(0);
   const sessions = useLoad(() =>
     api<{ sessions: Session[] }>('GET', '/api/sessions').then((r) =>
       r.sessions.filter((s) => s.dbStatus !== 'inactive'),
@@ -24,11 +29,11 @@ export function ChatbotPage() {
   return (
     <section>
       <h2>Chatbot</h2>
-      <h3>On or off, per session</h3>
+      <h3>Switches, per session</h3>
       <ErrorText error={sessions.error} />
       <ul class="plain">
         {(sessions.data ?? []).map((s) => (
-          <BotSwitch key={s.sessionId} session={s} />
+          <SessionSwitches key={s.sessionId} session={s} />
         ))}
       </ul>
       <h3>Try it</h3>
@@ -69,6 +74,12 @@ export function ChatbotPage() {
           ))}
         </tbody>
       </table>
+      <h3>Start from a template</h3>
+      <Templates onApplied={() => setVersion((v) => v + 1)} />
+      <h3>Brain and prompt</h3>
+      <KnowledgeEditors sessions={sessions.data ?? []} version={version} />
+      <h3>Intents</h3>
+      <IntentsEditor version={version} />
     </section>
   );
 }
@@ -78,27 +89,20 @@ function NewRule(props: { sessions: Session[]; onAdded: () => void }) {
   const [triggerType, setTrigger] = useState<string>('contains');
   const [keyword, setKeyword] = useState('');
   const [response, setResponse] = useState('');
-  const [error, setError] = useState<string>();
   return (
-    <form
+    <Form
       class="row"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        setError(undefined);
-        try {
-          await api('POST', '/api/v1/chatbot/rules', {
-            mobid,
-            triggerType,
-            keyword,
-            replyType: 'text',
-            response,
-          });
-          setKeyword('');
-          setResponse('');
-          props.onAdded();
-        } catch (err) {
-          setError(messageOf(err));
-        }
+      onSubmit={async () => {
+        await api('POST', '/api/v1/chatbot/rules', {
+          mobid,
+          triggerType,
+          keyword,
+          replyType: 'text',
+          response,
+        });
+        setKeyword('');
+        setResponse('');
+        props.onAdded();
       }}
     >
       <label>
@@ -129,37 +133,7 @@ function NewRule(props: { sessions: Session[]; onAdded: () => void }) {
         <input value={response} onInput={(e) => setResponse(e.currentTarget.value)} />
       </label>
       <button type="submit">Add rule</button>
-      <ErrorText error={error} />
-    </form>
-  );
-}
-
-/** Whether the bot answers on one session (as the API resolves it, tenant-wide setting included), and the switch. */
-function BotSwitch({ session: s }: { session: Session }) {
-  const name = s.name || s.sessionId;
-  const state = useLoad(() =>
-    api<{ chatbotEnabled: boolean }>(
-      'GET',
-      `/api/v1/chatbot/switches?sessionKey=${encodeURIComponent(s.mobid)}`,
-    ).then((r) => r.chatbotEnabled),
-  );
-  return (
-    <li>
-      {name} <Status value={state.data === undefined ? '…' : state.data ? 'on' : 'off'} />{' '}
-      {[true, false].map((on) => (
-        <ActionButton
-          key={String(on)}
-          label={`${on ? 'Enable' : 'Disable'} the chatbot for ${name}`}
-          onClick={async () => {
-            await api('POST', '/api/v1/chatbot/toggle', { mobid: s.mobid, enabled: on });
-            await state.reload();
-          }}
-        >
-          {on ? 'Enable' : 'Disable'}
-        </ActionButton>
-      ))}
-      <ErrorText error={state.error} />
-    </li>
+    </Form>
   );
 }
 
@@ -182,19 +156,12 @@ function TryIt(props: { sessions: Session[] }) {
   const [sessionKey, setSessionKey] = useState('global');
   const [text, setText] = useState('');
   const [answer, setAnswer] = useState<TryAnswer>();
-  const [error, setError] = useState<string>();
   return (
-    <form
+    <Form
       class="try"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        setError(undefined);
-        try {
-          setAnswer(await api<TryAnswer>('POST', '/api/v1/chatbot/try', { sessionKey, text }));
-        } catch (err) {
-          setAnswer(undefined);
-          setError(messageOf(err));
-        }
+      onSubmit={async () => {
+        setAnswer(undefined);
+        setAnswer(await api<TryAnswer>('POST', '/api/v1/chatbot/try', { sessionKey, text }));
       }}
     >
       <div class="row">
@@ -219,9 +186,8 @@ function TryIt(props: { sessions: Session[] }) {
         </label>
         <button type="submit">Try</button>
       </div>
-      <ErrorText error={error} />
       {answer && <TryResult answer={answer} />}
-    </form>
+    </Form>
   );
 }
 

@@ -55,6 +55,16 @@ export function ExportsPage() {
           The export is large: <a href={link}>download it here</a> (the link expires).
         </p>
       )}
+      <h3>Groups</h3>
+      <p>Every group of the active sessions with its members and message count, as a CSV file.</p>
+      <ActionButton
+        onClick={async () => {
+          const res = await request('POST', '/api/sessions/groups/export', { format: 'csv', bom: true });
+          save(await res.blob(), 'groups.csv');
+        }}
+      >
+        Download groups CSV
+      </ActionButton>
       <h3>Leads</h3>
       <ErrorText error={leads.error} />
       <table>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, messageOf, type ViewMessage } from './api.ts';
-import { ActionButton, ErrorText, Status, useLoad, when } from './ui.tsx';
+import { api, messageOf, request, type ViewMessage } from './api.ts';
+import { MessageMedia } from './message-media.tsx';
+import { ActionButton, ErrorText, Form, Status, useLoad, when } from './ui.tsx';
 
 /** One chat of one session, as the list shows it. */
 interface Conversation {
@@ -164,8 +165,8 @@ function Chat(props: { conversation: Conversation; tick: number }) {
     history.reload();
   }, [props.tick, sessionId, chat]);
   const [text, setText] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const [file, setFile] = useState<File>();
+  const fileInput = useRef<HTMLInputElement>(null);
   return (
     <div class="chat">
       <h3>
@@ -176,6 +177,7 @@ function Chat(props: { conversation: Conversation; tick: number }) {
       <ol class="messages" aria-label="Messages">
         {(history.data ?? []).map((m) => (
           <li key={m.id} class={m.fromMe ? 'out' : 'in'}>
+            {(m.mediaUrl || m.fileName || m.transcription || m.ocrText) && <MessageMedia message={m} />}
             <span class="text">{m.text}</span>
             <small class="muted">
               {when(m.timestamp * 1000)} {m.fromMe && <Ticks status={m.status} />}
@@ -184,31 +186,40 @@ function Chat(props: { conversation: Conversation; tick: number }) {
           </li>
         ))}
       </ol>
-      <form
+      <Form
         class="reply"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          if (!text.trim()) return;
-          setBusy(true);
-          setError(undefined);
-          try {
+        onSubmit={async () => {
+          if (file) {
+            // The text fields go before the file: the API streams the file part as it arrives.
+            const form = new FormData();
+            form.set('sessionId', sessionId);
+            form.set('to', recipient(chat));
+            form.set('fileName', file.name);
+            if (text.trim()) form.set('caption', text);
+            form.set('file', file);
+            await request('POST', '/api/messages/upload-send', form);
+            setFile(undefined);
+            if (fileInput.current) fileInput.current.value = '';
+          } else {
+            if (!text.trim()) return;
             await api('POST', '/api/messages/send', { sessionId, to: recipient(chat), text });
-            setText('');
-            await history.reload();
-          } catch (err) {
-            setError(messageOf(err));
-          } finally {
-            setBusy(false);
           }
+          setText('');
+          await history.reload();
         }}
       >
         <label for="reply">Reply</label>
         <textarea id="reply" rows={2} value={text} onInput={(e) => setText(e.currentTarget.value)} />
-        <button type="submit" disabled={busy}>
-          Send
-        </button>
-        <ErrorText error={error} />
-      </form>
+        <label class="file">
+          Attach a file
+          <input
+            ref={fileInput}
+            type="file"
+            onChange={(e) => setFile(e.currentTarget.files?.[0] ?? undefined)}
+          />
+        </label>
+        <button type="submit">Send</button>
+      </Form>
     </div>
   );
 }

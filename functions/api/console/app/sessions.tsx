@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, messageOf, request, type Session } from './api.ts';
-import { ActionButton, ErrorText, Status, useLoad, when } from './ui.tsx';
+import { SessionDetail } from './session-detail.tsx';
+import { ActionButton, ErrorText, Form, Status, useLoad, when } from './ui.tsx';
 
 const LIVE_MS = 2000;
 
@@ -11,6 +12,8 @@ export function SessionsPage() {
     LIVE_MS,
   );
   const [linking, setLinking] = useState<string>();
+  const [open, setOpen] = useState<string>();
+  const shown = list.data?.find((s) => s.sessionId === open);
   return (
     <section>
       <h2>Sessions</h2>
@@ -22,6 +25,7 @@ export function SessionsPage() {
       />
       {linking && <Linking sessionId={linking} onDone={() => list.reload()} />}
       <ErrorText error={list.error} />
+      {shown && <SessionDetail session={shown} onChanged={list.reload} onClose={() => setOpen(undefined)} />}
       <table>
         <thead>
           <tr>
@@ -45,6 +49,14 @@ export function SessionsPage() {
                 <td>{s.mobile_number ?? ''}</td>
                 <td>{when(s.createdAt)}</td>
                 <td>
+                  <button
+                    type="button"
+                    aria-label={`Health and history of ${s.name || s.sessionId}`}
+                    aria-expanded={open === s.sessionId}
+                    onClick={() => setOpen(open === s.sessionId ? undefined : s.sessionId)}
+                  >
+                    Details
+                  </button>{' '}
                   <ActionButton
                     label={`Reconnect ${s.name || s.sessionId}`}
                     onClick={async () => {
@@ -78,24 +90,17 @@ function NewSession(props: { onCreated: (sessionId: string) => void }) {
   const [name, setName] = useState('');
   const [method, setMethod] = useState<'qr' | 'phone'>('qr');
   const [phone, setPhone] = useState('');
-  const [error, setError] = useState<string>();
   return (
-    <form
+    <Form
       class="row"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        setError(undefined);
-        try {
-          const r = await api<{ session: { sessionId: string } }>('POST', '/api/sessions', {
-            ...(name ? { name } : {}),
-            method,
-            ...(method === 'phone' ? { phoneNumber: phone } : {}),
-          });
-          setName('');
-          props.onCreated(r.session.sessionId);
-        } catch (err) {
-          setError(messageOf(err));
-        }
+      onSubmit={async () => {
+        const r = await api<{ session: { sessionId: string } }>('POST', '/api/sessions', {
+          ...(name ? { name } : {}),
+          method,
+          ...(method === 'phone' ? { phoneNumber: phone } : {}),
+        });
+        setName('');
+        props.onCreated(r.session.sessionId);
       }}
     >
       <label>
@@ -116,8 +121,7 @@ function NewSession(props: { onCreated: (sessionId: string) => void }) {
         </label>
       )}
       <button type="submit">New session</button>
-      <ErrorText error={error} />
-    </form>
+    </Form>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { api, messageOf } from './api.ts';
-import { ActionButton, ErrorText, Status, useLoad, when } from './ui.tsx';
+import { api } from './api.ts';
+import { ActionButton, ErrorText, Form, Status, useLoad, when } from './ui.tsx';
 
 interface Tenant {
   id: string;
@@ -42,25 +42,18 @@ export function TenantsPage() {
   const [mine, setMine] = useState<Tenant[]>([]);
   const [openId, setOpenId] = useState('');
   const [open, setOpen] = useState<string>();
-  const [error, setError] = useState<string>();
   return (
     <section>
       <h2>Tenants</h2>
       <h3>New tenant</h3>
-      <form
+      <Form
         class="row"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          setError(undefined);
-          try {
-            const r = await api<{ tenant: Tenant; apiKey: string }>('POST', '/api/admin/tenants', { name });
-            setCreated(r);
-            setMine((m) => [r.tenant, ...m]);
-            setName('');
-            setOpen(r.tenant.id);
-          } catch (err) {
-            setError(messageOf(err));
-          }
+        onSubmit={async () => {
+          const r = await api<{ tenant: Tenant; apiKey: string }>('POST', '/api/admin/tenants', { name });
+          setCreated(r);
+          setMine((m) => [r.tenant, ...m]);
+          setName('');
+          setOpen(r.tenant.id);
         }}
       >
         <label>
@@ -68,8 +61,7 @@ export function TenantsPage() {
           <input value={name} required onInput={(e) => setName(e.currentTarget.value)} />
         </label>
         <button type="submit">Create tenant</button>
-      </form>
-      <ErrorText error={error} />
+      </Form>
       {created && (
         <NewKey what={`API key of ${created.tenant.name} (${created.tenant.id})`} apiKey={created.apiKey} />
       )}
@@ -110,7 +102,6 @@ function TenantDetail({ id }: { id: string }) {
   const keys = useLoad(() => api<{ keys: ApiKey[] }>('GET', `${path}/keys`).then((r) => r.keys));
   const [label, setLabel] = useState('');
   const [issued, setIssued] = useState<string>();
-  const [error, setError] = useState<string>();
   const t = tenant.data;
   return (
     <div class="tenant" data-tenant={id}>
@@ -130,19 +121,13 @@ function TenantDetail({ id }: { id: string }) {
           {t.disabled ? 'Enable tenant' : 'Disable tenant'}
         </ActionButton>
       )}
-      <form
+      <Form
         class="row"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          setError(undefined);
-          try {
-            const r = await api<{ apiKey: string }>('POST', `${path}/keys`, label ? { label } : {});
-            setIssued(r.apiKey);
-            setLabel('');
-            await keys.reload();
-          } catch (err) {
-            setError(messageOf(err));
-          }
+        onSubmit={async () => {
+          const r = await api<{ apiKey: string }>('POST', `${path}/keys`, label ? { label } : {});
+          setIssued(r.apiKey);
+          setLabel('');
+          await keys.reload();
         }}
       >
         <label>
@@ -150,8 +135,7 @@ function TenantDetail({ id }: { id: string }) {
           <input value={label} maxLength={100} onInput={(e) => setLabel(e.currentTarget.value)} />
         </label>
         <button type="submit">Issue key</button>
-      </form>
-      <ErrorText error={error} />
+      </Form>
       {issued && <NewKey what="New key" apiKey={issued} />}
       <table aria-label="API keys">
         <thead>

@@ -13,22 +13,32 @@ export function ErrorText({ error }: { error: string | undefined }) {
 
 /**
  * Runs `load` now and every `everyMs` (when given) while the component is shown; answers its last
- * result, its last error and a `reload`. A load still running is not started again.
+ * result, its last error and a `reload`. A load still running is not started twice: a reload asked
+ * for meanwhile (a filter changed) runs once it ends, so the last answer shown is the newest query's.
  */
 export function useLoad<T>(load: () => Promise<T>, everyMs?: number) {
   const [data, setData] = useState<T>();
   const [error, setError] = useState<string>();
   const running = useRef(false);
+  const again = useRef(false);
   const latest = useRef(load);
   latest.current = load;
   const reload = useCallback(async () => {
-    if (running.current) return;
+    if (running.current) {
+      again.current = true;
+      return;
+    }
     running.current = true;
     try {
-      setData(await latest.current());
-      setError(undefined);
-    } catch (err) {
-      setError(messageOf(err));
+      do {
+        again.current = false;
+        try {
+          setData(await latest.current());
+          setError(undefined);
+        } catch (err) {
+          setError(messageOf(err));
+        }
+      } while (again.current);
     } finally {
       running.current = false;
     }
@@ -74,6 +84,42 @@ export function ActionButton(props: {
       </button>
       <ErrorText error={error} />
     </span>
+  );
+}
+
+/**
+ * A form whose submit runs `onSubmit` (the page does not reload); the API's error is shown under
+ * it as the API worded it, and the form is marked busy while it runs.
+ */
+export function Form(props: {
+  onSubmit: () => Promise<unknown>;
+  children: ComponentChildren;
+  class?: string;
+  label?: string;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  return (
+    <form
+      class={props.class}
+      aria-label={props.label}
+      aria-busy={busy}
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setBusy(true);
+        setError(undefined);
+        try {
+          await props.onSubmit();
+        } catch (err) {
+          setError(messageOf(err));
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      {props.children}
+      <ErrorText error={error} />
+    </form>
   );
 }
 

@@ -1,4 +1,6 @@
+import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.ts';
+import { BarChart } from './chart.tsx';
 import { ErrorText, Status, useLoad, when } from './ui.tsx';
 
 interface Usage {
@@ -12,6 +14,21 @@ interface Usage {
   period: string;
   resetsAt: string;
 }
+interface Day {
+  day: string;
+  sent: number;
+  received: number;
+  botReplies: number;
+  aiCalls: number;
+  docAnalyses: number;
+  audioTranscriptions: number;
+  credits: number;
+}
+interface Daily {
+  days: string[];
+  sessions: Array<{ sessionId: string; session_name: string | null; days: Day[] }>;
+}
+
 interface AiUsage {
   mobid: string;
   aiUsageCount: number;
@@ -58,7 +75,8 @@ export function UsagePage() {
           ))}
         </tbody>
       </table>
-      <h3>AI telemetry</h3>
+      <OverTime />
+      <h3>AI telemetry since each session began</h3>
       <ErrorText error={ai.error} />
       <table>
         <thead>
@@ -83,5 +101,57 @@ export function UsagePage() {
         </tbody>
       </table>
     </section>
+  );
+}
+
+/** Each session's messages and AI work per day, as charts (GET /api/sessions/usage/daily). */
+function OverTime() {
+  const [days, setDays] = useState(14);
+  const daily = useLoad(() => api<Daily>('GET', `/api/sessions/usage/daily?days=${days}`), 30_000);
+  // A new period is read at once, not at the next refresh.
+  useEffect(() => {
+    daily.reload();
+  }, [days]);
+  const pick = (d: Day[], k: keyof Omit<Day, 'day'>) => d.map((x) => x[k]);
+  return (
+    <div>
+      <h3>Over time</h3>
+      <label>
+        Period
+        <select value={days} onChange={(e) => setDays(Number(e.currentTarget.value))}>
+          <option value={7}>last 7 days</option>
+          <option value={14}>last 14 days</option>
+          <option value={30}>last 30 days</option>
+          <option value={90}>last 90 days</option>
+        </select>
+      </label>
+      <ErrorText error={daily.error} />
+      {(daily.data?.sessions ?? []).map((s) => {
+        const name = s.session_name || s.sessionId;
+        return (
+          <section key={s.sessionId} class="charts" aria-label={`Usage of ${name}`}>
+            <h4>{name}</h4>
+            <BarChart
+              title={`Messages per day, ${name}`}
+              days={daily.data!.days}
+              series={[
+                { name: 'received', values: pick(s.days, 'received'), tone: 'a' },
+                { name: 'sent', values: pick(s.days, 'sent'), tone: 'b' },
+                { name: 'bot replies', values: pick(s.days, 'botReplies'), tone: 'c' },
+              ]}
+            />
+            <BarChart
+              title={`AI work per day, ${name}`}
+              days={daily.data!.days}
+              series={[
+                { name: 'model calls', values: pick(s.days, 'aiCalls'), tone: 'a' },
+                { name: 'documents read', values: pick(s.days, 'docAnalyses'), tone: 'b' },
+                { name: 'voice notes transcribed', values: pick(s.days, 'audioTranscriptions'), tone: 'c' },
+              ]}
+            />
+          </section>
+        );
+      })}
+    </div>
   );
 }

@@ -1,12 +1,23 @@
+import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, messageOf } from './api.ts';
-import { ActionButton, ErrorText, Status, useLoad, when } from './ui.tsx';
+import { api, type Session } from './api.ts';
+import { ActionButton, ErrorText, Form, Status, useLoad, when } from './ui.tsx';
 
 interface Config {
   webhookUrl?: string | null;
   approvedDomains?: string[];
   enabled?: boolean;
   secretToken?: string | null;
+}
+interface Attempt {
+  round: number;
+  attempt: number;
+  at: string;
+  url: string | null;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  outcome: string;
 }
 interface Delivery {
   id: string;
@@ -17,9 +28,21 @@ interface Delivery {
   lastStatusCode: number | null;
   lastError: string | null;
   createdAt: string;
+  attemptLog: Attempt[];
 }
 
 const STATUSES = ['', 'pending', 'sending', 'retrying', 'delivered', 'failed'];
+const EVENTS = [
+  '',
+  'message.inbound',
+  'message.status',
+  'message.edited',
+  'message.deleted',
+  'session.status',
+  'command.result',
+  'chatbot.reply',
+  'chat.takeover',
+];
 
 export function WebhooksPage() {
   return (
@@ -51,27 +74,20 @@ function ConfigForm({ stored }: { stored: Config }) {
   const [domains, setDomains] = useState((stored.approvedDomains ?? []).join(', '));
   const [secret, setSecret] = useState('');
   const [enabled, setEnabled] = useState(stored.enabled ?? true);
-  const [error, setError] = useState<string>();
   const [saved, setSaved] = useState(false);
   return (
-    <form
+    <Form
       class="stack"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        setError(undefined);
+      onSubmit={async () => {
         setSaved(false);
-        try {
-          await api('POST', '/api/webhook/config', {
-            webhookUrl: url,
-            approvedDomains: domains,
-            enabled,
-            ...(secret ? { secretToken: secret } : {}),
-          });
-          setSecret('');
-          setSaved(true);
-        } catch (err) {
-          setError(messageOf(err));
-        }
+        await api('POST', '/api/webhook/config', {
+          webhookUrl: url,
+          approvedDomains: domains,
+          enabled,
+          ...(secret ? { secretToken: secret } : {}),
+        });
+        setSecret('');
+        setSaved(true);
       }}
     >
       <label>
@@ -97,40 +113,71 @@ function ConfigForm({ stored }: { stored: Config }) {
       </label>
       <button type="submit">Save webhook</button>
       {saved && <p role="status">Saved.</p>}
-      <ErrorText error={error} />
-    </form>
+    </Form>
   );
 }
 
-/** The delivery log, newest first, filtered by status; an undelivered one can be sent again. */
+/**
+ * The delivery log, newest first, filtered by status, session and event (the API filters); a
+ * delivery's attempts open under it; an undelivered one can be sent again.
+ */
 function Deliveries() {
   const [status, setStatus] = useState('');
-  const log = useLoad(
-    () =>
-      api<{ deliveries: Delivery[] }>(
-        'GET',
-        `/api/webhook/deliveries?limit=50${status ? `&status=${status}` : ''}`,
-      ).then((r) => r.deliveries),
-    5000,
+  const [sessionId, setSessionId] = useState('');
+  const [event, setEvent] = useState('');
+  const [open, setOpen] = useState<string>();
+  const sessions = useLoad(() =>
+    api<{ sessions: Session[] }>('GET', '/api/sessions').then((r) => r.sessions),
   );
+  const log = useLoad(() => {
+    const q = new URLSearchParams({ limit: '50' });
+    if (status) q.set('status', status);
+    if (sessionId) q.set('sessionId', sessionId);
+    if (event) q.set('event', event);
+    return api<{ deliveries: Delivery[] }>('GET', `/api/webhook/deliveries?${q}`).then((r) => r.deliveries);
+  }, 5000);
   useEffect(() => {
     log.reload();
-  }, [status]);
+  }, [status, sessionId, event]);
   return (
     <div>
       <h3>Deliveries</h3>
-      <label>
-        Status
-        <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s || 'any'}
-            </option>
-          ))}
-        </select>
-      </label>
-      <ErrorText error={log.error} />
-      <table>
+      <fieldset class="row filters">
+        <legend>Filters</legend>
+        <label>
+          Status
+          <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s || 'any'}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Session
+          <select value={sessionId} onChange={(e) => setSessionId(e.currentTarget.value)}>
+            <option value="">any</option>
+            {(sessions.data ?? []).map((s) => (
+              <option key={s.sessionId} value={s.sessionId}>
+                {s.name || s.sessionId}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Event
+          <select value={event} onChange={(e) => setEvent(e.currentTarget.value)}>
+            {EVENTS.map((ev) => (
+              <option key={ev} value={ev}>
+                {ev || 'any'}
+              </option>
+            ))}
+          </select>
+        </label>
+      </fieldset>
+      <ErrorText error={log.error ?? sessions.error} />
+      <table aria-label="Deliveries">
         <thead>
           <tr>
             <th>Event</th>
@@ -143,30 +190,82 @@ function Deliveries() {
         </thead>
         <tbody>
           {(log.data ?? []).map((d) => (
-            <tr key={d.id} data-delivery={d.id}>
-              <td>{d.event}</td>
-              <td>
-                <Status value={d.status} />
-              </td>
-              <td>{d.attempts}</td>
-              <td>{d.lastStatusCode ?? d.lastError ?? ''}</td>
-              <td>{when(d.createdAt)}</td>
-              <td>
-                {d.status !== 'delivered' && (
-                  <ActionButton
-                    onClick={async () => {
-                      await api('POST', `/api/webhook/deliveries/${d.id}/redeliver`);
-                      await log.reload();
-                    }}
+            <Fragment key={d.id}>
+              <tr data-delivery={d.id}>
+                <td>{d.event}</td>
+                <td>
+                  <Status value={d.status} />
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    class="link"
+                    aria-expanded={open === d.id}
+                    aria-label={`Attempts of ${d.event} ${d.id}`}
+                    onClick={() => setOpen(open === d.id ? undefined : d.id)}
                   >
-                    Redeliver
-                  </ActionButton>
-                )}
-              </td>
-            </tr>
+                    {d.attempts}
+                  </button>
+                </td>
+                <td>{d.lastStatusCode ?? d.lastError ?? ''}</td>
+                <td>{when(d.createdAt)}</td>
+                <td>
+                  {d.status !== 'delivered' && (
+                    <ActionButton
+                      onClick={async () => {
+                        await api('POST', `/api/webhook/deliveries/${d.id}/redeliver`);
+                        await log.reload();
+                      }}
+                    >
+                      Redeliver
+                    </ActionButton>
+                  )}
+                </td>
+              </tr>
+              {open === d.id && (
+                <tr class="attempts">
+                  <td colSpan={6}>
+                    <Attempts delivery={d} />
+                  </td>
+                </tr>
+              )}
+            </Fragment>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** Every attempt of one delivery, in order: when, where, the answer or error, how long, the outcome. */
+function Attempts({ delivery: d }: { delivery: Delivery }) {
+  if (d.attemptLog.length === 0) return <p class="muted">No attempt yet.</p>;
+  return (
+    <table aria-label={`Attempts of ${d.id}`}>
+      <thead>
+        <tr>
+          <th>Round</th>
+          <th>Attempt</th>
+          <th>When</th>
+          <th>Answer</th>
+          <th>Took</th>
+          <th>Outcome</th>
+        </tr>
+      </thead>
+      <tbody>
+        {d.attemptLog.map((a) => (
+          <tr key={`${a.round}-${a.attempt}`}>
+            <td>{a.round}</td>
+            <td>{a.attempt}</td>
+            <td>{when(a.at)}</td>
+            <td>{a.statusCode ?? a.error ?? ''}</td>
+            <td>{Math.round(a.durationMs)} ms</td>
+            <td>
+              <Status value={a.outcome} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -1,0 +1,43 @@
+import { z } from '@hono/zod-openapi';
+import type { CsvColumn } from '../exports/csv.ts';
+import { utcDateTime } from './contacts-source.ts';
+import { type GroupRow, groupRows } from './groups-source.ts';
+
+/** A group as the exports show it: the admin's (`/api/admin/export/groups`) and the tenant's (`/api/sessions/groups/export`). */
+export const ExportedGroup = z
+  .object({
+    GroupName: z.string(),
+    GroupId: z.string().openapi({ example: '120363012345678901@g.us' }),
+    MembersCount: z.number().int(),
+    Members: z.array(z.object({ Name: z.string(), Phone: z.string() })),
+    TotalMessagesInGroup: z.number().int(),
+    LastMsgOn: z.string(),
+  })
+  .openapi('ExportedGroup');
+
+export const groupExportRow = (g: GroupRow) => ({
+  GroupName: g.subject,
+  GroupId: g.groupId,
+  MembersCount: g.membersCount,
+  Members: g.members.map((m) => ({ Name: m.name, Phone: m.phone })),
+  TotalMessagesInGroup: g.totalMessages,
+  LastMsgOn: utcDateTime(g.lastMsgAt),
+});
+
+export const groupColumns: CsvColumn<ReturnType<typeof groupExportRow>>[] = [
+  { header: 'GroupName', value: (g) => g.GroupName },
+  { header: 'GroupId', value: (g) => g.GroupId },
+  { header: 'MembersCount', value: (g) => g.MembersCount },
+  // One cell: `Name (Phone); Name (Phone)`, or the phone alone when the name is unknown.
+  {
+    header: 'Members',
+    value: (g) => g.Members.map((m) => (m.Name ? `${m.Name} (${m.Phone})` : m.Phone)).join('; '),
+  },
+  { header: 'TotalMessagesInGroup', value: (g) => g.TotalMessagesInGroup },
+  { header: 'LastMsgOn', value: (g) => g.LastMsgOn },
+];
+
+/** The groups of `sessions` (ids of the tenant's sessions) as export rows, one at a time. */
+export async function* exportedGroups(tenantId: string, sessions: string[]) {
+  for await (const g of groupRows(tenantId, sessions)) yield groupExportRow(g);
+}
