@@ -1,6 +1,7 @@
 import type { Brain } from '../brain-schema.ts';
 import type { Intent } from '../intents-schema.ts';
 import { normalise } from './normalise.ts';
+import { matchForm } from './transliterate.ts';
 
 export type Lang = 'en' | 'ml';
 
@@ -38,9 +39,12 @@ function fill(template: string, lang: Lang, brain: Brain | undefined, question: 
 }
 
 const ML_RE = /[\u0d00-\u0d7f]/;
-/** A free-text brain field usable in `lang`: any text for English, Malayalam-script text for `ml`. */
-const inLang = (text: string | undefined, lang: Lang) =>
-  text && (lang === 'en' || ML_RE.test(text)) ? text : undefined;
+/**
+ * A free-text brain field usable in `lang`: any text for English; for `ml`, its Malayalam version
+ * (`termsMl`, `instructionsMl`) or the field itself when written in Malayalam script.
+ */
+const inLang = (text: string | undefined, lang: Lang, ml?: string) =>
+  lang === 'ml' && ml ? ml : text && (lang === 'en' || ML_RE.test(text)) ? text : undefined;
 
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 const DAY_NAMES: Record<Lang, string[]> = {
@@ -130,13 +134,13 @@ const FACTS = {
   services: (b, _lang, question) => {
     const all = b.services ?? [];
     if (!all.length) return undefined;
-    return mentioned(all, question, (s) => s.name)
+    return mentioned(all, question, (s) => [s.name, ...(s.aliases ?? [])].join(' '))
       .map((s) => (s.price === undefined ? s.name : `${s.name} ${money(s.price, b.business.currency)}`))
       .join(', ');
   },
   booking: (b, lang) => {
     const bk = b.booking;
-    const how = inLang(bk?.instructions, lang);
+    const how = inLang(bk?.instructions, lang, bk?.instructionsMl);
     if (!how && !bk?.url && !bk?.phone) return undefined;
     if (!how && lang === 'ml' && bk?.instructions) return undefined;
     return [how, bk?.url, bk?.phone].filter(Boolean).join(' ');
@@ -149,14 +153,14 @@ const FACTS = {
   warranty: (b, lang) => {
     const w = b.warranty;
     const periods = w?.periods?.map((p) => `${p.product}: ${p.period}`).join(', ');
-    const terms = inLang(w?.terms, lang);
+    const terms = inLang(w?.terms, lang, w?.termsMl);
     if (w?.terms && !terms) return undefined;
     const text = [terms, periods].filter(Boolean).join(' ');
     return text || undefined;
   },
   stock: (b, lang, question) => {
     const items = b.stock?.items ?? [];
-    const asked = mentioned(items, question, (i) => `${i.name} ${i.sku}`);
+    const asked = mentioned(items, question, (i) => [i.name, i.sku, ...(i.aliases ?? [])].join(' '));
     // Only a question naming a product can be answered from the list.
     if (!items.length || asked.length === items.length) return undefined;
     const yes = lang === 'ml' ? 'സ്റ്റോക്കുണ്ട്' : 'in stock';
@@ -173,21 +177,23 @@ const FACTS = {
 type FactName = keyof typeof FACTS;
 
 /**
- * The items the question names (a word of 4+ letters sharing its first 5 letters, or all of it when
- * shorter, with a word of the item's label); all of them when it names none.
+ * The items the question names, compared by sound key (`matchForm`, so "ഏലക്ക", "elakka" and an
+ * alias written either way meet): the same key, or keys of 4+ letters sharing their first 5 letters;
+ * all of them when it names none.
  */
 function mentioned<T>(items: T[], question: string, label: (t: T) => string): T[] {
-  const q = normalise(question)
-    .split(' ')
-    .filter((w) => w.length >= 4)
-    .map((w) => w.slice(0, 5));
-  const hits = items.filter((it) =>
-    normalise(label(it))
-      .split(' ')
-      .some((w) => w.length >= 4 && q.includes(w.slice(0, 5))),
-  );
+  const q = keysOf(question);
+  const hits = items.filter((it) => keysOf(label(it)).some((w) => q.some((k) => sameWord(k, w))));
   return hits.length ? hits : items;
 }
+
+const keysOf = (text: string) =>
+  matchForm(normalise(text))
+    .split(' ')
+    .filter((k) => k.length >= 2);
+
+const sameWord = (a: string, b: string) =>
+  a === b || (a.length >= 4 && b.length >= 4 && a.slice(0, 5) === b.slice(0, 5));
 
 interface Action {
   fact: FactName;

@@ -421,8 +421,8 @@ const topicCache = new LRUCache<string, Map<string, Topic>>({ max: 50 });
 function topicsOf(brain: Brain | undefined): Map<string, Topic> {
   if (!brain) return new Map();
   const lists: Record<Topic, string[]> = {
-    services: (brain.services ?? []).map((x) => x.name),
-    stock: (brain.stock?.items ?? []).map((i) => i.name),
+    services: (brain.services ?? []).flatMap((x) => [x.name, ...(x.aliases ?? [])]),
+    stock: (brain.stock?.items ?? []).flatMap((i) => [i.name, ...(i.aliases ?? [])]),
     doctors: (brain.doctors ?? []).flatMap((d) => [d.name, d.specialty ?? '']),
   };
   const key = JSON.stringify(lists);
@@ -446,8 +446,8 @@ function brainWords(brain: Brain | undefined): string[] {
     l?.city ?? '',
     ...(l?.landmarks ?? []),
     ...(brain.doctors ?? []).flatMap((d) => [d.name, d.specialty ?? '']),
-    ...(brain.services ?? []).map((s) => s.name),
-    ...(brain.stock?.items ?? []).map((i) => i.name),
+    ...(brain.services ?? []).flatMap((s) => [s.name, ...(s.aliases ?? [])]),
+    ...(brain.stock?.items ?? []).flatMap((i) => [i.name, ...(i.aliases ?? [])]),
   ];
 }
 
