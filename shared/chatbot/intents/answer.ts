@@ -179,12 +179,31 @@ type FactName = keyof typeof FACTS;
 /**
  * The items the question names, compared by sound key (`matchForm`, so "ഏലക്ക", "elakka" and an
  * alias written either way meet): the same key, or keys of 4+ letters sharing their first 5 letters;
- * all of them when it names none.
+ * two message words that together make a label word ("hair cut") count as that word. A key found in
+ * several items' labels ("podi", powder) weighs less than one found in one item's ("kaapi"); the
+ * items with at least half the best weight are named. All of them when the question names none.
  */
 function mentioned<T>(items: T[], question: string, label: (t: T) => string): T[] {
-  const q = keysOf(question);
-  const hits = items.filter((it) => keysOf(label(it)).some((w) => q.some((k) => sameWord(k, w))));
-  return hits.length ? hits : items;
+  const labels = items.map((it) => keysOf(label(it)));
+  const matches = (k: string) => labels.map((l) => l.some((w) => sameWord(k, w)));
+  const words = keysOf(question);
+  const asked: Array<boolean[]> = [];
+  for (let i = 0; i < words.length; i++) {
+    const joined = i + 1 < words.length ? matches(`${words[i]}${words[i + 1]}`) : [];
+    if (joined.some(Boolean)) {
+      asked.push(joined);
+      i++;
+    } else asked.push(matches(words[i] as string));
+  }
+  const weight = items.map(() => 0);
+  for (const hit of asked) {
+    const n = hit.filter(Boolean).length;
+    hit.forEach((h, i) => {
+      if (h) weight[i] = (weight[i] as number) + 1 / n;
+    });
+  }
+  const best = Math.max(0, ...weight);
+  return best > 0 ? items.filter((_, i) => (weight[i] as number) >= best / 2) : items;
 }
 
 const keysOf = (text: string) =>

@@ -140,6 +140,7 @@ const EMPTY = keysOf(
     'hey hai ok okay okey k kk thanks thank thanku thankyou thx tnx ty welcome good gm gn regards just ' +
     'actually exactly really very so also still yes yeah ya yep hmm im iam ive ill id someone anyone ' +
     'mother mom mum father dad son daughter wife husband child kid kids baby brother sister friend family ' +
+    'person somebody ആള് ആളെ ആളിനെ ഒരാളെ aal aale aalu aalne oraale ' +
     'ഒന്ന് ഒന്നു ഒരു ഈ ആ ഞാൻ എനിക്ക് എന്റെ ഞങ്ങൾ ഞങ്ങൾക്ക് ഞങ്ങളുടെ നിങ്ങൾ നിങ്ങളുടെ താങ്കൾ ഇത് അത് ' +
     'ചേട്ടാ ചേട്ടൻ ചേച്ചി ഇക്ക ഇക്കാ സാർ സർ മാഡം മാം ദയവായി പ്ലീസ് നമസ്കാരം ഹായ് ഹലോ നന്ദി ശരി ഓക്കെ ' +
     'അമ്മ അമ്മയ്ക്ക് അച്ഛൻ അച്ഛന് മോൾ മോൾക്ക് മോൻ മോന് ഭാര്യ ഭർത്താവ് കുട്ടി കുട്ടിക്ക് കുഞ്ഞ് കെട്ടോ ' +
@@ -195,11 +196,11 @@ export const contentKeys = (text: string) =>
     .split(' ')
     .filter((k) => k && !FILLER.has(k) && !DAY_KEYS.has(k));
 
-/** The sound keys of a text's words that are not `EMPTY` (the topic and question words). */
+/** The sound keys of a text's words that are not `EMPTY` (topic, question and day words). */
 export const saidKeys = (text: string) =>
   matchForm(normalise(text))
     .split(' ')
-    .filter((k) => k && !EMPTY.has(k) && !DAY_KEYS.has(k));
+    .filter((k) => k && !EMPTY.has(k));
 
 /** The sound keys a tenant's intents and brain use: what the engine can know a message to mean. */
 export class Vocabulary {

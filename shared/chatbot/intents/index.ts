@@ -42,7 +42,7 @@ export interface IntentCandidate {
  * - `templates off`: `skip_llm_simple_template` is false, so the model always words the answer;
  * - `negation`, `other action`, `complaint`, `other question`: the message carries that sign
  *   (guards.ts) and none of the matched intent's training phrases does ("is the doctor not coming
- *   today", "cancel my token", "fridge vila ethra" against a repair request); `other question` also
+ *   today", "cancel my token", "washing machine vila ethra" against a repair request); `other question` also
  *   when it names a service, product or doctor of the brain that the intent's answer does not list;
  * - `close second` also when one meaningful word is shared by several intents ("doctor"), or a word
  *   only another intent's phrases use is in the message;
