@@ -232,8 +232,10 @@ export class Vocabulary {
   private knows(k: string): boolean {
     if (this.keys.has(k)) return true;
     for (const v of this.keys) {
-      // A Malayalam suffix on a known stem (klinik → klinikilek), or a known word cut short.
-      if (v.length >= 3 && k.length >= 3 && (k.startsWith(v) || v.startsWith(k))) return true;
+      // A Malayalam suffix on a known stem (klinik → klinikilek), or a known word cut short. The
+      // stem has 4+ letters and the suffix at most 5: "fis" (fees) is no stem of "fisioterap".
+      if (v.length >= 4 && k.length - v.length <= 5 && k.startsWith(v)) return true;
+      if (k.length >= 4 && v.startsWith(k)) return true;
       if (v.length >= 4 && Math.abs(v.length - k.length) <= 1 && withinOneEdit(k, v)) return true;
       if (v.length >= 6 && k.length >= 6 && Math.abs(v.length - k.length) <= 2 && withinEdits(k, v, 2))
         return true;

@@ -354,6 +354,7 @@ function guard(
   const words = contentKeys(text);
   if (
     match === 'semantic' &&
+    !SMALL_TALK.has((p.intents[chosen] as Intent).action) &&
     saidKeys(text).length === 1 &&
     (words.length === 0 || (p.wordIntents.get(words[0] as string)?.size ?? 0) > 1)
   )
