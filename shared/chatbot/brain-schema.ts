@@ -125,9 +125,7 @@ export const Service = z
 export const Booking = z
   .object({
     instructions: Text(4_000).optional().describe('how to book, as the bot should explain it'),
-    instructionsMl: Text(4_000)
-      .optional()
-      .describe('the same in Malayalam script, for Malayalam questions'),
+    instructionsMl: Text(4_000).optional().describe('the same in Malayalam script, for Malayalam questions'),
     advanceDays: z.number().int().min(0).max(365).optional().describe('how many days ahead one can book'),
     payment: z
       .union([Text(1_000), z.array(Text(100)).max(20)])
