@@ -108,6 +108,11 @@ export const Doctor = z
 export const Service = z
   .object({
     name: Text(200).min(1),
+    aliases: z
+      .array(Text(200))
+      .max(20)
+      .optional()
+      .describe('other names customers use, e.g. in Malayalam script or Manglish ("ഏലക്ക", "elakka")'),
     description: Text(2_000).optional(),
     price: Price.optional(),
     duration: z
@@ -120,6 +125,7 @@ export const Service = z
 export const Booking = z
   .object({
     instructions: Text(4_000).optional().describe('how to book, as the bot should explain it'),
+    instructionsMl: Text(4_000).optional().describe('the same in Malayalam script, for Malayalam questions'),
     advanceDays: z.number().int().min(0).max(365).optional().describe('how many days ahead one can book'),
     payment: z
       .union([Text(1_000), z.array(Text(100)).max(20)])
@@ -133,6 +139,7 @@ export const Booking = z
 export const Warranty = z
   .object({
     terms: Text(4_000).optional().describe('warranty terms in words'),
+    termsMl: Text(4_000).optional().describe('the same in Malayalam script, for Malayalam questions'),
     periods: z
       .array(
         z
@@ -151,6 +158,11 @@ export const StockItem = z
   .object({
     sku: Text(100).min(1).describe('stock-keeping unit'),
     name: Text(200).min(1).describe('product name'),
+    aliases: z
+      .array(Text(200))
+      .max(20)
+      .optional()
+      .describe('other names customers use, e.g. in Malayalam script or Manglish ("ഏലക്ക", "elakka")'),
     price: Price.optional(),
     inStock: z.boolean().optional().describe('whether it can be ordered now'),
     quantity: z.number().int().min(0).optional().describe('units on hand'),

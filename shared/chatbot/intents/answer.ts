@@ -1,6 +1,7 @@
 import type { Brain } from '../brain-schema.ts';
 import type { Intent } from '../intents-schema.ts';
 import { normalise } from './normalise.ts';
+import { matchForm } from './transliterate.ts';
 
 export type Lang = 'en' | 'ml';
 
@@ -38,9 +39,12 @@ function fill(template: string, lang: Lang, brain: Brain | undefined, question: 
 }
 
 const ML_RE = /[\u0d00-\u0d7f]/;
-/** A free-text brain field usable in `lang`: any text for English, Malayalam-script text for `ml`. */
-const inLang = (text: string | undefined, lang: Lang) =>
-  text && (lang === 'en' || ML_RE.test(text)) ? text : undefined;
+/**
+ * A free-text brain field usable in `lang`: any text for English; for `ml`, its Malayalam version
+ * (`termsMl`, `instructionsMl`) or the field itself when written in Malayalam script.
+ */
+const inLang = (text: string | undefined, lang: Lang, ml?: string) =>
+  lang === 'ml' && ml ? ml : text && (lang === 'en' || ML_RE.test(text)) ? text : undefined;
 
 const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 const DAY_NAMES: Record<Lang, string[]> = {
@@ -130,13 +134,13 @@ const FACTS = {
   services: (b, _lang, question) => {
     const all = b.services ?? [];
     if (!all.length) return undefined;
-    return mentioned(all, question, (s) => s.name)
+    return mentioned(all, question, (s) => [s.name, ...(s.aliases ?? [])].join(' '))
       .map((s) => (s.price === undefined ? s.name : `${s.name} ${money(s.price, b.business.currency)}`))
       .join(', ');
   },
   booking: (b, lang) => {
     const bk = b.booking;
-    const how = inLang(bk?.instructions, lang);
+    const how = inLang(bk?.instructions, lang, bk?.instructionsMl);
     if (!how && !bk?.url && !bk?.phone) return undefined;
     if (!how && lang === 'ml' && bk?.instructions) return undefined;
     return [how, bk?.url, bk?.phone].filter(Boolean).join(' ');
@@ -149,14 +153,14 @@ const FACTS = {
   warranty: (b, lang) => {
     const w = b.warranty;
     const periods = w?.periods?.map((p) => `${p.product}: ${p.period}`).join(', ');
-    const terms = inLang(w?.terms, lang);
+    const terms = inLang(w?.terms, lang, w?.termsMl);
     if (w?.terms && !terms) return undefined;
     const text = [terms, periods].filter(Boolean).join(' ');
     return text || undefined;
   },
   stock: (b, lang, question) => {
     const items = b.stock?.items ?? [];
-    const asked = mentioned(items, question, (i) => `${i.name} ${i.sku}`);
+    const asked = mentioned(items, question, (i) => [i.name, i.sku, ...(i.aliases ?? [])].join(' '));
     // Only a question naming a product can be answered from the list.
     if (!items.length || asked.length === items.length) return undefined;
     const yes = lang === 'ml' ? 'സ്റ്റോക്കുണ്ട്' : 'in stock';
@@ -173,21 +177,42 @@ const FACTS = {
 type FactName = keyof typeof FACTS;
 
 /**
- * The items the question names (a word of 4+ letters sharing its first 5 letters, or all of it when
- * shorter, with a word of the item's label); all of them when it names none.
+ * The items the question names, compared by sound key (`matchForm`, so "ഏലക്ക", "elakka" and an
+ * alias written either way meet): the same key, or keys of 4+ letters sharing their first 5 letters;
+ * two message words that together make a label word ("hair cut") count as that word. A key found in
+ * several items' labels ("podi", powder) weighs less than one found in one item's ("kaapi"); the
+ * items with at least half the best weight are named. All of them when the question names none.
  */
 function mentioned<T>(items: T[], question: string, label: (t: T) => string): T[] {
-  const q = normalise(question)
-    .split(' ')
-    .filter((w) => w.length >= 4)
-    .map((w) => w.slice(0, 5));
-  const hits = items.filter((it) =>
-    normalise(label(it))
-      .split(' ')
-      .some((w) => w.length >= 4 && q.includes(w.slice(0, 5))),
-  );
-  return hits.length ? hits : items;
+  const labels = items.map((it) => keysOf(label(it)));
+  const matches = (k: string) => labels.map((l) => l.some((w) => sameWord(k, w)));
+  const words = keysOf(question);
+  const asked: Array<boolean[]> = [];
+  for (let i = 0; i < words.length; i++) {
+    const joined = i + 1 < words.length ? matches(`${words[i]}${words[i + 1]}`) : [];
+    if (joined.some(Boolean)) {
+      asked.push(joined);
+      i++;
+    } else asked.push(matches(words[i] as string));
+  }
+  const weight = items.map(() => 0);
+  for (const hit of asked) {
+    const n = hit.filter(Boolean).length;
+    hit.forEach((h, i) => {
+      if (h) weight[i] = (weight[i] as number) + 1 / n;
+    });
+  }
+  const best = Math.max(0, ...weight);
+  return best > 0 ? items.filter((_, i) => (weight[i] as number) >= best / 2) : items;
 }
+
+const keysOf = (text: string) =>
+  matchForm(normalise(text))
+    .split(' ')
+    .filter((k) => k.length >= 2);
+
+const sameWord = (a: string, b: string) =>
+  a === b || (a.length >= 4 && b.length >= 4 && a.slice(0, 5) === b.slice(0, 5));
 
 interface Action {
   fact: FactName;

@@ -51,7 +51,11 @@ describe('guards', () => {
   it('knows the words of the intents and the brain, with a typo or a Malayalam suffix', () => {
     const v = new Vocabulary(['what is the consultation fee', 'ക്ലിനിക് എവിടെ', 'Root canal treatment']);
     expect(v.unknownIn('consultaton fee please')).toEqual([]);
-    expect(v.unknownIn('ക്ലിനിക്കിലേക്ക് എങ്ങനെ')).toEqual(['engan']);
+    expect(v.unknownIn('ക്ലിനിക്കിലേക്ക് ഇൻഷുറൻസ് ഉണ്ടോ')).toEqual(['insurans']);
+    // Fillers, honorifics, SMS-speak and Malayalam verb forms name nothing.
+    expect(v.unknownIn('chechi pls clinic eppo thurakkum')).toEqual([]);
+    expect(v.unknownIn('ക്ലിനിക് എപ്പോഴാണ് തുറക്കുന്നത് സാർ')).toEqual([]);
+    expect(v.unknownIn('consultatoin fee for my mother')).toEqual([]);
     expect(v.unknownIn('how much is an mri scan')).toEqual(['mri', 'skan']);
     expect(contentKeys('what is the fee on sunday')).toEqual(['fi']);
   });

@@ -3,7 +3,15 @@ import { LRUCache } from 'lru-cache';
 import type { Brain } from '../brain-schema.ts';
 import type { Intent, Intents } from '../intents-schema.ts';
 import { ACTIONS, answerFor, type Lang } from './answer.ts';
-import { closedDaysNamed, contentKeys, questionsOf, type Sign, signsOf, Vocabulary } from './guards.ts';
+import {
+  closedDaysNamed,
+  contentKeys,
+  questionsOf,
+  type Sign,
+  saidKeys,
+  signsOf,
+  Vocabulary,
+} from './guards.ts';
 import {
   type Calibration,
   calibrate,
@@ -29,12 +37,12 @@ export interface IntentCandidate {
  * Why the intent engine left a message to the model (docs/chatbot.md, "Explaining a decision"):
  * - `no match`: no intent scored at least HINT_FLOOR;
  * - `low confidence`: the best intent is under its threshold (`semantic_match_no_ai`);
- * - `close second`: the best is over it, but another intent is within MARGIN;
+ * - `close second`: the best is over it, but another intent is close behind (`leads`);
  * - `no template answer`: the template could not be filled from the brain in the message's language;
  * - `templates off`: `skip_llm_simple_template` is false, so the model always words the answer;
  * - `negation`, `other action`, `complaint`, `other question`: the message carries that sign
  *   (guards.ts) and none of the matched intent's training phrases does ("is the doctor not coming
- *   today", "cancel my token", "fridge vila ethra" against a repair request); `other question` also
+ *   today", "cancel my token", "washing machine vila ethra" against a repair request); `other question` also
  *   when it names a service, product or doctor of the brain that the intent's answer does not list;
  * - `close second` also when one meaningful word is shared by several intents ("doctor"), or a word
  *   only another intent's phrases use is in the message;
@@ -85,8 +93,24 @@ export interface AsyncIntentEngine {
   decide(text: string, brain?: Brain): Promise<IntentDecision>;
 }
 
-/** The best intent must lead the second best by this much (calibrated scores) to answer. */
+/**
+ * The best intent must lead the second best by MARGIN (calibrated scores), or have at least ODDS
+ * times its odds (p / (1 − p)): near the top the logistic calibration squeezes scores together, so
+ * 0.99 against 0.95 (odds 99 against 19) is a clear lead though under 0.05 apart, while 0.93 against
+ * 0.92 is not.
+ */
 export const MARGIN = 0.05;
+export const ODDS = 2;
+/** A rule-like score of 1 is counted as this for the odds (no infinite odds). */
+const RULE_CAP = 0.99;
+
+const odds = (p: number) => {
+  const q = Math.min(p, RULE_CAP);
+  return q / (1 - q);
+};
+/** Whether `best` leads `second` clearly enough to answer (MARGIN or ODDS). */
+export const leads = (best: number, second: number) =>
+  best - second >= MARGIN || odds(best) >= ODDS * odds(second);
 /** Below this calibrated score a deferred decision names no intent (no hint for the model). */
 export const HINT_FLOOR = 0.5;
 
@@ -255,14 +279,14 @@ function decideOn(
   if (rule.best >= 0 && rule.score >= policy.rule_match_no_ai) {
     // A rule-like match competes with every other intent's best evidence (rule or semantic).
     const otherSemantic = raw.best === rule.best ? semSecond : semBest;
-    if (rule.score - Math.max(rule.second, otherSemantic) >= MARGIN) {
+    if (leads(rule.score, Math.max(rule.second, otherSemantic))) {
       match = 'rule';
       chosen = rule.best;
       score = rule.score;
     }
   }
   if (chosen < 0) {
-    if (raw.best >= 0 && semBest >= policy.semantic_match_no_ai && semBest - semSecond >= MARGIN) {
+    if (raw.best >= 0 && semBest >= policy.semantic_match_no_ai && leads(semBest, semSecond)) {
       match = 'semantic';
       chosen = raw.best;
       score = semBest;
@@ -324,9 +348,16 @@ function guard(
   brain: Brain | undefined,
   parts: Scores[],
 ): DeferReason | undefined {
-  // One meaningful word that several intents use ("doctor") names a topic, not a question.
+  // One word, with at most politeness around it, names a topic, not a question: a meaningful word
+  // that several intents use ("doctor", "doctor pls") or a question word alone ("സമയം", time).
+  // With a second word ("doctor innu undo", "when is the doctor") the scores decide.
   const words = contentKeys(text);
-  if (match === 'semantic' && words.length === 1 && (p.wordIntents.get(words[0] as string)?.size ?? 0) > 1)
+  if (
+    match === 'semantic' &&
+    !SMALL_TALK.has((p.intents[chosen] as Intent).action) &&
+    saidKeys(text).length === 1 &&
+    (words.length === 0 || (p.wordIntents.get(words[0] as string)?.size ?? 0) > 1)
+  )
     return 'close second';
   const own = p.signs[chosen] as Set<Sign>;
   for (const sign of signsOf(text)) if (!own.has(sign)) return sign;
@@ -391,8 +422,8 @@ const topicCache = new LRUCache<string, Map<string, Topic>>({ max: 50 });
 function topicsOf(brain: Brain | undefined): Map<string, Topic> {
   if (!brain) return new Map();
   const lists: Record<Topic, string[]> = {
-    services: (brain.services ?? []).map((x) => x.name),
-    stock: (brain.stock?.items ?? []).map((i) => i.name),
+    services: (brain.services ?? []).flatMap((x) => [x.name, ...(x.aliases ?? [])]),
+    stock: (brain.stock?.items ?? []).flatMap((i) => [i.name, ...(i.aliases ?? [])]),
     doctors: (brain.doctors ?? []).flatMap((d) => [d.name, d.specialty ?? '']),
   };
   const key = JSON.stringify(lists);
@@ -416,8 +447,8 @@ function brainWords(brain: Brain | undefined): string[] {
     l?.city ?? '',
     ...(l?.landmarks ?? []),
     ...(brain.doctors ?? []).flatMap((d) => [d.name, d.specialty ?? '']),
-    ...(brain.services ?? []).map((s) => s.name),
-    ...(brain.stock?.items ?? []).map((i) => i.name),
+    ...(brain.services ?? []).flatMap((s) => [s.name, ...(s.aliases ?? [])]),
+    ...(brain.stock?.items ?? []).flatMap((i) => [i.name, ...(i.aliases ?? [])]),
   ];
 }
 
