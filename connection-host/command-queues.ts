@@ -12,6 +12,8 @@ const COMMAND_VISIBILITY_SECONDS = 10;
  * READY before the shard stops receiving.
  */
 const MAX_HELD = 2000;
+/** How long one receive waits for a command (SQS long polling); each receive is a billed request. */
+export const COMMAND_WAIT_SECONDS = 1;
 
 /** The session of a command body, its lane: one session's commands in order, sessions side by side. */
 const sessionOf = (body: string): string | undefined => {
@@ -32,7 +34,7 @@ export class CommandQueues {
     const abort = new AbortController();
     const handler = fifoBatchHandler(Command, (cmd) => applyCommand(cmd, this.ctx, abort.signal));
     const consumer = pollQueue(names.commandQueue(shard), handler, {
-      waitSeconds: 1,
+      waitSeconds: COMMAND_WAIT_SECONDS,
       visibilityTimeout: COMMAND_VISIBILITY_SECONDS,
       lanes: { keyOf: sessionOf, maxInFlight: MAX_HELD },
     });

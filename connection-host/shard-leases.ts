@@ -33,8 +33,11 @@ export interface Presence {
 /** Without a presence the host believes itself alone and takes every free shard. */
 const alone = (hostId: string): Presence => ({ beat: async () => [hostId], leave: async () => {} });
 
-/** Renew well inside the TTL, and look for released shards often (a clean stop frees them at once). */
-const tickMs = (ttlMs: number) => Math.max(500, Math.min(2000, Math.floor(ttlMs / 3)));
+/**
+ * Renew well inside the TTL, and look for released shards often (a clean stop frees them at once).
+ * Each tick costs DynamoDB writes (a renewal per held shard, a heartbeat): `npm run cost` reads it.
+ */
+export const leaseTickMs = (ttlMs: number) => Math.max(500, Math.min(2000, Math.floor(ttlMs / 3)));
 
 /**
  * The lease loop. Every tick renews the shards this host holds, beats its heartbeat, and then, from
@@ -79,7 +82,7 @@ export class ShardLeases {
     await this.tick();
     this.timer = setInterval(() => {
       this.ticking = this.ticking.then(() => this.tick());
-    }, tickMs(this.cfg.ttlMs));
+    }, leaseTickMs(this.cfg.ttlMs));
   }
 
   /** Resolves once every shard's acquire and hand-over started so far has finished. */
