@@ -1,4 +1,5 @@
 import type { App } from 'aws-cdk-lib';
+import { type HostSettings, hostSettingsFrom } from './host-settings.ts';
 import { RETENTION_DAYS } from './log-groups.ts';
 
 export interface DeploymentSettings {
@@ -36,6 +37,8 @@ export interface DeploymentSettings {
    * none when unset.
    */
   corsOrigins?: string[];
+  /** The connection host's size, CPU architecture, subnets and Container Insights (infra/host-settings.ts). */
+  host?: HostSettings;
 }
 
 /** Context name → the environment variable it sets on the functions and the host. */
@@ -112,5 +115,6 @@ export function settingsFromContext(app: App): DeploymentSettings {
     ...(retention !== undefined ? { logRetentionDays: Number(retention) } : {}),
     ...(retainLogs !== undefined ? { retainLogs: retainLogs === 'true' } : {}),
     ...(cors?.length ? { corsOrigins: cors } : {}),
+    host: hostSettingsFrom(optional),
   };
 }

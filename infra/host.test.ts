@@ -5,9 +5,13 @@ import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allQueues, deadLetterQueueName, queueName } from '#shared/aws/resources';
+import { envDefaults } from '#shared/config/env';
+import { COMMAND_WAIT_SECONDS } from '../connection-host/command-queues.ts';
+import { leaseTickMs } from '../connection-host/shard-leases.ts';
 import { OLDEST_MESSAGE_ALARM_SECONDS } from './alarms.ts';
 import { cdkJsonContext } from './app-context.ts';
 import { settingsFromContext } from './context.ts';
+import { type Template as CostTemplate, idleCost, total } from './cost/estimate.ts';
 import {
   ALB_IDLE_TIMEOUT_SECONDS,
   HOST_HTTP_PORT,
@@ -81,7 +85,7 @@ describe('connection host on ECS Fargate', () => {
     });
   });
 
-  it('service: desired count from a parameter (at least 2), circuit breaker with rollback, private subnets', () => {
+  it('service: desired count from a parameter (at least 2), circuit breaker with rollback, public subnets', () => {
     template.hasParameter('HostDesiredCount', { Type: 'Number', Default: 2, MinValue: 2 });
     template.hasResourceProperties('AWS::ECS::Service', {
       LaunchType: 'FARGATE',
@@ -91,15 +95,48 @@ describe('connection host on ECS Fargate', () => {
         DeploymentCircuitBreaker: { Enable: true, Rollback: true },
         MinimumHealthyPercent: 100,
       }),
-      NetworkConfiguration: { AwsvpcConfiguration: Match.objectLike({ AssignPublicIp: 'DISABLED' }) },
+      NetworkConfiguration: { AwsvpcConfiguration: Match.objectLike({ AssignPublicIp: 'ENABLED' }) },
     });
+    // Container Insights is a setting (infra/host-settings.ts), off by default.
     template.hasResourceProperties('AWS::ECS::Cluster', {
-      ClusterSettings: [{ Name: 'containerInsights', Value: 'enabled' }],
+      ClusterSettings: [{ Name: 'containerInsights', Value: 'disabled' }],
+    });
+    // Half a vCPU and 1 GB on Graviton by default; the image is built for the same platform.
+    template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+      Cpu: '512',
+      Memory: '1024',
+      RuntimePlatform: { CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' },
     });
   });
 
-  it('VPC with a NAT gateway for outbound internet and DynamoDB/S3 gateway endpoints', () => {
-    template.resourceCountIs('AWS::EC2::NatGateway', 1);
+  it('tasks in public subnets accept only the load balancer: their security group has no other ingress', () => {
+    const service = Object.values(template.findResources('AWS::ECS::Service'))[0]!;
+    const groups = service.Properties.NetworkConfiguration.AwsvpcConfiguration.SecurityGroups as Array<{
+      'Fn::GetAtt': [string, string];
+    }>;
+    expect(groups).toHaveLength(1);
+    const sgId = groups[0]!['Fn::GetAtt'][0];
+    expect(template.toJSON().Resources[sgId].Properties.SecurityGroupIngress).toBeUndefined();
+    const ingress = Object.values(
+      template.findResources('AWS::EC2::SecurityGroupIngress', {
+        Properties: { GroupId: { 'Fn::GetAtt': [sgId, 'GroupId'] } },
+      }),
+    );
+    expect(ingress).toHaveLength(1);
+    const [albSg] = one('AWS::EC2::SecurityGroup', {
+      GroupDescription: Match.stringLikeRegexp('Alb'),
+    });
+    expect(ingress[0]!.Properties).toMatchObject({
+      IpProtocol: 'tcp',
+      FromPort: HOST_HTTP_PORT,
+      ToPort: HOST_HTTP_PORT,
+      SourceSecurityGroupId: { 'Fn::GetAtt': [albSg, 'GroupId'] },
+    });
+  });
+
+  it('VPC without a NAT gateway: the internet gateway, and DynamoDB/S3 gateway endpoints', () => {
+    template.resourceCountIs('AWS::EC2::NatGateway', 0);
+    template.resourceCountIs('AWS::EC2::EIP', 0);
     template.resourceCountIs('AWS::EC2::InternetGateway', 1);
     const endpoints = Object.values(template.findResources('AWS::EC2::VPCEndpoint'));
     expect(endpoints.map((e) => e.Properties.VpcEndpointType)).toEqual(['Gateway', 'Gateway']);
@@ -328,10 +365,15 @@ describe('alarms', () => {
       Namespace: 'AWS/ApiGateway',
       MetricName: '5xx',
     });
+    // Healthy targets (a free load balancer metric) below the desired count, no data counting as too few.
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Metrics: Match.arrayWith([Match.objectLike({ Expression: 'desired - running' })]),
-      Threshold: 0,
-      ComparisonOperator: 'GreaterThanThreshold',
+      Namespace: 'AWS/ApplicationELB',
+      MetricName: 'HealthyHostCount',
+      Statistic: 'Minimum',
+      Threshold: { Ref: 'HostDesiredCount' },
+      ComparisonOperator: 'LessThanThreshold',
+      EvaluationPeriods: 5,
+      TreatMissingData: 'breaching',
     });
   });
 });
@@ -405,6 +447,17 @@ describe('hardening', () => {
   });
 });
 
+describe('cost (npm run cost)', () => {
+  it('idles at $100 a month or less with the default settings, at the code’s own timings', () => {
+    const idle = idleCost(template.toJSON() as CostTemplate, {
+      leaseTickMs: leaseTickMs(envDefaults().LEASE_TTL_MS),
+      commandWaitSeconds: COMMAND_WAIT_SECONDS,
+    });
+    expect(total(idle)).toBeLessThanOrEqual(100);
+    expect(idle.find((l) => l.item === 'NAT gateways')!.usd).toBe(0);
+  });
+});
+
 describe('dashboard and metrics', () => {
   it('one dashboard: service counters, queue ages, dead letters, API, functions and host tasks', () => {
     const [, dash] = one('AWS::CloudWatch::Dashboard', { DashboardName: prefix });
@@ -419,7 +472,9 @@ describe('dashboard and metrics', () => {
       'WebhookFailures',
       'ApproximateAgeOfOldestMessage',
       'ApproximateNumberOfMessagesVisible',
-      'RunningTaskCount',
+      'HealthyHostCount',
+      'CPUUtilization',
+      'MemoryUtilization',
     ])
       expect(body, metric).toContain(metric);
     // Every queue is on it (its oldest message's age), and every dead-letter queue (its depth).

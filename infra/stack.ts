@@ -129,6 +129,7 @@ export class SessionManagerStack extends Stack {
       jwtSecret,
       linkSecret,
       logs: logSettings,
+      sizing: props.host,
     });
 
     const environment = {
@@ -316,7 +317,8 @@ export class SessionManagerStack extends Stack {
       alarmEmail: props.alarmEmail,
       alarmTopicArn: props.alarmTopicArn,
       hostService: host.service,
-      clusterName: host.cluster.clusterName,
+      hostTargets: host.targetGroup,
+      hostDesiredCount: host.desiredCount.valueAsNumber,
       httpApi,
     });
 
