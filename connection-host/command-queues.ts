@@ -1,6 +1,6 @@
 import { names } from '#shared/aws/names';
 import { Command } from '#shared/commands/types';
-import { pollQueue } from '#shared/queue/consumer';
+import { pollQueue, type QueuePoller } from '#shared/queue/consumer';
 import { applyCommand, type CommandContext } from './commands.ts';
 import { fifoBatchHandler } from './fifo-batch.ts';
 
@@ -15,7 +15,8 @@ const MAX_HELD = 2000;
 /**
  * How long one receive waits for a command (SQS long polling, its maximum). Each receive is a
  * billed request: at 1 s the idle hosts made a million a week (about $5 a month at four shards);
- * a command still starts as soon as it arrives, and a hand-over cuts the wait short.
+ * a command still starts as soon as it arrives, and a hand-over does not wait for it (a command the
+ * last receive gets goes back to the queue at once).
  */
 export const COMMAND_WAIT_SECONDS = 20;
 
@@ -30,19 +31,21 @@ const sessionOf = (body: string): string | undefined => {
  * session waiting for READY (held, its visibility extended, not failed) never holds up the others.
  */
 export class CommandQueues {
-  private readonly consumers = new Map<number, { stop(): Promise<void>; abort: AbortController }>();
+  private readonly consumers = new Map<number, { poller: QueuePoller; abort: AbortController }>();
+  /** Stopped consumers whose last receive may still be waiting on SQS. */
+  private readonly draining = new Set<Promise<void>>();
 
   constructor(private readonly ctx: CommandContext) {}
 
   start(shard: number): void {
     const abort = new AbortController();
     const handler = fifoBatchHandler(Command, (cmd) => applyCommand(cmd, this.ctx, abort.signal));
-    const consumer = pollQueue(names.commandQueue(shard), handler, {
+    const poller = pollQueue(names.commandQueue(shard), handler, {
       waitSeconds: COMMAND_WAIT_SECONDS,
       visibilityTimeout: COMMAND_VISIBILITY_SECONDS,
       lanes: { keyOf: sessionOf, maxInFlight: MAX_HELD },
     });
-    this.consumers.set(shard, { stop: () => consumer.stop(), abort });
+    this.consumers.set(shard, { poller, abort });
   }
 
   /**
@@ -52,8 +55,21 @@ export class CommandQueues {
   async stop(shard: number): Promise<void> {
     const consumer = this.consumers.get(shard);
     consumer?.abort.abort(new Error(`shard ${shard} is being let go`));
-    await consumer?.stop();
+    await consumer?.poller.stop();
     this.consumers.delete(shard);
+    if (consumer) {
+      const drained = consumer.poller.drained().finally(() => this.draining.delete(drained));
+      this.draining.add(drained);
+    }
+  }
+
+  /**
+   * Resolves once every stopped consumer's last receive has ended (within COMMAND_WAIT_SECONDS),
+   * having put back what it got: before the process exits, so no command is left hidden in a
+   * receive that no process reads.
+   */
+  async drained(): Promise<void> {
+    await Promise.all([...this.draining]);
   }
 
   async stopAll(): Promise<void> {

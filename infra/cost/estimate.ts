@@ -164,7 +164,7 @@ export function idleCost(t: Template, run: RuntimeFigures): CostLine[] {
   ).length;
   add(
     'Container Insights',
-    `${insightClusters} cluster × ≈ ${CONTAINER_INSIGHTS_METRICS} metrics × $${PRICES.cloudwatch.customMetricMonth}`,
+    `${plural(insightClusters, 'cluster')} × ≈ ${CONTAINER_INSIGHTS_METRICS} metrics × $${PRICES.cloudwatch.customMetricMonth}`,
     insightClusters * CONTAINER_INSIGHTS_METRICS * PRICES.cloudwatch.customMetricMonth,
   );
 
@@ -233,7 +233,7 @@ export function perThousand(t: Template, flow: MessageFlow): CostLine[] {
   const lines: CostLine[] = [
     {
       item: 'Lambda',
-      basis: `${invocations} invocations, ${gbSeconds.toFixed(3)} GB-s a message (ARM64)`,
+      basis: `${plural(invocations, 'invocation')}, ${gbSeconds.toFixed(3)} GB-s a message (ARM64)`,
       usd:
         k *
         (gbSeconds * PRICES.lambdaArm64.gbSecond +
@@ -241,7 +241,7 @@ export function perThousand(t: Template, flow: MessageFlow): CostLine[] {
     },
     {
       item: 'API Gateway (HTTP API)',
-      basis: `${flow.httpApiRequests} requests a message`,
+      basis: `${plural(flow.httpApiRequests, 'request')} a message`,
       usd: (k * flow.httpApiRequests * PRICES.httpApiPerMillion) / 1e6,
     },
     {
@@ -262,7 +262,7 @@ export function perThousand(t: Template, flow: MessageFlow): CostLine[] {
     },
     {
       item: 'S3 PUTs',
-      basis: `${flow.s3Puts} a message`,
+      basis: `${plural(flow.s3Puts, 'PUT')} a message`,
       usd: (k * flow.s3Puts * PRICES.s3.perThousandPuts) / 1000,
     },
     {
@@ -283,6 +283,8 @@ export function perThousand(t: Template, flow: MessageFlow): CostLine[] {
   ];
   return lines;
 }
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export const total = (lines: CostLine[]) => lines.reduce((n, l) => n + l.usd, 0);
 
