@@ -172,7 +172,7 @@ export function addObservability(scope: Construct, props: ObservabilityProps): s
   // Fewer tasks answering the load balancer than desired for 5 minutes (crash loop, failed
   // deployment, capacity). Rolling deployments keep 100 % healthy, so they do not trip it; no data
   // at all (no task ever registered) counts as too few.
-  new cloudwatch.Alarm(scope, 'HostTasksBelowDesiredAlarm', {
+  const hostsAlarm = new cloudwatch.Alarm(scope, 'HostTasksBelowDesiredAlarm', {
     metric: healthyHosts(props),
     threshold: props.hostDesiredCount,
     evaluationPeriods: 5,
@@ -180,6 +180,9 @@ export function addObservability(scope: Construct, props: ObservabilityProps): s
     treatMissingData: cloudwatch.TreatMissingData.BREACHING,
     alarmDescription: 'Fewer connection host tasks answering the load balancer than desired',
   });
+  // Made once the service is stable (CloudFormation waits for that), so a first deploy, whose tasks
+  // take minutes to become healthy, does not page anyone.
+  hostsAlarm.node.addDependency(props.hostService);
 
   addDashboard(scope, props, all);
 

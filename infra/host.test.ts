@@ -375,6 +375,12 @@ describe('alarms', () => {
       EvaluationPeriods: 5,
       TreatMissingData: 'breaching',
     });
+    // Created once the service is stable: a first deploy's tasks becoming healthy page no one.
+    const [alarmId] = Object.keys(
+      template.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'HealthyHostCount' } }),
+    );
+    const [serviceId] = Object.keys(template.findResources('AWS::ECS::Service'));
+    expect(template.toJSON().Resources[alarmId!].DependsOn).toContain(serviceId);
   });
 });
 
