@@ -1,5 +1,5 @@
 import type { App } from 'aws-cdk-lib';
-import { type HostSettings, hostSettingsFrom } from './host-settings.ts';
+import { HOST_SETTING_NAMES, type HostSettings, hostSettingsFrom } from './host-settings.ts';
 import { RETENTION_DAYS } from './log-groups.ts';
 
 export interface DeploymentSettings {
@@ -37,7 +37,10 @@ export interface DeploymentSettings {
    * none when unset.
    */
   corsOrigins?: string[];
-  /** The connection host's size, CPU architecture, subnets and Container Insights (infra/host-settings.ts). */
+  /**
+   * The connection host's size, CPU architecture, subnets and Container Insights
+   * (infra/host-settings.ts); its defaults when none is given.
+   */
   host?: HostSettings;
 }
 
@@ -115,6 +118,8 @@ export function settingsFromContext(app: App): DeploymentSettings {
     ...(retention !== undefined ? { logRetentionDays: Number(retention) } : {}),
     ...(retainLogs !== undefined ? { retainLogs: retainLogs === 'true' } : {}),
     ...(cors?.length ? { corsOrigins: cors } : {}),
-    host: hostSettingsFrom(optional),
+    ...(HOST_SETTING_NAMES.some((k) => optional(k) !== undefined)
+      ? { host: hostSettingsFrom(optional) }
+      : {}),
   };
 }

@@ -44,6 +44,15 @@ export const FARGATE_SIZES: Record<number, number[]> = {
   4096: range(8192, 30720, 1024),
 };
 
+/** The `-c` names of the host settings. */
+export const HOST_SETTING_NAMES = [
+  'natGateway',
+  'hostArchitecture',
+  'hostCpu',
+  'hostMemory',
+  'containerInsights',
+];
+
 /** Reads the host settings from `-c` values (strings, or undefined when not given). */
 export function hostSettingsFrom(get: (key: string) => string | undefined): HostSettings {
   const flag = (key: string, dflt: boolean) => {
