@@ -16,6 +16,7 @@ import {
   ALB_IDLE_TIMEOUT_SECONDS,
   HOST_HTTP_PORT,
   HOST_LIVENESS_PATH,
+  hostHeapMiB,
   STOP_TIMEOUT_SECONDS,
   STREAM_PATHS,
 } from './host.ts';
@@ -73,6 +74,9 @@ describe('connection host on ECS Fargate', () => {
       MESSAGING_DRIVER: 'baileys',
     });
     expect(env.AWS_REGION).toEqual({ Ref: 'AWS::Region' });
+    // The heap may use three quarters of the task's 1 GB (V8 alone would take about a quarter).
+    expect(env.NODE_OPTIONS).toBe(`--enable-source-maps --max-old-space-size=${hostHeapMiB(1024)}`);
+    expect(hostHeapMiB(1024)).toBe(768);
     expect(Object.keys(env)).toEqual(
       expect.arrayContaining(['DATA_TABLE_NAME', 'AUTH_TABLE_NAME', 'MEDIA_BUCKET_NAME']),
     );

@@ -14,6 +14,9 @@ import { grantMediaReadWrite } from './grants.ts';
 import { HOST_DEFAULTS, type HostSettings } from './host-settings.ts';
 import { type LogSettings, logGroup } from './log-groups.ts';
 
+/** The host's V8 heap limit for a task of this memory: room left for buffers, ffmpeg and the runtime. */
+export const hostHeapMiB = (taskMiB: number) => Math.floor(taskMiB * 0.75);
+
 /** The port the host serves `/health` and the SSE streams on inside the task. */
 export const HOST_HTTP_PORT = 8080;
 /**
@@ -154,7 +157,9 @@ export class ConnectionHost extends Construct {
         AWS_REGION: Stack.of(this).region,
         HOST_HTTP_PORT: String(HOST_HTTP_PORT),
         MESSAGING_DRIVER: 'baileys',
-        NODE_OPTIONS: '--enable-source-maps',
+        // V8 alone sizes its heap at about a quarter of the task's memory, and a Baileys session's
+        // state is mostly heap: the host would run out of heap long before the task runs out of memory.
+        NODE_OPTIONS: `--enable-source-maps --max-old-space-size=${hostHeapMiB(sizing.memoryMiB)}`,
         SERVICE_NAME: 'connection-host',
         METRICS_FORMAT: 'emf',
         JWT_SECRET_ARN: props.jwtSecret.secretArn,
