@@ -64,6 +64,15 @@ describe('cost from a template', () => {
     expect(line(idle, 'CloudWatch alarms')).toBeCloseTo(3 * PRICES.cloudwatch.alarmMetricMonth);
   });
 
+  it('prices a hosted zone and a web ACL only when the template has them', () => {
+    expect(idle.some((l) => l.item === 'Route 53 hosted zones')).toBe(false);
+    const withZone = idleCost(
+      { ...template, Resources: { ...template.Resources, Zone: { Type: 'AWS::Route53::HostedZone' } } },
+      { leaseTickMs: 2000, commandWaitSeconds: 20 },
+    );
+    expect(line(withZone, 'Route 53 hosted zones')).toBe(PRICES.route53HostedZoneMonth);
+  });
+
   it('lease ticks and command polling follow the code’s timings', () => {
     const slow = idleCost(template, { leaseTickMs: 4000, commandWaitSeconds: 20 });
     expect(line(slow, 'DynamoDB: lease and heartbeat ticks')).toBeCloseTo(

@@ -168,6 +168,22 @@ export function idleCost(t: Template, run: RuntimeFigures): CostLine[] {
     insightClusters * CONTAINER_INSIGHTS_METRICS * PRICES.cloudwatch.customMetricMonth,
   );
 
+  // Only when the stack has them (a domain of its own, a firewall): no line otherwise.
+  const zones = resourcesOf(t, 'AWS::Route53::HostedZone').length;
+  if (zones)
+    add(
+      'Route 53 hosted zones',
+      `${zones} × $${PRICES.route53HostedZoneMonth}`,
+      zones * PRICES.route53HostedZoneMonth,
+    );
+  const acls = resourcesOf(t, 'AWS::WAFv2::WebACL').length;
+  if (acls)
+    add(
+      'WAF web ACLs',
+      `${acls} × $${PRICES.wafWebAclMonth} (rules and requests extra)`,
+      acls * PRICES.wafWebAclMonth,
+    );
+
   const secrets = resourcesOf(t, 'AWS::SecretsManager::Secret').length;
   add('Secrets Manager', `${secrets} secrets × $${PRICES.secretMonth}`, secrets * PRICES.secretMonth);
   const keys = resourcesOf(t, 'AWS::KMS::Key').length;

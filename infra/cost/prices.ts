@@ -29,6 +29,9 @@ export const PRICES = {
     logsIngestedGb: 0.5,
   },
   secretMonth: 0.4,
+  /** A hosted zone (the first 25), and a WAF web ACL before its rules and requests; CloudFront has no monthly fee. */
+  route53HostedZoneMonth: 0.5,
+  wafWebAclMonth: 5,
   kms: { keyMonth: 1, perTenThousandRequests: 0.03 },
   dynamodbOnDemand: { perMillionWrites: 0.625, perMillionReads: 0.125 },
   sqs: { perMillionStandard: 0.4, perMillionFifo: 0.5 },
