@@ -19,6 +19,11 @@ const MAX_HELD = 2000;
  * last receive gets goes back to the queue at once).
  */
 export const COMMAND_WAIT_SECONDS = 20;
+/**
+ * Local mode (the launcher sets the SQS endpoint) pays nothing per receive, and its hosts stop and
+ * start all through the tests: a 1 s wait keeps their exits quick (`drained` below).
+ */
+const waitSeconds = () => (process.env.AWS_ENDPOINT_URL_SQS ? 1 : COMMAND_WAIT_SECONDS);
 
 /** The session of a command body, its lane: one session's commands in order, sessions side by side. */
 const sessionOf = (body: string): string | undefined => {
@@ -41,7 +46,7 @@ export class CommandQueues {
     const abort = new AbortController();
     const handler = fifoBatchHandler(Command, (cmd) => applyCommand(cmd, this.ctx, abort.signal));
     const poller = pollQueue(names.commandQueue(shard), handler, {
-      waitSeconds: COMMAND_WAIT_SECONDS,
+      waitSeconds: waitSeconds(),
       visibilityTimeout: COMMAND_VISIBILITY_SECONDS,
       lanes: { keyOf: sessionOf, maxInFlight: MAX_HELD },
     });
@@ -64,7 +69,7 @@ export class CommandQueues {
   }
 
   /**
-   * Resolves once every stopped consumer's last receive has ended (within COMMAND_WAIT_SECONDS),
+   * Resolves once every stopped consumer's last receive has ended (within its wait),
    * having put back what it got: before the process exits, so no command is left hidden in a
    * receive that no process reads.
    */
