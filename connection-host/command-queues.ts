@@ -5,7 +5,7 @@ import { names } from '#shared/aws/names';
 import { queueUrl } from '#shared/aws/queue-url';
 import { Command } from '#shared/commands/types';
 import { logger } from '#shared/log/logger';
-import { pollQueue, type SqsHandler } from '#shared/queue/consumer';
+import { pollQueue, type QueuePoller, type SqsHandler } from '#shared/queue/consumer';
 import { applyCommand, type CommandContext } from './commands.ts';
 import { fifoBatchHandler } from './fifo-batch.ts';
 
@@ -17,6 +17,18 @@ const COMMAND_VISIBILITY_SECONDS = 10;
  * READY before the queue stops receiving.
  */
 const MAX_HELD = 2000;
+/**
+ * How long one receive waits for a command (SQS long polling, its maximum). Each receive is a
+ * billed request: at 1 s the idle hosts made a million a week (about $5 a month at four queues);
+ * a command still starts as soon as it arrives, and a hand-over does not wait for it (a command the
+ * last receive gets goes back to the queue at once).
+ */
+export const COMMAND_WAIT_SECONDS = 20;
+/**
+ * Local mode (the launcher sets the SQS endpoint) pays nothing per receive, and its hosts stop and
+ * start all through the tests: a 1 s wait keeps their exits quick (`drained` below).
+ */
+const waitSeconds = () => (process.env.AWS_ENDPOINT_URL_SQS ? 1 : COMMAND_WAIT_SECONDS);
 
 /** The session of a command body, its lane: one session's commands in order, sessions side by side. */
 const sessionOf = (body: string): string | undefined => {
@@ -48,7 +60,9 @@ export interface CommandRouting {
  * the others.
  */
 export class CommandQueues {
-  private readonly consumers = new Map<number, { stop(): Promise<void> }>();
+  private readonly consumers = new Map<number, QueuePoller>();
+  /** Stopped consumers whose last receive may still be waiting on SQS. */
+  private readonly draining = new Set<Promise<void>>();
   /** Held shards per queue; a queue is consumed while it has one. */
   private readonly shardsOf = new Map<number, Set<number>>();
   /** Per held shard: aborted when it is let go, so waits for READY give up and commands return. */
@@ -73,7 +87,7 @@ export class CommandQueues {
       return applyCommand(cmd, this.ctx, signal);
     });
     const consumer = pollQueue(name, this.bouncing(name, apply), {
-      waitSeconds: 1,
+      waitSeconds: waitSeconds(),
       visibilityTimeout: COMMAND_VISIBILITY_SECONDS,
       lanes: { keyOf: sessionOf, maxInFlight: MAX_HELD },
     });
@@ -96,6 +110,19 @@ export class CommandQueues {
     const consumer = this.consumers.get(queue);
     this.consumers.delete(queue);
     await consumer?.stop();
+    if (consumer) {
+      const drained = consumer.drained().finally(() => this.draining.delete(drained));
+      this.draining.add(drained);
+    }
+  }
+
+  /**
+   * Resolves once every stopped consumer's last receive has ended (within its wait),
+   * having put back what it got: before the process exits, so no command is left hidden in a
+   * receive that no process reads.
+   */
+  async drained(): Promise<void> {
+    await Promise.all([...this.draining]);
   }
 
   async stopAll(): Promise<void> {

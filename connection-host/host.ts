@@ -133,6 +133,9 @@ export async function startConnectionHost(
       await commands.stopAll();
       await runtimes.stopAll();
       await leases.releaseAll();
+      // The shards are free for the other hosts already; this only keeps the process up until its
+      // last command receives have put back what they got.
+      await commands.drained();
     },
   };
 }

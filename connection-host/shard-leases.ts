@@ -43,8 +43,12 @@ export interface Presence {
 /** Without a presence the host believes itself alone and takes every free shard. */
 const alone = (hostId: string): Presence => ({ beat: async () => [{ hostId }], leave: async () => {} });
 
-/** Beat well inside the TTL, and look for released shards often (a clean stop frees them at once). */
-export const tickMs = (ttlMs: number) => Math.max(500, Math.min(2000, Math.floor(ttlMs / 3)));
+/**
+ * Beat well inside the TTL, and look for released shards often (a clean stop frees them at once).
+ * Each tick costs one DynamoDB write (the host's heartbeat) and the reads of the plan: `npm run cost`
+ * reads it.
+ */
+export const leaseTickMs = (ttlMs: number) => Math.max(500, Math.min(2000, Math.floor(ttlMs / 3)));
 
 /** Conditional writes in flight at once while taking shards. */
 const TAKE_PARALLEL = 64;
@@ -104,7 +108,7 @@ export class ShardLeases {
       this.planning ??= this.plan().finally(() => {
         this.planning = undefined;
       });
-    }, tickMs(this.cfg.ttlMs));
+    }, leaseTickMs(this.cfg.ttlMs));
   }
 
   /** Resolves once every shard's acquire and hand-over started so far has finished. */
@@ -143,7 +147,7 @@ export class ShardLeases {
       this.log.error({ err }, 'heartbeat failed');
       // The others count this host dead once its last heartbeat runs out: stop before they take over.
       const { ttlMs } = this.cfg;
-      if (this.held.size && Date.now() - this.lastBeatAt >= ttlMs - tickMs(ttlMs)) {
+      if (this.held.size && Date.now() - this.lastBeatAt >= ttlMs - leaseTickMs(ttlMs)) {
         this.log.warn(
           { shards: this.held.size },
           'no heartbeat for nearly the lease TTL: letting every shard go',
@@ -156,7 +160,7 @@ export class ShardLeases {
   private async plan(): Promise<void> {
     const { hostId, shardCount, ttlMs } = this.cfg;
     // Without a recent heartbeat the others may count this host dead: it takes nothing.
-    if (Date.now() - this.lastBeatAt >= ttlMs - tickMs(ttlMs)) return;
+    if (Date.now() - this.lastBeatAt >= ttlMs - leaseTickMs(ttlMs)) return;
     let leases: Lease[];
     try {
       leases = await this.store.readLeases();

@@ -3,6 +3,7 @@ import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as ecs from 'aws-cdk-lib/aws-ecs';
+import type * as elbv2 from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -83,24 +84,22 @@ function addDashboard(scope: Construct, props: ObservabilityProps, all: IConstru
     ),
   );
   dashboard.addWidgets(
-    graph('Connection host tasks', [
-      hostTaskMetric(props, 'DesiredTaskCount'),
-      hostTaskMetric(props, 'RunningTaskCount'),
+    graph('Connection host tasks answering the load balancer', [healthyHosts(props)]),
+    graph('Connection host CPU and memory (%)', [
+      props.hostService.metricCpuUtilization({ period: Duration.minutes(5) }),
+      props.hostService.metricMemoryUtilization({ period: Duration.minutes(5) }),
     ]),
     graph('Host heartbeats past the memory budget', [serviceMetric(p, 'HostFullBeats', 'connection-host')]),
   );
   return dashboard;
 }
 
-/** Container Insights' task counts of the host service. */
-function hostTaskMetric(props: ObservabilityProps, metricName: string) {
-  return new cloudwatch.Metric({
-    namespace: 'ECS/ContainerInsights',
-    metricName,
-    dimensionsMap: { ClusterName: props.clusterName, ServiceName: props.hostService.serviceName },
-    period: Duration.minutes(1),
-    statistic: 'Average',
-  });
+/**
+ * Host tasks the load balancer finds alive (liveness, docs/deploy.md "Health checks"): a free
+ * metric, where Container Insights' task counts cost about $9 a month (infra/host-settings.ts).
+ */
+function healthyHosts(props: ObservabilityProps) {
+  return props.hostTargets.metrics.healthyHostCount({ period: Duration.minutes(1), statistic: 'Minimum' });
 }
 
 /** A command older than this means no host is taking its shard (missing, crashed or stuck). */
@@ -113,7 +112,10 @@ export interface ObservabilityProps {
   /** An existing SNS topic (your paging or chat integration) to notify instead of a new one. */
   alarmTopicArn?: string;
   hostService: ecs.FargateService;
-  clusterName: string;
+  /** The hosts' target group: its healthy count is the tasks that are up and answering. */
+  hostTargets: elbv2.ApplicationTargetGroup;
+  /** The fewest tasks there should be (the HostMinTasks parameter; auto-scaling may run more). */
+  hostMinTasks: number;
   httpApi: HttpApi;
 }
 
@@ -168,19 +170,21 @@ export function addObservability(scope: Construct, props: ObservabilityProps): s
     5,
   );
 
-  // Container Insights: running below desired for 5 minutes (crash loop, failed deployment, capacity).
-  const insight = (metricName: string) => hostTaskMetric(props, metricName);
-  alarm(
-    'HostTasksBelowDesiredAlarm',
-    new cloudwatch.MathExpression({
-      expression: 'desired - running',
-      usingMetrics: { desired: insight('DesiredTaskCount'), running: insight('RunningTaskCount') },
-      period: Duration.minutes(1),
-    }),
-    'Fewer connection host tasks running than desired',
-    0,
-    5,
-  );
+  // Fewer tasks answering the load balancer than the minimum for 5 minutes (crash loop, failed
+  // deployment, capacity). Rolling deployments keep 100 % healthy, so they do not trip it; no data
+  // at all (no task ever registered) counts as too few.
+  const hostsAlarm = new cloudwatch.Alarm(scope, 'HostTasksBelowDesiredAlarm', {
+    metric: healthyHosts(props),
+    threshold: props.hostMinTasks,
+    evaluationPeriods: 5,
+    comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+    treatMissingData: cloudwatch.TreatMissingData.BREACHING,
+    alarmDescription:
+      'Fewer connection host tasks answering the load balancer than the minimum (HostMinTasks)',
+  });
+  // Made once the service is stable (CloudFormation waits for that), so a first deploy, whose tasks
+  // take minutes to become healthy, does not page anyone.
+  hostsAlarm.node.addDependency(props.hostService);
 
   // A host past its memory budget takes no more shards (connection-host/memory-budget.ts): capacity
   // is short while auto-scaling catches up, or for good at its maximum.

@@ -1,4 +1,5 @@
 import type { App } from 'aws-cdk-lib';
+import { HOST_SETTING_NAMES, type HostSettings, hostSettingsFrom } from './host-settings.ts';
 import { RETENTION_DAYS } from './log-groups.ts';
 
 export interface DeploymentSettings {
@@ -43,6 +44,11 @@ export interface DeploymentSettings {
    * none when unset.
    */
   corsOrigins?: string[];
+  /**
+   * The connection host's size, CPU architecture, subnets and Container Insights
+   * (infra/host-settings.ts); its defaults when none is given.
+   */
+  host?: HostSettings;
 }
 
 /** Context name → the environment variable it sets on the functions and the host. */
@@ -120,6 +126,9 @@ export function settingsFromContext(app: App): DeploymentSettings {
     ...(retention !== undefined ? { logRetentionDays: Number(retention) } : {}),
     ...(retainLogs !== undefined ? { retainLogs: retainLogs === 'true' } : {}),
     ...(cors?.length ? { corsOrigins: cors } : {}),
+    ...(HOST_SETTING_NAMES.some((k) => optional(k) !== undefined)
+      ? { host: hostSettingsFrom(optional) }
+      : {}),
   };
 }
 

@@ -5,19 +5,23 @@ import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allQueues, deadLetterQueueName, queueName } from '#shared/aws/resources';
+import { envDefaults } from '#shared/config/env';
 import { leaseShardsFor } from '#shared/sessions/shard';
+import { COMMAND_WAIT_SECONDS } from '../connection-host/command-queues.ts';
+import { leaseTickMs } from '../connection-host/shard-leases.ts';
 import { OLDEST_MESSAGE_ALARM_SECONDS } from './alarms.ts';
 import { cdkJsonContext } from './app-context.ts';
 import { settingsFromContext } from './context.ts';
+import { type Template as CostTemplate, idleCost, total } from './cost/estimate.ts';
 import {
   ALB_IDLE_TIMEOUT_SECONDS,
   HOST_HTTP_PORT,
   HOST_LIVENESS_PATH,
-  HOST_MEMORY_BUDGET_MB,
+  hostHeapMiB,
+  hostMemoryBudgetMb,
   MEMORY_TARGET_PERCENT,
   STOP_TIMEOUT_SECONDS,
   STREAM_PATHS,
-  TASK_MEMORY_MIB,
 } from './host.ts';
 import { checkWithNag } from './nag.ts';
 import { API_ACCESS_LOG_FIELDS, API_BURST_LIMIT, API_RATE_LIMIT, SessionManagerStack } from './stack.ts';
@@ -77,11 +81,14 @@ describe('connection host on ECS Fargate', () => {
       HOST_HTTP_PORT: String(HOST_HTTP_PORT),
       MESSAGING_DRIVER: 'baileys',
       // The memory budget follows from the task's memory, with headroom.
-      HOST_MEMORY_BUDGET_MB: String(HOST_MEMORY_BUDGET_MB),
+      HOST_MEMORY_BUDGET_MB: String(hostMemoryBudgetMb(1024)),
     });
-    expect(taskDef.Properties.Memory).toBe(String(TASK_MEMORY_MIB));
-    expect(HOST_MEMORY_BUDGET_MB).toBeLessThan(TASK_MEMORY_MIB);
+    expect(taskDef.Properties.Memory).toBe('1024');
+    expect(hostMemoryBudgetMb(1024)).toBeLessThan(1024);
     expect(env.AWS_REGION).toEqual({ Ref: 'AWS::Region' });
+    // The heap may use three quarters of the task's 1 GB (V8 alone would take about a quarter).
+    expect(env.NODE_OPTIONS).toBe(`--enable-source-maps --max-old-space-size=${hostHeapMiB(1024)}`);
+    expect(hostHeapMiB(1024)).toBe(768);
     expect(Object.keys(env)).toEqual(
       expect.arrayContaining(['DATA_TABLE_NAME', 'AUTH_TABLE_NAME', 'MEDIA_BUCKET_NAME']),
     );
@@ -94,7 +101,7 @@ describe('connection host on ECS Fargate', () => {
     });
   });
 
-  it('service: min and max tasks from parameters (at least 2), auto-scaled on memory, circuit breaker with rollback, private subnets', () => {
+  it('service: min and max tasks from parameters (at least 2), auto-scaled on memory, circuit breaker with rollback, public subnets', () => {
     template.hasParameter('HostMinTasks', { Type: 'Number', Default: 2, MinValue: 2 });
     template.hasParameter('HostMaxTasks', { Type: 'Number', Default: 10, MinValue: 2 });
     const [, service] = one('AWS::ECS::Service');
@@ -107,7 +114,7 @@ describe('connection host on ECS Fargate', () => {
         DeploymentCircuitBreaker: { Enable: true, Rollback: true },
         MinimumHealthyPercent: 100,
       }),
-      NetworkConfiguration: { AwsvpcConfiguration: Match.objectLike({ AssignPublicIp: 'DISABLED' }) },
+      NetworkConfiguration: { AwsvpcConfiguration: Match.objectLike({ AssignPublicIp: 'ENABLED' }) },
     });
     template.hasResourceProperties('AWS::ApplicationAutoScaling::ScalableTarget', {
       MinCapacity: { Ref: 'HostMinTasks' },
@@ -122,14 +129,47 @@ describe('connection host on ECS Fargate', () => {
       }),
     });
     // The target keeps the hosts under their budget, so scaling out comes before any host refuses work.
-    expect(MEMORY_TARGET_PERCENT).toBeLessThan((HOST_MEMORY_BUDGET_MB / TASK_MEMORY_MIB) * 100);
+    expect(MEMORY_TARGET_PERCENT).toBeLessThan((hostMemoryBudgetMb(1024) / 1024) * 100);
+    // Container Insights is a setting (infra/host-settings.ts), off by default.
     template.hasResourceProperties('AWS::ECS::Cluster', {
-      ClusterSettings: [{ Name: 'containerInsights', Value: 'enabled' }],
+      ClusterSettings: [{ Name: 'containerInsights', Value: 'disabled' }],
+    });
+    // Half a vCPU and 1 GB on Graviton by default; the image is built for the same platform.
+    template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+      Cpu: '512',
+      Memory: '1024',
+      RuntimePlatform: { CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' },
     });
   });
 
-  it('VPC with a NAT gateway for outbound internet and DynamoDB/S3 gateway endpoints', () => {
-    template.resourceCountIs('AWS::EC2::NatGateway', 1);
+  it('tasks in public subnets accept only the load balancer: their security group has no other ingress', () => {
+    const service = Object.values(template.findResources('AWS::ECS::Service'))[0]!;
+    const groups = service.Properties.NetworkConfiguration.AwsvpcConfiguration.SecurityGroups as Array<{
+      'Fn::GetAtt': [string, string];
+    }>;
+    expect(groups).toHaveLength(1);
+    const sgId = groups[0]!['Fn::GetAtt'][0];
+    expect(template.toJSON().Resources[sgId].Properties.SecurityGroupIngress).toBeUndefined();
+    const ingress = Object.values(
+      template.findResources('AWS::EC2::SecurityGroupIngress', {
+        Properties: { GroupId: { 'Fn::GetAtt': [sgId, 'GroupId'] } },
+      }),
+    );
+    expect(ingress).toHaveLength(1);
+    const [albSg] = one('AWS::EC2::SecurityGroup', {
+      GroupDescription: Match.stringLikeRegexp('Alb'),
+    });
+    expect(ingress[0]!.Properties).toMatchObject({
+      IpProtocol: 'tcp',
+      FromPort: HOST_HTTP_PORT,
+      ToPort: HOST_HTTP_PORT,
+      SourceSecurityGroupId: { 'Fn::GetAtt': [albSg, 'GroupId'] },
+    });
+  });
+
+  it('VPC without a NAT gateway: the internet gateway, and DynamoDB/S3 gateway endpoints', () => {
+    template.resourceCountIs('AWS::EC2::NatGateway', 0);
+    template.resourceCountIs('AWS::EC2::EIP', 0);
     template.resourceCountIs('AWS::EC2::InternetGateway', 1);
     const endpoints = Object.values(template.findResources('AWS::EC2::VPCEndpoint'));
     expect(endpoints.map((e) => e.Properties.VpcEndpointType)).toEqual(['Gateway', 'Gateway']);
@@ -362,11 +402,22 @@ describe('alarms', () => {
       Namespace: 'AWS/ApiGateway',
       MetricName: '5xx',
     });
+    // Healthy targets (a free load balancer metric) below the desired count, no data counting as too few.
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Metrics: Match.arrayWith([Match.objectLike({ Expression: 'desired - running' })]),
-      Threshold: 0,
-      ComparisonOperator: 'GreaterThanThreshold',
+      Namespace: 'AWS/ApplicationELB',
+      MetricName: 'HealthyHostCount',
+      Statistic: 'Minimum',
+      Threshold: { Ref: 'HostMinTasks' },
+      ComparisonOperator: 'LessThanThreshold',
+      EvaluationPeriods: 5,
+      TreatMissingData: 'breaching',
     });
+    // Created once the service is stable: a first deploy's tasks becoming healthy page no one.
+    const [alarmId] = Object.keys(
+      template.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'HealthyHostCount' } }),
+    );
+    const [serviceId] = Object.keys(template.findResources('AWS::ECS::Service'));
+    expect(template.toJSON().Resources[alarmId!].DependsOn).toContain(serviceId);
   });
 });
 
@@ -439,6 +490,17 @@ describe('hardening', () => {
   });
 });
 
+describe('cost (npm run cost)', () => {
+  it('idles at $100 a month or less with the default settings, at the code’s own timings', () => {
+    const idle = idleCost(template.toJSON() as CostTemplate, {
+      leaseTickMs: leaseTickMs(envDefaults().LEASE_TTL_MS),
+      commandWaitSeconds: COMMAND_WAIT_SECONDS,
+    });
+    expect(total(idle)).toBeLessThanOrEqual(100);
+    expect(idle.find((l) => l.item === 'NAT gateways')!.usd).toBe(0);
+  });
+});
+
 describe('dashboard and metrics', () => {
   it('one dashboard: service counters, queue ages, dead letters, API, functions and host tasks', () => {
     const [, dash] = one('AWS::CloudWatch::Dashboard', { DashboardName: prefix });
@@ -453,7 +515,9 @@ describe('dashboard and metrics', () => {
       'WebhookFailures',
       'ApproximateAgeOfOldestMessage',
       'ApproximateNumberOfMessagesVisible',
-      'RunningTaskCount',
+      'HealthyHostCount',
+      'CPUUtilization',
+      'MemoryUtilization',
     ])
       expect(body, metric).toContain(metric);
     // Every queue is on it (its oldest message's age), and every dead-letter queue (its depth).

@@ -12,7 +12,11 @@ import { Construct } from 'constructs';
 import { leaseShardsFor } from '#shared/sessions/shard';
 import { projectRoot } from './functions.ts';
 import { grantMediaReadWrite } from './grants.ts';
+import { HOST_DEFAULTS, type HostSettings } from './host-settings.ts';
 import { type LogSettings, logGroup } from './log-groups.ts';
+
+/** The host's V8 heap limit for a task of this memory: room left for buffers, ffmpeg and the runtime. */
+export const hostHeapMiB = (taskMiB: number) => Math.floor(taskMiB * 0.75);
 
 /** The port the host serves `/health` and the SSE streams on inside the task. */
 export const HOST_HTTP_PORT = 8080;
@@ -41,13 +45,11 @@ export const STREAM_PATHS = [
   '/api/v1/tts',
 ];
 
-/** Each host task's memory. */
-export const TASK_MEMORY_MIB = 2048;
 /**
  * A host past this much resident memory takes no more shards (connection-host/memory-budget.ts):
- * 80 % of the task, the rest headroom for what its sessions still grow by.
+ * 80 % of the task's memory (`hostMemory`), the rest headroom for what its sessions still grow by.
  */
-export const HOST_MEMORY_BUDGET_MB = Math.floor(TASK_MEMORY_MIB * 0.8);
+export const hostMemoryBudgetMb = (taskMiB: number) => Math.floor(taskMiB * 0.8);
 /** Average memory of the host tasks that auto-scaling holds: well under the budget. */
 export const MEMORY_TARGET_PERCENT = 60;
 
@@ -67,14 +69,18 @@ export interface ConnectionHostProps {
   linkSecret: secretsmanager.ISecret;
   /** Retention and removal of the host's log group and the VPC flow-log group. */
   logs?: LogSettings;
+  /** Task size, architecture, subnets (NAT or public addresses), Container Insights; HOST_DEFAULTS when absent. */
+  sizing?: HostSettings;
 }
 
 /**
- * The connection host: a VPC (public subnets for the load balancer, private subnets with NAT for the
- * tasks, DynamoDB and S3 gateway endpoints), an ECS Fargate service of two tasks or more built from
- * connection-host/Dockerfile, auto-scaled on memory (sessions per host), and an internal Application
- * Load Balancer that serves the SSE streams from them to the CloudFront distribution (infra/edge.ts),
- * the service's only public entrance.
+ * The connection host: a VPC over two AZs (DynamoDB and S3 gateway endpoints), an ECS Fargate
+ * service of two tasks or more built from connection-host/Dockerfile, auto-scaled on memory
+ * (sessions per host), and an internal Application Load Balancer that serves the SSE streams from
+ * them to the CloudFront distribution (infra/edge.ts), the service's only public entrance. The tasks
+ * run in the public subnets with public addresses, reachable only from the load balancer (their
+ * security group), or with `natGateway` in private subnets behind one NAT gateway
+ * (infra/host-settings.ts).
  */
 export class ConnectionHost extends Construct {
   readonly vpc: ec2.Vpc;
@@ -101,12 +107,20 @@ export class ConnectionHost extends Construct {
       description: 'Most connection host tasks auto-scaling may run',
     });
 
+    const sizing = props.sizing ?? HOST_DEFAULTS;
+    // Without a NAT gateway the tasks reach the network, SQS, Secrets Manager, ECR and CloudWatch
+    // through the internet gateway with an address of their own: the NAT's $33 a month (and its
+    // $0.045 a GB) buys nothing a session needs, and one NAT in one AZ was a single point of
+    // failure for both AZs' tasks. Interface endpoints instead would cost more ($7 a month each).
+    const taskSubnets = sizing.natGateway ? ec2.SubnetType.PRIVATE_WITH_EGRESS : ec2.SubnetType.PUBLIC;
     this.vpc = new ec2.Vpc(this, 'Vpc', {
       maxAzs: 2,
-      natGateways: 1,
+      natGateways: sizing.natGateway ? 1 : 0,
       subnetConfiguration: [
         { name: 'public', subnetType: ec2.SubnetType.PUBLIC, cidrMask: 24 },
-        { name: 'tasks', subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS, cidrMask: 22 },
+        ...(sizing.natGateway
+          ? [{ name: 'tasks', subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS, cidrMask: 22 }]
+          : []),
       ],
       gatewayEndpoints: {
         DynamoDb: { service: ec2.GatewayVpcEndpointAwsService.DYNAMODB },
@@ -125,14 +139,21 @@ export class ConnectionHost extends Construct {
 
     this.cluster = new ecs.Cluster(this, 'Cluster', {
       vpc: this.vpc,
-      containerInsightsV2: ecs.ContainerInsights.ENABLED,
+      // Off by default: about 30 custom metrics ($9 a month) for per-task graphs; the alarms and the
+      // dashboard use the free AWS/ECS and load balancer metrics (infra/alarms.ts).
+      containerInsightsV2: sizing.containerInsights
+        ? ecs.ContainerInsights.ENABLED
+        : ecs.ContainerInsights.DISABLED,
     });
 
+    // Graviton costs a fifth less per vCPU and GB; the image builds for either (Baileys is plain
+    // JavaScript; sharp and ffmpeg come for the image's platform from npm and Debian).
+    const arm = sizing.architecture === 'arm64';
     this.taskDefinition = new ecs.FargateTaskDefinition(this, 'Task', {
-      cpu: 1024,
-      memoryLimitMiB: TASK_MEMORY_MIB,
+      cpu: sizing.cpu,
+      memoryLimitMiB: sizing.memoryMiB,
       runtimePlatform: {
-        cpuArchitecture: ecs.CpuArchitecture.X86_64,
+        cpuArchitecture: arm ? ecs.CpuArchitecture.ARM64 : ecs.CpuArchitecture.X86_64,
         operatingSystemFamily: ecs.OperatingSystemFamily.LINUX,
       },
     });
@@ -141,7 +162,7 @@ export class ConnectionHost extends Construct {
       // Synth only hashes the build context; `cdk deploy` builds and pushes the image (needs Docker).
       image: ecs.ContainerImage.fromAsset(projectRoot, {
         file: join('connection-host', 'Dockerfile'),
-        platform: Platform.LINUX_AMD64,
+        platform: arm ? Platform.LINUX_ARM64 : Platform.LINUX_AMD64,
       }),
       essential: true,
       stopTimeout: Duration.seconds(STOP_TIMEOUT_SECONDS),
@@ -152,11 +173,13 @@ export class ConnectionHost extends Construct {
         RESOURCE_PREFIX: props.prefix,
         SHARD_COUNT: String(props.shardCount),
         LEASE_SHARDS: String(leaseShardsFor(props.shardCount)),
-        HOST_MEMORY_BUDGET_MB: String(HOST_MEMORY_BUDGET_MB),
+        HOST_MEMORY_BUDGET_MB: String(hostMemoryBudgetMb(sizing.memoryMiB)),
         AWS_REGION: Stack.of(this).region,
         HOST_HTTP_PORT: String(HOST_HTTP_PORT),
         MESSAGING_DRIVER: 'baileys',
-        NODE_OPTIONS: '--enable-source-maps',
+        // V8 alone sizes its heap at about a quarter of the task's memory, and a Baileys session's
+        // state is mostly heap: the host would run out of heap long before the task runs out of memory.
+        NODE_OPTIONS: `--enable-source-maps --max-old-space-size=${hostHeapMiB(sizing.memoryMiB)}`,
         SERVICE_NAME: 'connection-host',
         METRICS_FORMAT: 'emf',
         JWT_SECRET_ARN: props.jwtSecret.secretArn,
@@ -181,7 +204,10 @@ export class ConnectionHost extends Construct {
       minHealthyPercent: 100,
       maxHealthyPercent: 200,
       circuitBreaker: { enable: true, rollback: true },
-      vpcSubnets: { subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS },
+      vpcSubnets: { subnetType: taskSubnets },
+      // The service's own security group admits only the load balancer (the target group adds
+      // that rule): a public address is for the tasks' outbound connections.
+      assignPublicIp: !sizing.natGateway,
       healthCheckGracePeriod: Duration.seconds(60),
     });
 

@@ -88,6 +88,11 @@ export function checkWithNag(stack: Stack): void {
     'The environment holds names and settings only (tables, queues, prefix, port); every secret is read from Secrets Manager at start.',
   );
   suppress(
+    'ConnectionHost/Cluster/Resource',
+    'AwsSolutions-ECS4',
+    'Container Insights is a setting (-c containerInsights=true), off by default: about 30 custom metrics a month for per-task graphs. The host alarm and dashboard use the free load balancer and AWS/ECS metrics (healthy targets, service CPU and memory); docs/deploy.md, "Cost".',
+  );
+  suppress(
     'ConnectionHost/Alb/Resource',
     'AwsSolutions-ELB2',
     'The load balancer carries only the long-lived SSE streams and speech synthesis; the hosts log each stream they open and close, and ALB access logs need a region-bound bucket policy.',

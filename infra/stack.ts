@@ -136,6 +136,7 @@ export class SessionManagerStack extends Stack {
       jwtSecret,
       linkSecret,
       logs: logSettings,
+      sizing: props.host,
     });
 
     const environment = {
@@ -336,7 +337,8 @@ export class SessionManagerStack extends Stack {
       alarmEmail: props.alarmEmail,
       alarmTopicArn: props.alarmTopicArn,
       hostService: host.service,
-      clusterName: host.cluster.clusterName,
+      hostTargets: host.targetGroup,
+      hostMinTasks: host.minTasks.valueAsNumber,
       httpApi,
     });
 

@@ -174,6 +174,11 @@ export function env(): Env {
   return cached;
 }
 
+/** Every setting's default, as a process with nothing set reads it (`npm run cost` prices the defaults). */
+export function envDefaults(): Env {
+  return EnvSchema.parse({});
+}
+
 /** For launchers and tests that change process.env before the first read. */
 export function resetEnvCache(): void {
   cached = undefined;

@@ -231,6 +231,11 @@ export function sqsBatchHandler<T>(schema: z.ZodType<T>, handleBatch: BatchHandl
 }
 
 export interface PollOptions {
+  /**
+   * How long one receive waits for a message (SQS long polling, up to 20). A receive returns as soon
+   * as a message arrives, so a longer wait costs no latency, only fewer empty (billed) receives;
+   * `stop()` does not wait for a waiting receive (below).
+   */
   waitSeconds?: number;
   batchSize?: number;
   visibilityTimeout?: number;
@@ -281,20 +286,32 @@ const toRecord = (queueName: string, m: Message): SQSRecord =>
     awsRegion: process.env.AWS_REGION ?? 'us-east-1',
   }) as SQSRecord;
 
+export interface QueuePoller {
+  /**
+   * Resolves once what was received is handled (and deleted where it succeeded); nothing more is
+   * handed to the handler. A receive still waiting on SQS is not waited for: whatever it gets
+   * later goes back to the queue at once, for the next consumer.
+   */
+  stop(): Promise<void>;
+  /** Resolves once that last receive has ended too (at most `waitSeconds` after `stop`). */
+  drained(): Promise<void>;
+}
+
 /**
  * Locally, the same Lambda handler is driven by a long-polling loop: receive, invoke, delete what
  * succeeded. Failed records become visible again after the visibility timeout, as with the Lambda trigger.
  */
-export function pollQueue(
-  queueName: string,
-  handler: SqsHandler,
-  opts: PollOptions = {},
-): { stop(): Promise<void> } {
+export function pollQueue(queueName: string, handler: SqsHandler, opts: PollOptions = {}): QueuePoller {
   let running = true;
   let lanes: Lanes | undefined;
+  let deleter: Deleter | undefined;
+  // A receive is not cut short (aborted): SQS, or the local server, may still hand a message to the
+  // closed request, hiding it for its visibility timeout. It ends by itself within its wait.
+  let receiving = false;
   const loop = (async () => {
     const url = await queueUrl(queueName);
-    const deleter = new Deleter(url);
+    const del = new Deleter(url);
+    deleter = del;
     if (opts.lanes) {
       // A lane hands everything it has waiting (up to a batch) to the handler at once, in order.
       const handOver = opts.lanes.handOver ?? opts.batchSize ?? 10;
@@ -310,7 +327,7 @@ export function pollQueue(
               Records: batch.map((m) => toRecord(queueName, m)),
             });
             const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
-            for (const m of batch) if (!failed.has(m.MessageId ?? '')) deleter.add(m);
+            for (const m of batch) if (!failed.has(m.MessageId ?? '')) del.add(m);
             return batch.filter((m) => failed.has(m.MessageId ?? ''));
           } catch (err) {
             logger.error({ err, queue: queueName }, 'handler failed');
@@ -330,6 +347,7 @@ export function pollQueue(
           await lanes.free();
         }
         if (!running) break;
+        receiving = true;
         const r = await sqsClient().send(
           new ReceiveMessageCommand({
             QueueUrl: url,
@@ -339,7 +357,12 @@ export function pollQueue(
             MessageSystemAttributeNames: ['ApproximateReceiveCount', 'MessageGroupId', 'SentTimestamp'],
           }),
         );
+        receiving = false;
         const messages = r.Messages ?? [];
+        if (!running) {
+          await returnToQueue(url, messages);
+          break;
+        }
         if (!messages.length) continue;
         if (lanes && opts.lanes) {
           for (const m of messages) {
@@ -359,23 +382,47 @@ export function pollQueue(
           clearInterval(heartbeat),
         );
         const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
-        for (const m of messages) if (!failed.has(m.MessageId ?? '')) deleter.add(m);
-        await deleter.flush();
+        for (const m of messages) if (!failed.has(m.MessageId ?? '')) del.add(m);
+        await del.flush();
       } catch (err) {
+        receiving = false;
         if (!running) break;
         logger.error({ err, queue: queueName }, 'poll failed');
         await new Promise((r) => setTimeout(r, 500));
       }
     }
     await lanes?.idle();
-    await deleter.flush();
+    await del.flush();
   })();
   return {
     async stop() {
       running = false;
-      await loop;
+      if (!receiving) return loop;
+      // The loop waits on SQS: what it received before is in the lanes and the deleter.
+      await lanes?.idle();
+      await deleter?.flush();
     },
+    drained: () => loop,
   };
+}
+
+/** Messages received after the consumer stopped: visible again at once, not after their timeout. */
+async function returnToQueue(url: string, messages: Message[]): Promise<void> {
+  if (!messages.length) return;
+  await sqsClient()
+    .send(
+      new ChangeMessageVisibilityBatchCommand({
+        QueueUrl: url,
+        Entries: messages.map((m, i) => ({
+          Id: String(i),
+          ReceiptHandle: m.ReceiptHandle,
+          VisibilityTimeout: 0,
+        })),
+      }),
+    )
+    .catch((err) =>
+      logger.warn({ err }, 'returning messages failed; they return after their visibility timeout'),
+    );
 }
 
 /**

@@ -1,0 +1,340 @@
+import { CONTAINER_INSIGHTS_METRICS, HOURS_PER_MONTH, PRICES } from './prices.ts';
+import {
+  ESM_IDLE_RECEIVES_PER_MINUTE,
+  HOST_LIST_READ_UNITS,
+  IDLE_LOG_GB_PER_MONTH,
+  LEASE_ITEM_BYTES,
+  type MessageFlow,
+} from './usage.ts';
+
+/** A synthesised CloudFormation template, as much of it as the estimate reads. */
+export interface Template {
+  Parameters?: Record<string, { Default?: unknown }>;
+  Resources: Record<string, { Type: string; Properties?: Record<string, unknown> }>;
+}
+
+/** What the code decides and the template does not show (scripts/cost.ts reads them from their owners). */
+export interface RuntimeFigures {
+  /** The hosts' lease loop period (connection-host/shard-leases.ts at the default LEASE_TTL_MS). */
+  leaseTickMs: number;
+  /** How long a host's receive on a command queue waits (connection-host/command-queues.ts). */
+  commandWaitSeconds: number;
+}
+
+export interface CostLine {
+  item: string;
+  /** How the figure was made: counts from the template times prices. */
+  basis: string;
+  usd: number;
+}
+
+const MONTH_SECONDS = HOURS_PER_MONTH * 3600;
+const MONTH_MINUTES = HOURS_PER_MONTH * 60;
+
+function resourcesOf(t: Template, type: string) {
+  return Object.entries(t.Resources)
+    .filter(([, r]) => r.Type === type)
+    .map(([id, r]) => ({ id, props: r.Properties ?? {} }));
+}
+
+/** A number in the template, or a `Ref` to a parameter's default. */
+function numberOf(t: Template, v: unknown): number {
+  if (typeof v === 'number' || typeof v === 'string') return Number(v);
+  const ref = (v as { Ref?: string } | undefined)?.Ref;
+  const d = ref ? t.Parameters?.[ref]?.Default : undefined;
+  if (d === undefined) throw new Error(`cannot read a number from ${JSON.stringify(v)}`);
+  return Number(d);
+}
+
+const refId = (v: unknown) => (v as { Ref?: string }).Ref ?? '';
+
+interface HostService {
+  tasks: number;
+  /** The units of ownership the hosts share (the container's LEASE_SHARDS). */
+  leaseShards: number;
+  vcpu: number;
+  gb: number;
+  arch: 'arm64' | 'x86_64';
+  publicIp: boolean;
+}
+
+function hostServices(t: Template): HostService[] {
+  return resourcesOf(t, 'AWS::ECS::Service').map(({ props }) => {
+    const task = t.Resources[refId(props.TaskDefinition)]?.Properties ?? {};
+    const platform = task.RuntimePlatform as { CpuArchitecture?: string } | undefined;
+    const net = props.NetworkConfiguration as
+      | { AwsvpcConfiguration?: { AssignPublicIp?: string } }
+      | undefined;
+    return {
+      // Auto-scaled services have no DesiredCount: idle, they run their scalable target's minimum.
+      tasks: numberOf(t, props.DesiredCount ?? minCapacityOf(t) ?? 1),
+      leaseShards: Number(envOf(task).LEASE_SHARDS ?? 0),
+      vcpu: numberOf(t, task.Cpu) / 1024,
+      gb: numberOf(t, task.Memory) / 1024,
+      arch: platform?.CpuArchitecture === 'ARM64' ? 'arm64' : 'x86_64',
+      publicIp: net?.AwsvpcConfiguration?.AssignPublicIp === 'ENABLED',
+    };
+  });
+}
+
+/** The minimum of the stack's ECS scalable target, if it has one. */
+function minCapacityOf(t: Template): unknown {
+  return resourcesOf(t, 'AWS::ApplicationAutoScaling::ScalableTarget').find(
+    ({ props }) => props.ScalableDimension === 'ecs:service:DesiredCount',
+  )?.props.MinCapacity;
+}
+
+/** The first container's environment of a task definition. */
+function envOf(task: Record<string, unknown>): Record<string, unknown> {
+  const containers = (task.ContainerDefinitions ?? []) as Array<{
+    Environment?: Array<{ Name: string; Value: unknown }>;
+  }>;
+  return Object.fromEntries((containers[0]?.Environment ?? []).map((e) => [e.Name, e.Value]));
+}
+
+/** Command queues the hosts poll themselves: FIFO work queues (with a dead-letter queue). */
+function hostPolledQueues(t: Template): number {
+  return resourcesOf(t, 'AWS::SQS::Queue').filter(
+    ({ props }) => props.FifoQueue === true && props.RedrivePolicy !== undefined,
+  ).length;
+}
+
+/** The stack's cost a month with no traffic, line by line. */
+export function idleCost(t: Template, run: RuntimeFigures): CostLine[] {
+  const lines: CostLine[] = [];
+  const add = (item: string, basis: string, usd: number) => lines.push({ item, basis, usd });
+
+  const hosts = hostServices(t);
+  const taskCount = hosts.reduce((n, h) => n + h.tasks, 0);
+  for (const h of hosts) {
+    const p = PRICES.fargate[h.arch];
+    const hourly = h.vcpu * p.vcpuHour + h.gb * p.gbHour;
+    add(
+      'Fargate host tasks',
+      `${h.tasks} × ${h.vcpu} vCPU / ${h.gb} GB ${h.arch} × $${hourly.toFixed(5)}/h`,
+      h.tasks * hourly * HOURS_PER_MONTH,
+    );
+  }
+
+  const nats = resourcesOf(t, 'AWS::EC2::NatGateway').length;
+  add(
+    'NAT gateways',
+    `${nats} × $${PRICES.natGateway.hour}/h`,
+    nats * PRICES.natGateway.hour * HOURS_PER_MONTH,
+  );
+
+  const albs = resourcesOf(t, 'AWS::ElasticLoadBalancingV2::LoadBalancer').filter(
+    ({ props }) => (props.Type ?? 'application') === 'application',
+  );
+  add(
+    'Application Load Balancer',
+    `${albs.length} × $${PRICES.alb.hour}/h (no LCUs idle)`,
+    albs.length * PRICES.alb.hour * HOURS_PER_MONTH,
+  );
+
+  const albIps = albs
+    .filter(({ props }) => props.Scheme === 'internet-facing')
+    .reduce(
+      (n, { props }) =>
+        n + ((props.Subnets as unknown[]) ?? (props.SubnetMappings as unknown[]) ?? []).length,
+      0,
+    );
+  const eips = resourcesOf(t, 'AWS::EC2::EIP').length;
+  const taskIps = hosts.filter((h) => h.publicIp).reduce((n, h) => n + h.tasks, 0);
+  const ips = albIps + eips + taskIps;
+  add(
+    'Public IPv4 addresses',
+    `${ips} (load balancer ${albIps}, NAT ${eips}, tasks ${taskIps}) × $${PRICES.publicIpv4Hour}/h`,
+    ips * PRICES.publicIpv4Hour * HOURS_PER_MONTH,
+  );
+
+  const interfaceAzs = resourcesOf(t, 'AWS::EC2::VPCEndpoint')
+    .filter(({ props }) => props.VpcEndpointType === 'Interface')
+    .reduce((n, { props }) => n + ((props.SubnetIds as unknown[]) ?? []).length, 0);
+  const gateways = resourcesOf(t, 'AWS::EC2::VPCEndpoint').filter(
+    ({ props }) => props.VpcEndpointType === 'Gateway',
+  ).length;
+  add(
+    'VPC endpoints',
+    `${interfaceAzs} interface endpoint-AZs × $${PRICES.interfaceEndpointAzHour}/h; gateway endpoints free (${gateways})`,
+    interfaceAzs * PRICES.interfaceEndpointAzHour * HOURS_PER_MONTH,
+  );
+
+  const alarms = resourcesOf(t, 'AWS::CloudWatch::Alarm');
+  const alarmMetrics = alarms.reduce((n, { props }) => {
+    const metrics = props.Metrics as Array<{ MetricStat?: unknown }> | undefined;
+    return n + (metrics ? metrics.filter((m) => m.MetricStat).length : 1);
+  }, 0);
+  add(
+    'CloudWatch alarms',
+    `${alarms.length} alarms on ${alarmMetrics} metrics × $${PRICES.cloudwatch.alarmMetricMonth}`,
+    alarmMetrics * PRICES.cloudwatch.alarmMetricMonth,
+  );
+  const dashboards = resourcesOf(t, 'AWS::CloudWatch::Dashboard').length;
+  add(
+    'CloudWatch dashboards',
+    `${dashboards} × $${PRICES.cloudwatch.dashboardMonth}`,
+    dashboards * PRICES.cloudwatch.dashboardMonth,
+  );
+  const insightClusters = resourcesOf(t, 'AWS::ECS::Cluster').filter(({ props }) =>
+    ((props.ClusterSettings as Array<{ Name: string; Value: string }>) ?? []).some(
+      (s) => s.Name === 'containerInsights' && s.Value !== 'disabled',
+    ),
+  ).length;
+  add(
+    'Container Insights',
+    `${plural(insightClusters, 'cluster')} × ≈ ${CONTAINER_INSIGHTS_METRICS} metrics × $${PRICES.cloudwatch.customMetricMonth}`,
+    insightClusters * CONTAINER_INSIGHTS_METRICS * PRICES.cloudwatch.customMetricMonth,
+  );
+
+  // Only when the stack has them (a domain of its own, a firewall): no line otherwise.
+  const zones = resourcesOf(t, 'AWS::Route53::HostedZone').length;
+  if (zones)
+    add(
+      'Route 53 hosted zones',
+      `${zones} × $${PRICES.route53HostedZoneMonth}`,
+      zones * PRICES.route53HostedZoneMonth,
+    );
+  const acls = resourcesOf(t, 'AWS::WAFv2::WebACL').length;
+  if (acls)
+    add(
+      'WAF web ACLs',
+      `${acls} × $${PRICES.wafWebAclMonth} (rules and requests extra)`,
+      acls * PRICES.wafWebAclMonth,
+    );
+
+  const secrets = resourcesOf(t, 'AWS::SecretsManager::Secret').length;
+  add('Secrets Manager', `${secrets} secrets × $${PRICES.secretMonth}`, secrets * PRICES.secretMonth);
+  const keys = resourcesOf(t, 'AWS::KMS::Key').length;
+  add('KMS keys', `${keys} × $${PRICES.kms.keyMonth}`, keys * PRICES.kms.keyMonth);
+
+  // The hosts' lease loop: each tick writes the host's heartbeat (a lease item is written only when
+  // its shard changes hands), then reads every lease (one eventually consistent Query of the whole
+  // partition) and the host list (connection-host/shard-leases.ts, leases.ts).
+  const leaseShards = Math.max(0, ...hosts.map((h) => h.leaseShards));
+  const ticks = taskCount * ((MONTH_SECONDS * 1000) / run.leaseTickMs);
+  const writesPerTick = taskCount ? 1 : 0;
+  const readsPerTick = Math.ceil((leaseShards * LEASE_ITEM_BYTES) / 4096) * 0.5 + HOST_LIST_READ_UNITS;
+  const db = PRICES.dynamodbOnDemand;
+  add(
+    'DynamoDB: lease and heartbeat ticks',
+    `${taskCount} hosts × a tick every ${run.leaseTickMs / 1000} s × (${writesPerTick} writes, ${readsPerTick} reads)`,
+    (ticks * writesPerTick * db.perMillionWrites + ticks * readsPerTick * db.perMillionReads) / 1e6,
+  );
+
+  const esms = resourcesOf(t, 'AWS::Lambda::EventSourceMapping').length;
+  const esmRequests = esms * ESM_IDLE_RECEIVES_PER_MINUTE * MONTH_MINUTES;
+  add(
+    'SQS: Lambda event sources polling',
+    `${esms} mappings × ${ESM_IDLE_RECEIVES_PER_MINUTE} empty receives/min`,
+    (esmRequests * PRICES.sqs.perMillionStandard) / 1e6,
+  );
+  // Every queue is read by the hosts holding its shards; the lease plan gathers each host's shards
+  // on few queues (connection-host/shard-plan.ts), so about one reader a queue, at least one a host.
+  const queues = hostPolledQueues(t);
+  const readers = Math.max(queues, taskCount);
+  const hostRequests = readers * (MONTH_SECONDS / run.commandWaitSeconds);
+  add(
+    'SQS: hosts polling command queues',
+    `${queues} FIFO queues, ${readers} readers × a receive every ${run.commandWaitSeconds} s`,
+    (hostRequests * PRICES.sqs.perMillionFifo) / 1e6,
+  );
+  add(
+    'CloudWatch Logs ingested idle',
+    `≈ ${IDLE_LOG_GB_PER_MONTH} GB (flow-log rejects, host lines) × $${PRICES.cloudwatch.logsIngestedGb}`,
+    IDLE_LOG_GB_PER_MONTH * PRICES.cloudwatch.logsIngestedGb,
+  );
+  return lines;
+}
+
+/** The service's functions' memory by SERVICE_NAME (CDK's own handlers carry none). */
+function functionMemoryGb(t: Template): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const { props } of resourcesOf(t, 'AWS::Lambda::Function')) {
+    const vars = (props.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables;
+    const name = vars?.SERVICE_NAME;
+    if (typeof name === 'string') out.set(name, Number(props.MemorySize ?? 128) / 1024);
+  }
+  return out;
+}
+
+/** What 1,000 messages of a flow cost beyond the idle cost, line by line. */
+export function perThousand(t: Template, flow: MessageFlow): CostLine[] {
+  const memory = functionMemoryGb(t);
+  const nat = resourcesOf(t, 'AWS::EC2::NatGateway').length > 0;
+  const gbSeconds = flow.invocations.reduce((n, i) => {
+    const gb = memory.get(i.service);
+    if (gb === undefined) throw new Error(`no function with SERVICE_NAME ${i.service} in the template`);
+    return n + i.count * gb * (i.ms / 1000);
+  }, 0);
+  const invocations = flow.invocations.reduce((n, i) => n + i.count, 0);
+  const k = 1000;
+  const kb = 1 / (1024 * 1024);
+  const lines: CostLine[] = [
+    {
+      item: 'Lambda',
+      basis: `${plural(invocations, 'invocation')}, ${gbSeconds.toFixed(3)} GB-s a message (ARM64)`,
+      usd:
+        k *
+        (gbSeconds * PRICES.lambdaArm64.gbSecond +
+          (invocations * PRICES.lambdaArm64.perMillionRequests) / 1e6),
+    },
+    {
+      item: 'API Gateway (HTTP API)',
+      basis: `${plural(flow.httpApiRequests, 'request')} a message`,
+      usd: (k * flow.httpApiRequests * PRICES.httpApiPerMillion) / 1e6,
+    },
+    {
+      item: 'SQS',
+      basis: `${flow.sqsStandard} standard + ${flow.sqsFifo} FIFO requests a message`,
+      usd:
+        (k * (flow.sqsStandard * PRICES.sqs.perMillionStandard + flow.sqsFifo * PRICES.sqs.perMillionFifo)) /
+        1e6,
+    },
+    {
+      item: 'DynamoDB on demand',
+      basis: `${flow.dynamoWriteUnits} write units, ${flow.dynamoReadUnits} read units a message`,
+      usd:
+        (k *
+          (flow.dynamoWriteUnits * PRICES.dynamodbOnDemand.perMillionWrites +
+            flow.dynamoReadUnits * PRICES.dynamodbOnDemand.perMillionReads)) /
+        1e6,
+    },
+    {
+      item: 'S3 PUTs',
+      basis: `${plural(flow.s3Puts, 'PUT')} a message`,
+      usd: (k * flow.s3Puts * PRICES.s3.perThousandPuts) / 1000,
+    },
+    {
+      item: 'CloudWatch Logs',
+      basis: `≈ ${flow.logKb} KB a message`,
+      usd: k * flow.logKb * kb * PRICES.cloudwatch.logsIngestedGb,
+    },
+    {
+      item: 'NAT gateway data',
+      basis: nat ? `≈ ${flow.hostTrafficKb} KB of host traffic a message` : 'no NAT gateway',
+      usd: nat ? k * flow.hostTrafficKb * kb * PRICES.natGateway.gbProcessed : 0,
+    },
+    {
+      item: 'Data out (webhooks)',
+      basis: `≈ ${flow.dataOutKb} KB a message`,
+      usd: k * flow.dataOutKb * kb * PRICES.dataOutGb,
+    },
+  ];
+  return lines;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export const total = (lines: CostLine[]) => lines.reduce((n, l) => n + l.usd, 0);
+
+/** A markdown table of lines with their total. */
+export function table(title: string, lines: CostLine[], digits = 2): string {
+  const fmt = (n: number) => `$${n.toFixed(digits)}`;
+  return [
+    `| ${title} | How | USD |`,
+    '| --- | --- | ---: |',
+    ...lines.map((l) => `| ${l.item} | ${l.basis} | ${fmt(l.usd)} |`),
+    `| **Total** | | **${fmt(total(lines))}** |`,
+  ].join('\n');
+}
