@@ -102,7 +102,9 @@ export function asksOf(text: string): Asks {
   const counted = keys.some((k) => COUNTED.has(k) || COUNTED_PREFIX.test(k));
   const price =
     text.includes('₹') ||
-    romanise(norm).split(' ').some((w) => PRICE_WORDS.has(w)) ||
+    romanise(norm)
+      .split(' ')
+      .some((w) => PRICE_WORDS.has(w)) ||
     (!counted && keys.some((k) => ETHRA.test(k)));
   const booking = keys.some((k) => BOOKING_KEYS.has(k) || BOOKING_PREFIX.test(k));
   return { price, booking };
