@@ -80,13 +80,15 @@ describe('guards', () => {
       'വില എത്രയാ',
       'vila ethra',
       '₹ for a haircut?',
+      'ഡോക്ടറെ കാണാൻ എത്ര രൂപയാകും',
+      'doctorine kaanan ethra',
     ])
       expect(asksOf(t).price, t).toBe(true);
     // എത്ര counting a time, a distance or people is not a price.
     for (const t of [
       'ക്ലിനിക്കിന്റെ സമയം എത്രയാണ്',
       'ethra manikku thurakkum',
-      'ethra doctors undu',
+      'ethra aalukal undu',
       'warranty ethra kollam aanu',
       'when will the doctor be available',
       'book an appointment',

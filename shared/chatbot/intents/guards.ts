@@ -56,7 +56,7 @@ const OTHER_QUESTION = rawWords(
  * - price: a money word (price, cost, rate, charge, fee, amount, "how much", വില / vila, രൂപ / roopa,
  *   ₹, rs), or എത്ര / ethra in any spelling (ethrya, etra, എത്രയാ, എത്ര ആകും, ethra aavum) unless
  *   the message also says what is counted instead of money: a time (സമയം / samayam, മണി / mani,
- *   hours, days), a distance (doore, km) or a number of people or things ("ethra doctors").
+ *   hours, days), a distance (doore, km), a warranty's years or a number of people ("ethra aalukal").
  * - booking: book, booking, appointment, token, slot, reserve, ബുക്ക് / bukk, അപ്പോയിന്റ്മെന്റ്.
  * Compared by sound key, so Malayalam script, Manglish and English spellings meet.
  */
@@ -85,10 +85,12 @@ const COUNTED = keysOf(
     'സമയം നേരം മണി മണിക്ക് മണിവരെ ദിവസം ആഴ്ച മാസം വർഷം വരെ ' +
     'kollam kollamanu kollamaanu varshatheku warranty guarantee വാറന്റി ഗ്യാരന്റി കൊല്ലം ' +
     'doore dooram dhooram km kilometer distance ദൂരം ദൂരെ ' +
-    'people persons person aal aalukal peru doctors doctor dr staff age vayassu vayas number members ' +
-    'ആൾ ആളുകൾ പേര് ഡോക്ടർമാർ ഡോക്ടർ വയസ്സ് നമ്പർ',
+    'people persons person aal aalukal peru staff age vayassu vayas number members ' +
+    'ആൾ ആളുകൾ പേര് വയസ്സ് നമ്പർ',
 );
-const COUNTED_PREFIX = /^(?:manik|manivar|samay|divas|dokt)/;
+const COUNTED_PREFIX = /^(?:manik|manivar|samay|divas)/;
+/** Money words with a Malayalam suffix (രൂപയാകും roopayaakum, vilayum, feesinu, chargeinu). */
+const PRICE_PREFIX = /^(?:roopa|rupa|rooba|vilay|feesi|feesu|charge|chaarj)/;
 const BOOKING_KEYS = keysOf(
   'book booking bookings booked appointment appointments appoinment apointment appt token slot slots ' +
     'reserve reservation ബുക്ക് ബുക്കിംഗ് ബുക്കിങ് അപ്പോയിന്റ്മെന്റ് അപ്പോയിൻമെന്റ് ടോക്കൺ സ്ലോട്ട് bukk bukking',
@@ -104,7 +106,7 @@ export function asksOf(text: string): Asks {
     text.includes('₹') ||
     romanise(norm)
       .split(' ')
-      .some((w) => PRICE_WORDS.has(w)) ||
+      .some((w) => PRICE_WORDS.has(w) || PRICE_PREFIX.test(w)) ||
     (!counted && keys.some((k) => ETHRA.test(k)));
   const booking = keys.some((k) => BOOKING_KEYS.has(k) || BOOKING_PREFIX.test(k));
   return { price, booking };

@@ -404,13 +404,17 @@ const PRICE_FACTS = new Set(['fees', 'services', 'stock']);
 /**
  * Whether the chosen intent's answer is of the wrong kind for what the message asks (guards.ts,
  * `asksOf`): a price asked of an answer with no price (booking steps, hours, an address), or a
- * booking asked (and no price) of an answer that is a price list. A known action is judged by its
+ * booking asked (and no price) of an answer that is a price list, or no price asked of the
+ * consultation fees. A known action is judged by its
  * answer's fact, whatever its training phrases say; a tenant's own action by its phrases.
  */
 function wrongKind(p: Prepared, chosen: number, text: string): boolean {
   const asks = asksOf(text);
-  if (!asks.price && !asks.booking) return false;
   const fact = ACTIONS[(p.intents[chosen] as Intent).action]?.fact;
+  // The consultation fees answer nothing but a price: a message that asks none ("should I see the
+  // doctor") is about something else.
+  if (fact === 'fees' && !asks.price) return true;
+  if (!asks.price && !asks.booking) return false;
   const own = p.asks[chosen] as Asks;
   const givesPrice = fact ? PRICE_FACTS.has(fact) : own.price;
   const givesBooking = fact ? fact === 'booking' : own.booking;
