@@ -114,4 +114,16 @@ describe('guards', () => {
     expect(v.unknownIn('do you do threading')).toEqual(['triding']);
     expect(v.unknownIn('parking')).toEqual(['parking']);
   });
+
+  it('counts Manglish question-word spellings as filler, not as a topic', () => {
+    for (const t of [
+      'clinic evde',
+      'clinic evida',
+      'fees ethrya',
+      'fees etra',
+      'clinic eppozha',
+      'token kittuo',
+    ])
+      expect(contentKeys(t).length, t).toBe(1);
+  });
 });

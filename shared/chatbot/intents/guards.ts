@@ -44,7 +44,7 @@ const rawWords = (words: string) => new Set(romanise(normalise(words)).split(' '
 const OTHER_QUESTION = rawWords(
   'price prices cost costs rate rates charge charges fee fees much amount ' +
     'വില വിലയെന്താ വിലയെത്ര രൂപ റേറ്റ് ചാർജ് ഫീസ് vila vilayenthu vilayethra roopa ' +
-    'where located location address adress addres evide evideya evideyanu evideyaanu sthalam ' +
+    'where located location address adress addres evide evideya evideyanu evideyaanu evde evda evidya sthalam ' +
     'എവിടെ എവിടെയാണ് വിലാസം സ്ഥലം അഡ്രസ് അഡ്രസ്സ് ലൊക്കേഷൻ',
 );
 
@@ -241,7 +241,9 @@ const QUESTION = keysOf(
     'samayam mani manikku divasam azhcha parayamo parayu paranju tharamo tharumo ariyan ariyanam ariyamo venam ' +
     'veno kittumo kittum pattumo pattum cheyyanam cheyyan cheyyamo cheyyumo mathi mathiyo varanam varam varamo ' +
     'varumo kaanan kanan kananam aakum aavum aakumo aavumo aayirikkum undakum undavuka undavumo edukkanam ' +
-    'edukkum roopa rs kurichu vendi koode mathram ella ellam okke thurakkum thurakkumo adakkum',
+    'edukkum roopa rs kurichu vendi koode mathram ella ellam okke thurakkum thurakkumo adakkum ' +
+    // Spellings the sound key does not merge (a dropped or added inner vowel, a cut-off ending).
+    'ethrya ethryaa evde evda evidya kittuo patto pattuo venamayirunnu venamaayirunnu undavo aavo',
 );
 
 const FILLER = new Set([...EMPTY, ...QUESTION]);
