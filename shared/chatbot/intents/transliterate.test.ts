@@ -40,7 +40,7 @@ describe('transliterate', () => {
       ['ethra', 'etra'],
       ['kittumo', 'kittum'],
       ['thurakkumo', 'thurakumo'],
-    ])
+    ] as const)
       expect(soundKey(a), `${a} ${b}`).toBe(soundKey(b));
     expect(form('ചെയ്യാൻ')).toBe(form('cheyan'));
   });
