@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Brain } from '../brain-schema.ts';
-import { closedDaysNamed, contentKeys, daysNamed, questionsOf, signsOf, Vocabulary } from './guards.ts';
+import {
+  asksOf,
+  closedDaysNamed,
+  contentKeys,
+  daysNamed,
+  questionsOf,
+  signsOf,
+  Vocabulary,
+} from './guards.ts';
 
 const brain = {
   business: { name: 'Clinic' },
@@ -58,5 +66,64 @@ describe('guards', () => {
     expect(v.unknownIn('consultatoin fee for my mother')).toEqual([]);
     expect(v.unknownIn('how much is an mri scan')).toEqual(['mri', 'skan']);
     expect(contentKeys('what is the fee on sunday')).toEqual(['fi']);
+  });
+
+  it('knows a price question in English, Malayalam script and Manglish, whatever the verb', () => {
+    for (const t of [
+      'ക്ലീനിംഗ് ചെയ്യാൻ എത്ര ആകും',
+      'cleaning cheyyan ethra aavum',
+      'facial cheyan ethrya',
+      'haircut etra aanu',
+      'how much to get a facial done',
+      'scaling rate?',
+      'rct charge',
+      'വില എത്രയാ',
+      'vila ethra',
+      '₹ for a haircut?',
+      'ഡോക്ടറെ കാണാൻ എത്ര രൂപയാകും',
+      'doctorine kaanan ethra',
+    ])
+      expect(asksOf(t).price, t).toBe(true);
+    // എത്ര counting a time, a distance or people is not a price.
+    for (const t of [
+      'ക്ലിനിക്കിന്റെ സമയം എത്രയാണ്',
+      'ethra manikku thurakkum',
+      'ethra aalukal undu',
+      'warranty ethra kollam aanu',
+      'when will the doctor be available',
+      'book an appointment',
+    ])
+      expect(asksOf(t).price, t).toBe(false);
+  });
+
+  it('knows a booking request in the three languages', () => {
+    for (const t of [
+      'book an appointment',
+      'appointment venam',
+      'ബുക്ക് ചെയ്യണം',
+      'token edukkanam',
+      'slot undo',
+    ])
+      expect(asksOf(t).booking, t).toBe(true);
+    expect(asksOf('what are your timings').booking).toBe(false);
+  });
+
+  it('tolerates two typos only after the same first two letters', () => {
+    const v = new Vocabulary(['what is the timing', 'are you working today']);
+    expect(v.unknownIn('timmimg')).toEqual([]);
+    expect(v.unknownIn('do you do threading')).toEqual(['triding']);
+    expect(v.unknownIn('parking')).toEqual(['parking']);
+  });
+
+  it('counts Manglish question-word spellings as filler, not as a topic', () => {
+    for (const t of [
+      'clinic evde',
+      'clinic evida',
+      'fees ethrya',
+      'fees etra',
+      'clinic eppozha',
+      'token kittuo',
+    ])
+      expect(contentKeys(t).length, t).toBe(1);
   });
 });

@@ -44,9 +44,73 @@ const rawWords = (words: string) => new Set(romanise(normalise(words)).split(' '
 const OTHER_QUESTION = rawWords(
   'price prices cost costs rate rates charge charges fee fees much amount ' +
     'വില വിലയെന്താ വിലയെത്ര രൂപ റേറ്റ് ചാർജ് ഫീസ് vila vilayenthu vilayethra roopa ' +
-    'where located location address adress addres evide evideya evideyanu evideyaanu sthalam ' +
+    'where located location address adress addres evide evideya evideyanu evideyaanu evde evda evidya sthalam ' +
     'എവിടെ എവിടെയാണ് വിലാസം സ്ഥലം അഡ്രസ് അഡ്രസ്സ് ലൊക്കേഷൻ',
 );
+
+/**
+ * What kind of answer a message wants, for the answer-kind guard (docs/chatbot.md, "When the intents
+ * defer"): an amount of money, or a booking. A price question answered with booking steps or hours
+ * is wrong even when the intent matched ("വൃത്തിയാക്കാൻ എത്ര ആകും", how much to get it cleaned, is
+ * not "how do I get it done"), and so is a booking request answered with a fee list.
+ * - price: a money word (price, cost, rate, charge, fee, amount, "how much", വില / vila, രൂപ / roopa,
+ *   ₹, rs), or എത്ര / ethra in any spelling (ethrya, etra, എത്രയാ, എത്ര ആകും, ethra aavum) unless
+ *   the message also says what is counted instead of money: a time (സമയം / samayam, മണി / mani,
+ *   hours, days), a distance (doore, km), a warranty's years or a number of people ("ethra aalukal").
+ * - booking: book, booking, appointment, token, slot, reserve, ബുക്ക് / bukk, അപ്പോയിന്റ്മെന്റ്.
+ * Compared by sound key, so Malayalam script, Manglish and English spellings meet.
+ */
+export interface Asks {
+  price: boolean;
+  booking: boolean;
+}
+
+/** Money words, compared as written (romanised): by sound key "vila" (price) is "will". */
+const PRICE_WORDS = new Set(
+  romanise(
+    normalise(
+      'price prices pricing cost costs costing rate rates charge charges charging fee fees feesu amount much ' +
+        'rupees rupee rs inr vila vilaa vilayenthu vilayethra vilayentha vilayethraya roopa rooba rupa ' +
+        'chaarj charj charju reate rete thuka ' +
+        'വില വിലയെന്താ വിലയെത്ര വിലയെന്ത് രൂപ റേറ്റ് ചാർജ് ഫീസ് തുക',
+    ),
+  ).split(' '),
+);
+/** എത്ര / ethra and its spellings and suffixes (ethraya, ethrayaanu, ethrakku, ethrya, etra). */
+const ETHRA = /^etr(?:a|y|e|i|$)/;
+/** Words that say an എത്ര counts something other than money. */
+const COUNTED = keysOf(
+  'time timing timings hour hours hrs minute minutes min mins day days week weeks month months year years ' +
+    'samayam neram mani manikku manikk divasam dhivasam azhcha masam varsham vare vareyanu ' +
+    'സമയം നേരം മണി മണിക്ക് മണിവരെ ദിവസം ആഴ്ച മാസം വർഷം വരെ ' +
+    'kollam kollamanu kollamaanu varshatheku warranty guarantee വാറന്റി ഗ്യാരന്റി കൊല്ലം ' +
+    'doore dooram dhooram km kilometer distance ദൂരം ദൂരെ ' +
+    'people persons person aal aalukal peru staff age vayassu vayas number members ' +
+    'ആൾ ആളുകൾ പേര് വയസ്സ് നമ്പർ',
+);
+const COUNTED_PREFIX = /^(?:manik|manivar|samay|divas)/;
+/** Money words with a Malayalam suffix (രൂപയാകും roopayaakum, vilayum, feesinu, chargeinu). */
+const PRICE_PREFIX = /^(?:roopa|rupa|rooba|vilay|feesi|feesu|charge|chaarj)/;
+const BOOKING_KEYS = keysOf(
+  'book booking bookings booked appointment appointments appoinment apointment appt token slot slots ' +
+    'reserve reservation ബുക്ക് ബുക്കിംഗ് ബുക്കിങ് അപ്പോയിന്റ്മെന്റ് അപ്പോയിൻമെന്റ് ടോക്കൺ സ്ലോട്ട് bukk bukking',
+);
+const BOOKING_PREFIX = /^(?:buk|apoint|apoin|tokan|reserv)/;
+
+/** What kind of answer a text asks for (see `Asks`). */
+export function asksOf(text: string): Asks {
+  const norm = normalise(text);
+  const keys = matchForm(norm).split(' ');
+  const counted = keys.some((k) => COUNTED.has(k) || COUNTED_PREFIX.test(k));
+  const price =
+    text.includes('₹') ||
+    romanise(norm)
+      .split(' ')
+      .some((w) => PRICE_WORDS.has(w) || PRICE_PREFIX.test(w)) ||
+    (!counted && keys.some((k) => ETHRA.test(k)));
+  const booking = keys.some((k) => BOOKING_KEYS.has(k) || BOOKING_PREFIX.test(k));
+  return { price, booking };
+}
 
 /** "don't", "can't", "isn't" after normalising ("don t"); Malayalam verbs ending in -illa ("kittiyilla"). */
 const NEGATIVE_CONTRACTION = /\b(do|does|did|is|are|was|were|ca|wo|could|should|would|have|has)n t\b/;
@@ -177,7 +241,9 @@ const QUESTION = keysOf(
     'samayam mani manikku divasam azhcha parayamo parayu paranju tharamo tharumo ariyan ariyanam ariyamo venam ' +
     'veno kittumo kittum pattumo pattum cheyyanam cheyyan cheyyamo cheyyumo mathi mathiyo varanam varam varamo ' +
     'varumo kaanan kanan kananam aakum aavum aakumo aavumo aayirikkum undakum undavuka undavumo edukkanam ' +
-    'edukkum roopa rs kurichu vendi koode mathram ella ellam okke thurakkum thurakkumo adakkum',
+    'edukkum roopa rs kurichu vendi koode mathram ella ellam okke thurakkum thurakkumo adakkum ' +
+    // Spellings the sound key does not merge (a dropped or added inner vowel, a cut-off ending).
+    'ethrya ethryaa evde evda evidya kittuo patto pattuo venamayirunnu venamaayirunnu undavo aavo',
 );
 
 const FILLER = new Set([...EMPTY, ...QUESTION]);
@@ -237,7 +303,15 @@ export class Vocabulary {
       if (v.length >= 4 && k.length - v.length <= 5 && k.startsWith(v)) return true;
       if (k.length >= 4 && v.startsWith(k)) return true;
       if (v.length >= 4 && Math.abs(v.length - k.length) <= 1 && withinOneEdit(k, v)) return true;
-      if (v.length >= 6 && k.length >= 6 && Math.abs(v.length - k.length) <= 2 && withinEdits(k, v, 2))
+      // Two typos only after the same first two letters: "threading" is not "timing", nor
+      // "parking" "working" (a service or facility the tenant never named is not a typo).
+      if (
+        v.length >= 6 &&
+        k.length >= 6 &&
+        k.slice(0, 2) === v.slice(0, 2) &&
+        Math.abs(v.length - k.length) <= 2 &&
+        withinEdits(k, v, 2)
+      )
         return true;
     }
     return false;

@@ -4,6 +4,8 @@ import type { Brain } from '../brain-schema.ts';
 import type { Intent, Intents } from '../intents-schema.ts';
 import { ACTIONS, answerFor, type Lang } from './answer.ts';
 import {
+  type Asks,
+  asksOf,
   closedDaysNamed,
   contentKeys,
   questionsOf,
@@ -120,6 +122,8 @@ interface Prepared {
   policy: Intents['runtime_policy']['confidence_policy'];
   /** Per intent: the signs (guards.ts) its own training phrases carry. */
   signs: Array<Set<Sign>>;
+  /** Per intent: whether any of its training phrases asks a price / a booking (`asksOf`). */
+  asks: Asks[];
   /** The words of every training phrase; the brain's are added per brain (`vocabularyOf`). */
   phraseTexts: string[];
   /** Per content word (sound key): the intents that use it in a phrase. */
@@ -133,11 +137,16 @@ function prepare(file: Intents): Prepared {
   const intents = file.intents.filter((i) => i.enabled !== false);
   const phrases: TrainingPhrase[] = [];
   const signs = intents.map(() => new Set<Sign>());
+  const asks = intents.map(() => ({ price: false, booking: false }));
   intents.forEach((intent, i) => {
+    const a = asks[i] as Asks;
     for (const list of Object.values(intent.training_phrases))
       for (const text of list) {
         phrases.push({ intent: i, text });
         for (const s of signsOf(text)) signs[i]?.add(s);
+        const x = asksOf(text);
+        a.price ||= x.price;
+        a.booking ||= x.booking;
       }
   });
   const owners = new Map<string, Set<number>>();
@@ -152,6 +161,7 @@ function prepare(file: Intents): Prepared {
     phrases,
     policy: file.runtime_policy.confidence_policy,
     signs,
+    asks,
     phraseTexts: phrases.map((p) => p.text),
     wordIntents: owners,
   };
@@ -359,6 +369,7 @@ function guard(
     (words.length === 0 || (p.wordIntents.get(words[0] as string)?.size ?? 0) > 1)
   )
     return 'close second';
+  if (wrongKind(p, chosen, text)) return 'other question';
   const own = p.signs[chosen] as Set<Sign>;
   for (const sign of signsOf(text)) if (!own.has(sign)) return sign;
   for (const part of parts) {
@@ -385,6 +396,30 @@ function guard(
   if (vocabularyOf(p, brain).unknownIn(text).length > 0) return 'unknown words';
   if (closedDaysNamed(text, brain).length > 0) return 'closed day';
   return undefined;
+}
+
+/** The answers (`ACTIONS` facts) that state an amount of money. */
+const PRICE_FACTS = new Set(['fees', 'services', 'stock']);
+
+/**
+ * Whether the chosen intent's answer is of the wrong kind for what the message asks (guards.ts,
+ * `asksOf`): a price asked of an answer with no price (booking steps, hours, an address), or a
+ * booking asked (and no price) of an answer that is a price list, or no price asked of the
+ * consultation fees. A known action is judged by its
+ * answer's fact, whatever its training phrases say; a tenant's own action by its phrases.
+ */
+function wrongKind(p: Prepared, chosen: number, text: string): boolean {
+  const asks = asksOf(text);
+  const fact = ACTIONS[(p.intents[chosen] as Intent).action]?.fact;
+  // The consultation fees answer nothing but a price: a message that asks none ("should I see the
+  // doctor") is about something else.
+  if (fact === 'fees' && !asks.price) return true;
+  if (!asks.price && !asks.booking) return false;
+  const own = p.asks[chosen] as Asks;
+  const givesPrice = fact ? PRICE_FACTS.has(fact) : own.price;
+  const givesBooking = fact ? fact === 'booking' : own.booking;
+  if (asks.price) return !givesPrice;
+  return givesPrice && !givesBooking;
 }
 
 /**

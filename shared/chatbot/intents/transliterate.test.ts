@@ -28,4 +28,20 @@ describe('transliterate', () => {
     // "ch" stays apart from "k": chaaya is not kaaya.
     expect(soundKey('chaaya')).not.toBe(soundKey('kaaya'));
   });
+
+  it('gives common Manglish spelling variants one sound key', () => {
+    for (const [a, b] of [
+      ['cheyyan', 'cheyan'],
+      ['undo', 'undoo'],
+      ['undo', 'undaa'],
+      ['evide', 'evida'],
+      ['eppol', 'eppozha'],
+      ['aanu', 'anu'],
+      ['ethra', 'etra'],
+      ['kittumo', 'kittum'],
+      ['thurakkumo', 'thurakumo'],
+    ] as const)
+      expect(soundKey(a), `${a} ${b}`).toBe(soundKey(b));
+    expect(form('ചെയ്യാൻ')).toBe(form('cheyan'));
+  });
 });

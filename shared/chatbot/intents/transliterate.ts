@@ -140,6 +140,8 @@ const SOUND: Array<[RegExp, string]> = [
   [/([ktdpgbjs])h/g, '$1'],
   [/w/g, 'v'],
   [/z/g, 's'],
+  // "cheyyan"/"cheyan": a doubled y is one (before y-as-vowel below turns the first into "i").
+  [/yy+/g, 'y'],
   [/y(?=[^aeiou]|$)/g, 'i'],
   [/ee|ie|ea/g, 'i'],
   [/oo|ou/g, 'u'],

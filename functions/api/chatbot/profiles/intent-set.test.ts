@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ACTIONS } from '#shared/chatbot/intents/answer';
+import { asksOf } from '#shared/chatbot/intents/guards';
 import { intentSet, runSet, templateEngine } from '../../../../bench/support/intent-set.ts';
+import { PROFILE_TEMPLATES } from './index.ts';
 
 /**
  * The shipped templates against the labelled set (bench/data/intent-set.json): on the held-out
@@ -61,6 +64,39 @@ describe('each defer reason, on a confident intent of a shipped template', () =>
   it("other question: a thing of the brain (a service) that the intent's answer does not list", () => {
     // "root canal" is one of the clinic's services; the consultation fees are the doctors'.
     expect(reason(clinic, 'how much for root canal')).toBe('other question');
+  });
+
+  it.each([
+    ['clinic', 'ഡെന്റൽ ക്ലീനിംഗ് ചെയ്യാൻ എത്ര ആകും'],
+    ['clinic', 'appointment edukkan ethra aavum'],
+    ['clinic', 'how much to book an appointment'],
+    ['salon', 'facial cheyyan ethrya'],
+    ['salon', 'haircut cheyyan etra aakum'],
+    ['clinic', 'clinic timing ethra rate'],
+  ] as const)('a price asked is never answered by an intent whose answer has no price (%s: %s)', (t, q) => {
+    const e = templateEngine(t);
+    const d = e.engine.decide(q, e.brain);
+    if (d.kind === 'answer') expect(['consultation_fee', 'haircut_price']).toContain(d.intentId);
+  });
+
+  it('a booking request is never answered with a price list', () => {
+    for (const [t, q] of [
+      ['salon', 'haircut book cheyyanam'],
+      ['clinic', 'I want to book a dental cleaning'],
+      ['salon', 'facial nu slot undo'],
+    ] as const) {
+      const e = templateEngine(t);
+      const d = e.engine.decide(q, e.brain);
+      if (d.kind === 'answer') expect(asksOf(d.reply).price, `${q} → ${d.intentId}`).toBe(false);
+    }
+  });
+
+  it("the templates' booking intents are trained on no price words", () => {
+    for (const [name, t] of Object.entries(PROFILE_TEMPLATES))
+      for (const intent of t.intents.intents)
+        if (ACTIONS[intent.action]?.fact === 'booking')
+          for (const list of Object.values(intent.training_phrases))
+            for (const q of list) expect(asksOf(q).price, `${name} ${intent.id}: ${q}`).toBe(false);
   });
 
   it("close second: a word only another intent's phrases use", () => {
