@@ -18,7 +18,7 @@ import { blindSet, type SetItem, templateEngine } from './support/intent-set.ts'
  * `--deferred` lists every deferred turn at 0.84 with the engine's reason; `--answered` the answered turns
  * at 0.84 with the reply (to check that the right intent also gave the asked fact).
  *
- * Run: npx tsx bench/intent-blind.ts [--deferred] [--answered]
+ * Run: npx tsx bench/intent-blind.ts [--set=intent-blind2] [--deferred] [--answered]
  */
 const THRESHOLDS = [0.84, 0.75, 0.9];
 const LANGS = ['en', 'ml', 'manglish'] as const;
@@ -73,9 +73,10 @@ function cell(os: Outcome[]): string {
 
 const short = (s: string) => (s.length > 160 ? `${s.slice(0, 157)}…` : s).replace(/\n/g, ' ');
 
-const items = blindSet();
+const setName = process.argv.find((a) => a.startsWith('--set='))?.slice(6) ?? 'intent-blind';
+const items = blindSet(setName);
 console.log(
-  `blind intent set: ${items.length} turns (${items.filter((i) => i.intent !== null).length} FAQ, ${items.filter((i) => i.intent === null).length} must-model) on the 4 shipped templates`,
+  `blind intent set ${setName}: ${items.length} turns (${items.filter((i) => i.intent !== null).length} FAQ, ${items.filter((i) => i.intent === null).length} must-model) on the 4 shipped templates`,
 );
 for (const threshold of THRESHOLDS) {
   const out = run(items, threshold);

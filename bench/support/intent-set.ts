@@ -25,8 +25,9 @@ export const intentSet = (): SetItem[] =>
   JSON.parse(readFileSync(new URL('../data/intent-set.json', import.meta.url), 'utf8'));
 
 /** bench/data/intent-blind.json: same shape, written after the engine was finished (bench/intent-blind.ts). */
-export const blindSet = (): SetItem[] =>
-  JSON.parse(readFileSync(new URL('../data/intent-blind.json', import.meta.url), 'utf8'));
+/** A blind set: `intent-blind` (the first) or `intent-blind2` (written after the first was seen). */
+export const blindSet = (name = 'intent-blind'): SetItem[] =>
+  JSON.parse(readFileSync(new URL(`../data/${name}.json`, import.meta.url), 'utf8'));
 
 export const templateEngine = (name: ProfileName) => {
   const t = PROFILE_TEMPLATES[name];
