@@ -84,6 +84,9 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   process.env.ADMIN_API_KEY = secrets.ADMIN_API_KEY;
   process.env.JWT_SECRET = secrets.JWT_SECRET;
   const aws = opts.aws === 'external' ? externalAws() : await startLocalAws({ dataDir: opts.dataDir });
+  // DynamoDB Local on disk commits each write request on its own: puts of the same turn go in one
+  // transaction there (shared/store/group-commit.ts). Never against real AWS (write units).
+  if (opts.dataDir && opts.aws !== 'external') process.env.DYNAMODB_GROUP_WRITES ??= 'true';
   resetEnvCache();
   opts.beforeFirstRequest?.();
   const cfg = env();
@@ -150,6 +153,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     ...aws.env,
     RESOURCE_PREFIX: cfg.RESOURCE_PREFIX,
     SHARD_COUNT: String(cfg.SHARD_COUNT),
+    DYNAMODB_GROUP_WRITES: String(cfg.DYNAMODB_GROUP_WRITES),
     MESSAGING_DRIVER: cfg.MESSAGING_DRIVER,
     ADMIN_API_KEY: secrets.ADMIN_API_KEY,
     JWT_SECRET: secrets.JWT_SECRET,
