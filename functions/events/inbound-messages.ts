@@ -72,7 +72,8 @@ export function storedInbound(e: InboundEvent): StoredMessage {
  * the message (the item and its two index entries: 3 write units under 1 KB) and one of its
  * delivery record, made once with the first attempt's outcome (2); the sender's contact and the
  * chat's activity once a minute (contact-activity.ts, chat-activity.ts). No transaction: it would
- * cost each item twice. docs/benchmarks.md, "Write units".
+ * cost each item twice. docs/benchmarks.md, "Write units". Under `npm start` the puts that the runs
+ * stored side by side make in one turn share one DynamoDB Local commit (shared/store/group-commit.ts).
  */
 
 /** A run of one session's inbound messages, stored: what follows is its first webhook attempts and hooks. */

@@ -90,6 +90,9 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   // One machine's DynamoDB Local takes a shard change at a time far slower than DynamoDB: fewer lease
   // shards keep hand-overs quick here, and still spread sessions over as many hosts as a laptop runs.
   process.env.LEASE_SHARDS ??= String(LOCAL_LEASE_SHARDS);
+  // DynamoDB Local on disk commits each write request on its own: puts of the same turn go in one
+  // transaction there (shared/store/group-commit.ts). Never against real AWS (write units).
+  if (opts.dataDir && opts.aws !== 'external') process.env.DYNAMODB_GROUP_WRITES ??= 'true';
   resetEnvCache();
   opts.beforeFirstRequest?.();
   const cfg = env();
@@ -157,6 +160,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
     RESOURCE_PREFIX: cfg.RESOURCE_PREFIX,
     SHARD_COUNT: String(cfg.SHARD_COUNT),
     LEASE_SHARDS: String(cfg.LEASE_SHARDS),
+    DYNAMODB_GROUP_WRITES: String(cfg.DYNAMODB_GROUP_WRITES),
     MESSAGING_DRIVER: cfg.MESSAGING_DRIVER,
     ADMIN_API_KEY: secrets.ADMIN_API_KEY,
     JWT_SECRET: secrets.JWT_SECRET,

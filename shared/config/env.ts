@@ -64,6 +64,12 @@ const EnvSchema = z
     SARVAM_STT_MODEL: z.string().min(1).default('saarika:v2.5'),
     DATA_DIR: z.string().default('.data'),
     /**
+     * Puts made in the same turn committed in one transaction (shared/store/group-commit.ts): set by
+     * `npm start` on its DynamoDB Local on disk, where each request is a disk commit; never on AWS,
+     * where a transaction costs twice the write units.
+     */
+    DYNAMODB_GROUP_WRITES: bool,
+    /**
      * Where a connection host keeps host events the events queue or S3 has not taken yet (an outage),
      * until they are handed on; `DATA_DIR/spool` when unset. Survives a restart on the same disk.
      */

@@ -118,8 +118,16 @@ export interface FeedEntry {
 
 /** The tenant feed after `after` (an order key), oldest first, keys and direction only. */
 export async function tenantFeedEntries(tenantId: string, after: string): Promise<FeedEntry[]> {
+  return feedEntries(feedPks(tenantId).map((pk) => ({ pk, after })));
+}
+
+/**
+ * Some partitions of the tenant feed, each after its own order key, merged oldest first, keys and
+ * direction only: the live stream reads only the shards its tenant's sessions write to.
+ */
+export async function feedEntries(reads: Array<{ pk: string; after: string }>): Promise<FeedEntry[]> {
   const shards = await Promise.all(
-    feedPks(tenantId).map((pk) =>
+    reads.map(({ pk, after }) =>
       dataTable.query<FeedEntry>({
         index: 'gsi1',
         pk,

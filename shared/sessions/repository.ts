@@ -86,6 +86,16 @@ export async function listSessions(tenantId: string): Promise<Session[]> {
   return dataTable.query<Session>({ ...sessionsOf(tenantId), ascending: true });
 }
 
+/** The ids of a tenant's sessions (the stream's poller learns from them which feed shards to read). */
+export async function listSessionIds(tenantId: string): Promise<string[]> {
+  const rows = await dataTable.query<Pick<Session, 'sessionId'>>({
+    ...sessionsOf(tenantId),
+    ascending: true,
+    project: ['sessionId'],
+  });
+  return rows.map((r) => r.sessionId);
+}
+
 /**
  * Sessions of one shard across tenants, for the host that holds the shard. The index projects the
  * whole item but is eventually consistent: what it says may be a moment old.

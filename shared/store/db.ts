@@ -16,6 +16,8 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { dynamoClient } from '../aws/clients.ts';
+import { env } from '../config/env.ts';
+import { GroupCommit } from './group-commit.ts';
 
 /** DynamoDB's limit of items in one TransactWriteItems. */
 export const TRANSACTION_MAX_ITEMS = 100;
@@ -29,6 +31,9 @@ export interface Key {
 const opts = { removeUndefinedValues: true, convertClassInstanceToMap: true } as const;
 export const toAttr = (v: Item) => marshall(v, opts);
 export const fromAttr = (v: Parameters<typeof unmarshall>[0]) => unmarshall(v) as Item;
+
+/** `npm start`'s persistent mode: puts of the same turn in one commit (group-commit.ts). */
+const grouped = new GroupCommit(dynamoClient);
 
 export interface UpdateOptions {
   condition?: string;
@@ -62,16 +67,16 @@ export class Table {
     } = {},
   ): Promise<boolean> {
     const c = opt.condition;
+    const input = {
+      TableName: this.name(),
+      Item: toAttr(item),
+      ConditionExpression: c?.expression ?? (opt.ifAbsent ? 'attribute_not_exists(pk)' : undefined),
+      ExpressionAttributeNames: c?.names,
+      ExpressionAttributeValues: c?.values ? toAttr(c.values) : undefined,
+    };
+    if (env().DYNAMODB_GROUP_WRITES) return grouped.put(input, Boolean(opt.ifAbsent || c));
     try {
-      await dynamoClient().send(
-        new PutItemCommand({
-          TableName: this.name(),
-          Item: toAttr(item),
-          ConditionExpression: c?.expression ?? (opt.ifAbsent ? 'attribute_not_exists(pk)' : undefined),
-          ExpressionAttributeNames: c?.names,
-          ExpressionAttributeValues: c?.values ? toAttr(c.values) : undefined,
-        }),
-      );
+      await dynamoClient().send(new PutItemCommand(input));
       return true;
     } catch (err) {
       if ((opt.ifAbsent || c) && err instanceof ConditionalCheckFailedException) return false;

@@ -222,6 +222,8 @@ export const lidsOf = (tenantId: string, sessionId: string) => ({
 export const feedPk = (tenantId: string, sessionId: string) => `T#${tenantId}#FEED#${shardOf(sessionId)}`;
 /** Every partition of the tenant feed (of one session's shard only, given one), to read and merge. */
 export const feedPks = (tenantId: string, sessionId?: string) => shardedPks(`T#${tenantId}#FEED`, sessionId);
+/** The tenant feed's unsharded partition: entries from before the shards, written no more. */
+export const legacyFeedPk = (tenantId: string) => `T#${tenantId}#FEED`;
 export const chatMessagesPk = (tenantId: string, chatId: string) => `T#${tenantId}#C#${chatId}`;
 /** The delivery log partition a session's deliveries are written to. */
 export const deliveriesPk = (tenantId: string, sessionId: string) =>

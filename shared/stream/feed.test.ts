@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logger } from '../log/logger.ts';
 import type { StoredMessage } from '../messages/message.ts';
-import { orderKey } from '../store/keys.ts';
+import { feedPk, legacyFeedPk, orderKey } from '../store/keys.ts';
 import {
   type FeedEvent,
   feedStats,
@@ -10,6 +10,7 @@ import {
   openFeed,
   POLL_INTERVAL_MS,
   REPLAYS_PER_TENANT,
+  SHARDS_REFRESH_MS,
 } from './feed.ts';
 
 type Row = StoredMessage & { gsi1sk: string };
@@ -19,8 +20,14 @@ const REPLAY_MAX = 5_000;
 
 /** The tenant feed index, in memory: what `tenantFeed` reads from DynamoDB. */
 const feed = vi.hoisted(() => ({
-  rows: [] as Array<{ tenantId: string; gsi1sk: string }>,
+  rows: [] as Array<{ tenantId: string; sessionId: string; gsi1sk: string }>,
   queries: 0,
+  /** Partitions the live polls read, in all. */
+  partitionReads: 0,
+  /** The partitions of each live poll. */
+  polls: [] as string[][],
+  /** Each tenant's session ids, as the sessions repository answers them. */
+  sessions: new Map<string, string[]>(),
   failures: 0,
   /** Replay reads are the ones with a page limit. */
   replayFails: false,
@@ -30,22 +37,28 @@ const feed = vi.hoisted(() => ({
   atGate: new Map<string, number>(),
 }));
 
-/** The live poll: keys and direction of the window, then the messages of the new entries. */
-async function entries(tenantId: string, after: string) {
+/** The live poll: keys and direction of the window in the partitions read, then the messages of the new entries. */
+async function entries(reads: Array<{ pk: string; after: string }>) {
   feed.queries++;
+  feed.partitionReads += reads.length;
+  feed.polls.push(reads.map((q) => q.pk));
   if (feed.failures > 0) {
     feed.failures--;
     throw new Error('DynamoDB unavailable');
   }
   return feed.rows
-    .filter((r) => r.tenantId === tenantId && r.gsi1sk > after)
+    .filter((r) => reads.some((q) => q.pk === feedPk(r.tenantId, r.sessionId) && r.gsi1sk > q.after))
     .sort((a, b) => (a.gsi1sk < b.gsi1sk ? -1 : 1))
     .map((r) => ({ pk: r.tenantId, sk: r.gsi1sk, gsi1sk: r.gsi1sk, direction: (r as Row).direction }));
 }
 
+vi.mock('../sessions/repository.ts', () => ({
+  listSessionIds: async (tenantId: string) => feed.sessions.get(tenantId) ?? ['ses_1'],
+}));
+
 vi.mock('../messages/repository.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../messages/repository.ts')>()),
-  tenantFeedEntries: entries,
+  feedEntries: entries,
   feedMessages: async (keys: Array<{ gsi1sk: string }>) =>
     keys.flatMap((k) => feed.rows.filter((r) => r.gsi1sk === k.gsi1sk)),
   tenantFeed: async (tenantId: string, opt: { after?: string; limit?: number } = {}) => {
@@ -68,12 +81,20 @@ vi.mock('../messages/repository.ts', async (importOriginal) => ({
   },
 }));
 
+/** A session id whose feed shard is not that of `ses_1`. */
+const otherShardSession =
+  ['ses_2', 'ses_3', 'ses_4', 'ses_5'].find((id) => feedPk('t', id) !== feedPk('t', 'ses_1')) ?? 'ses_2';
+
 let seq = 0;
 /** Commits a message to the feed (stamped now unless `at` says otherwise). */
-function commit(tenantId: string, text: string, opt: { at?: number; outbound?: boolean } = {}): Row {
+function commit(
+  tenantId: string,
+  text: string,
+  opt: { at?: number; outbound?: boolean; sessionId?: string } = {},
+): Row {
   const m: StoredMessage = {
     tenantId,
-    sessionId: 'ses_1',
+    sessionId: opt.sessionId ?? 'ses_1',
     messageId: `M${String(++seq).padStart(5, '0')}`,
     direction: opt.outbound ? 'outbound' : 'inbound',
     chatId: '15550001111',
@@ -106,6 +127,9 @@ beforeEach(() => {
   vi.useFakeTimers({ now: new Date('2026-03-01T10:00:00Z') });
   feed.rows = [];
   feed.queries = 0;
+  feed.partitionReads = 0;
+  feed.polls = [];
+  feed.sessions.clear();
   feed.failures = 0;
   feed.replayFails = false;
   feed.gate = undefined;
@@ -204,6 +228,46 @@ describe('live feed', () => {
     expect(warn).toHaveBeenCalledTimes(1);
     await elapse(POLL_INTERVAL_MS);
     expect(c.texts()).toEqual(['after the outage']);
+  });
+
+  it("reads only the shards of the tenant's sessions, and the unsharded partition once a refresh", async () => {
+    feed.sessions.set('t1', ['ses_1', otherShardSession]);
+    await client('t1');
+    feed.polls = [];
+    await elapse(2 * SHARDS_REFRESH_MS);
+    const shards = [feedPk('t1', 'ses_1'), feedPk('t1', otherShardSession)].sort();
+    expect(feed.polls.length).toBeGreaterThan(2 * (SHARDS_REFRESH_MS / POLL_INTERVAL_MS) - 4);
+    for (const pks of feed.polls)
+      expect(pks.filter((pk) => pk !== legacyFeedPk('t1')).sort()).toEqual(shards);
+    const withLegacy = feed.polls.filter((pks) => pks.includes(legacyFeedPk('t1')));
+    expect(withLegacy.length).toBeGreaterThanOrEqual(1);
+    expect(withLegacy.length).toBeLessThanOrEqual(2);
+  });
+
+  it('a session added while the stream is open: its messages go out from its first, found at the next refresh', async () => {
+    feed.sessions.set('t1', ['ses_1']);
+    const c = await client('t1');
+    await elapse(POLL_INTERVAL_MS);
+    feed.sessions.set('t1', ['ses_1', otherShardSession]);
+    commit('t1', 'first of a new session', { sessionId: otherShardSession });
+    await elapse(POLL_INTERVAL_MS);
+    commit('t1', 'second of it', { sessionId: otherShardSession });
+    await elapse(SHARDS_REFRESH_MS);
+    expect(c.texts()).toEqual(['first of a new session', 'second of it']);
+    commit('t1', 'then live', { sessionId: otherShardSession });
+    await elapse(POLL_INTERVAL_MS);
+    expect(c.texts()).toEqual(['first of a new session', 'second of it', 'then live']);
+  });
+
+  it("a message this process stored for a session new to the poller: that session's shard is read from then on", async () => {
+    feed.sessions.set('t1', ['ses_1']);
+    const c = await client('t1');
+    await elapse(POLL_INTERVAL_MS);
+    nudgeTenantFeed('t1', [commit('t1', 'stored here', { sessionId: otherShardSession })]);
+    await elapse(POLL_INTERVAL_MS);
+    commit('t1', 'stored elsewhere', { sessionId: otherShardSession });
+    await elapse(POLL_INTERVAL_MS);
+    expect(c.texts()).toEqual(['stored here', 'stored elsewhere']);
   });
 });
 

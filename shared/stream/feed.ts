@@ -1,8 +1,10 @@
 import { env } from '../config/env.ts';
 import { logger } from '../log/logger.ts';
 import type { StoredMessage } from '../messages/message.ts';
-import { feedMessages, tenantFeed, tenantFeedEntries } from '../messages/repository.ts';
-import { feedKey, orderKeyAt } from '../store/keys.ts';
+import { feedEntries, feedMessages, tenantFeed } from '../messages/repository.ts';
+import { listSessionIds } from '../sessions/repository.ts';
+import { feedKey, feedPk, legacyFeedPk, orderKeyAt } from '../store/keys.ts';
+import { INDEX_SHARDS } from '../store/shards.ts';
 import { mediaLink } from '../webhooks/media-link.ts';
 import { resolveSender } from '../webhooks/sender.ts';
 import { type FeedEventRow, isFeedEvent } from './feed-event.ts';
@@ -18,6 +20,11 @@ import { streamPayload } from './payload.ts';
 export const POLL_INTERVAL_MS = 200;
 /** How far before the newest message each poll looks again. */
 export const LOOKBACK_MS = 2_000;
+/**
+ * How often a poller reads its tenant's session ids again (while they do not cover every feed
+ * shard already) and the feed's unsharded partition, which nothing writes since the shards.
+ */
+export const SHARDS_REFRESH_MS = 5_000;
 const REPLAY_PAGE = 500;
 const SENT_MEMORY = 5_000;
 
@@ -68,6 +75,16 @@ class TenantPoller {
   private emitted: Promise<void> = Promise.resolve();
   /** Resolves once the current window is known, so that only later messages count as live. */
   readonly ready: Promise<void>;
+  /**
+   * The feed shards every poll reads: those of the tenant's sessions, not all `INDEX_SHARDS` (a
+   * tenant with 3 sessions reads 3 partitions, not 17). docs/data-model.md, "Reading the feed".
+   */
+  private readonly shards = new Set<string>();
+  /** Shards learnt of since the last refresh (a session's message stored here): read at the next poll. */
+  private readonly found = new Set<string>();
+  /** When the last refresh started: a shard found later is read from then on, so nothing is missed. */
+  private refreshedAt = Date.now();
+  private refreshDue = 0;
 
   constructor(readonly tenantId: string) {
     this.polling = true;
@@ -88,6 +105,10 @@ class TenantPoller {
   /** Messages this process has just stored: emitted at once, without reading them back. */
   offer(messages: StoredMessage[]): void {
     if (this.stopped) return;
+    for (const m of messages) {
+      const pk = feedPk(this.tenantId, m.sessionId);
+      if (!this.shards.has(pk)) this.found.add(pk);
+    }
     this.emit(this.markFresh(messages, keyOf));
   }
 
@@ -148,8 +169,25 @@ class TenantPoller {
     try {
       // Anchored at the newest message, but never later than now: a message whose timestamp is
       // ahead of the clock cannot push the window past messages still to come.
-      const start = Math.min(this.newestTs, Date.now()) - LOOKBACK_MS;
-      const entries = await tenantFeedEntries(this.tenantId, orderKeyAt(start));
+      const now = Date.now();
+      const start = Math.min(this.newestTs, now) - LOOKBACK_MS;
+      const refresh = now >= this.refreshDue ? await this.refreshShards() : undefined;
+      const reads = [...this.shards].map((pk) => ({ pk, after: orderKeyAt(start) }));
+      // A shard new to this poller, and the unsharded partition, are read from the last refresh
+      // on: entries there since then were in no poll's window.
+      const since = orderKeyAt(Math.min(start, this.refreshedAt - LOOKBACK_MS));
+      const added = [...this.found, ...(refresh?.shards ?? [])].filter((pk) => !this.shards.has(pk));
+      for (const pk of new Set(added)) reads.push({ pk, after: since });
+      if (refresh) reads.push({ pk: legacyFeedPk(this.tenantId), after: since });
+      const entries = await feedEntries(reads);
+      for (const pk of added) {
+        this.shards.add(pk);
+        this.found.delete(pk);
+      }
+      if (refresh) {
+        this.refreshedAt = refresh.at;
+        this.refreshDue = refresh.at + SHARDS_REFRESH_MS;
+      }
       for (const [k, ts] of this.seen) if (ts < start) this.seen.delete(k);
       const unseen = entries.filter((e) => streamed(e) && !this.seen.has(e.gsi1sk));
       // The first poll only learns the window. Later ones mark what they read (a failed read is
@@ -161,6 +199,17 @@ class TenantPoller {
       // Log the first failure of a streak, not every 200 ms.
       if (this.failures++ === 0) logger.warn({ err, tenantId: this.tenantId }, 'tenant feed poll failed');
     }
+  }
+
+  /**
+   * The shards of the tenant's sessions now (none to read when the poller reads every shard
+   * already), and when the read started: a session created after that is found by the next one.
+   */
+  private async refreshShards(): Promise<{ at: number; shards: string[] }> {
+    const at = Date.now();
+    if (this.shards.size >= INDEX_SHARDS) return { at, shards: [] };
+    const ids = await listSessionIds(this.tenantId);
+    return { at, shards: ids.map((id) => feedPk(this.tenantId, id)) };
   }
 }
 
