@@ -42,7 +42,8 @@ export function caller(token?: string) {
   };
   return {
     request: call,
-    get: <T = any>(path: string, headers?: Record<string, string>) => call<T>('GET', path, undefined, headers),
+    get: <T = any>(path: string, headers?: Record<string, string>) =>
+      call<T>('GET', path, undefined, headers),
     post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
       call<T>('POST', path, body, headers),
     put: <T = any>(path: string, body?: unknown) => call<T>('PUT', path, body),

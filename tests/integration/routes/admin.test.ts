@@ -26,7 +26,11 @@ describe('admin routes', () => {
   it('creates a tenant, reads it, disables and enables it, rotates its portal', async () => {
     const created = await admin.post('/api/admin/tenants', { name: 'acme' });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ success: true, tenant: { name: 'acme' }, apiKey: expect.any(String) });
+    expect(created.body).toMatchObject({
+      success: true,
+      tenant: { name: 'acme' },
+      apiKey: expect.any(String),
+    });
     const id = created.body.tenant.id as string;
     const got = await admin.get(`/api/admin/tenants/${id}`);
     expect(got.status).toBe(200);
@@ -42,7 +46,11 @@ describe('admin routes', () => {
     const t = await tenant('admin-keys');
     const issued = await admin.post(`/api/admin/tenants/${t.id}/keys`, { label: 'ci' });
     expect(issued.status).toBe(201);
-    expect(issued.body).toMatchObject({ success: true, apiKey: expect.any(String), keyId: expect.any(String) });
+    expect(issued.body).toMatchObject({
+      success: true,
+      apiKey: expect.any(String),
+      keyId: expect.any(String),
+    });
     const list = await admin.get(`/api/admin/tenants/${t.id}/keys`);
     expect(list.status).toBe(200);
     expect(list.body.keys.map((k: { keyId: string }) => k.keyId)).toContain(issued.body.keyId);

@@ -7,7 +7,11 @@ describe('auth routes', () => {
     const t = await tenant('auth');
     const ok = await caller().post('/api/auth/token', { apiKey: t.apiKey });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ success: true, token: expect.any(String), expiresIn: expect.any(Number) });
+    expect(ok.body).toMatchObject({
+      success: true,
+      token: expect.any(String),
+      expiresIn: expect.any(Number),
+    });
     const wrong = await caller().post('/api/auth/token', { apiKey: `${t.apiKey.slice(0, -4)}zzzz` });
     expect(wrong.status).toBe(401);
     expect(wrong.body.error.code).toBe('UNAUTHORIZED');

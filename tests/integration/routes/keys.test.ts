@@ -12,7 +12,11 @@ describe('keys routes', () => {
     expect(JSON.stringify(list.body)).not.toContain(t.apiKey);
     const rotated = await t.api.post('/api/keys/rotate', { apiKey: t.apiKey });
     expect(rotated.status, JSON.stringify(rotated.body)).toBe(201);
-    expect(rotated.body).toMatchObject({ success: true, apiKey: expect.any(String), keyId: expect.any(String) });
+    expect(rotated.body).toMatchObject({
+      success: true,
+      apiKey: expect.any(String),
+      keyId: expect.any(String),
+    });
     // The replaced key's tokens are no longer current: the caller signs in with the new key.
     expect((await t.api.get('/api/keys')).status).toBe(401);
     const tok = await caller().post('/api/auth/token', { apiKey: rotated.body.apiKey });
@@ -29,7 +33,9 @@ describe('keys routes', () => {
     const aKeys = await a.api.get('/api/keys');
     const keyId = aKeys.body.keys[0].keyId as string;
     expectNotFound(await b.api.delete(`/api/keys/${keyId}`));
-    expect((await b.api.get('/api/keys')).body.keys.map((k: { keyId: string }) => k.keyId)).not.toContain(keyId);
+    expect((await b.api.get('/api/keys')).body.keys.map((k: { keyId: string }) => k.keyId)).not.toContain(
+      keyId,
+    );
     expect((await a.api.get('/api/keys')).body.keys[0].status).not.toBe('revoked');
   });
 });

@@ -5,7 +5,10 @@ import { expectInvalid, expectNotFound, tenant } from '../../support/in-process.
 describe('templates routes', () => {
   it('creates, reads, lists and deletes a template in its shape', async () => {
     const t = await tenant('templates');
-    const created = await t.api.post('/api/templates', { name: 'welcome', body: 'Hello {{1}}, see you at {{2}}' });
+    const created = await t.api.post('/api/templates', {
+      name: 'welcome',
+      body: 'Hello {{1}}, see you at {{2}}',
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.template).toMatchObject({ name: 'welcome', body: 'Hello {{1}}, see you at {{2}}' });
     expect(created.body.template.placeholders.length).toBe(2);
