@@ -42,7 +42,8 @@ describe('webhook routes', () => {
   });
 
   it('lists deliveries (none yet) and answers 404 for unknown ones and for another tenant', async () => {
-    const list = await a.api.get('/api/webhook/deliveries');
+    // Tenant b has no session, so no event and no delivery (a's session may have some by now).
+    const list = await b.api.get('/api/webhook/deliveries');
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ success: true, count: 0, deliveries: [] });
     const nobody = `dlv_${'0'.repeat(24)}`;
