@@ -14,6 +14,11 @@ describe('metrics and meta routes', () => {
     const doc = await caller().get('/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toBe('3.1.0');
+    const docs = await caller().get('/docs');
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get('content-type')).toMatch(/^text\/html/);
+    expect((await caller().get('/docs/assets/nothing-here.js')).status).toBe(404);
+    expect((await caller().get('/console')).status).toBe(200);
     const nowhere = await caller().get('/api/nowhere');
     expect(nowhere.status).toBe(404);
     expect(nowhere.body.error.code).toBe('NOT_FOUND');
