@@ -16,6 +16,18 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     reporters: ['default'],
+    // With `--coverage` (npm test passes it): V8's own counters in each test worker, so what the
+    // unit and integration tests run in-process counts; the service the global setup starts and the
+    // processes the e2e tests spawn are not measured. The floor is the unit project's figure on
+    // 2026-11-26 (45.66 / 37.62 / 42.12 / 46.79 %), rounded down; the whole run measures more. Raise
+    // it when coverage rises, never lower it (README, "Tests").
+    coverage: {
+      provider: 'v8',
+      include: ['{shared,functions,connection-host,simulator,scripts,infra}/**/*.{ts,tsx}'],
+      exclude: ['**/*.test.ts', 'functions/api/console/app/**'],
+      reporter: ['text-summary', 'json-summary'],
+      thresholds: { statements: 45, branches: 37, functions: 42, lines: 46 },
+    },
     projects: [
       {
         extends: true,

@@ -1,5 +1,5 @@
 import type { SQSRecord } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { Lanes, processBatch, processRecords } from './consumer.ts';
 
@@ -7,6 +7,19 @@ const Body = z.object({ lane: z.string(), n: z.number() });
 type Body = z.infer<typeof Body>;
 const rec = (id: string, body: unknown) => ({ messageId: id, body: JSON.stringify(body) }) as SQSRecord;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// A fake clock: the handlers' "work" takes simulated milliseconds, so the order and overlap these
+// tests check never depend on how busy the machine is. `settled` runs the clock until `p` is done.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+async function settled<T>(p: Promise<T>): Promise<T> {
+  await vi.runAllTimersAsync();
+  return p;
+}
 
 describe('processRecords with groupBy', () => {
   it('runs a group in order, groups side by side, and reports failures per record', async () => {
@@ -21,18 +34,20 @@ describe('processRecords with groupBy', () => {
       rec('5', { lane: 'a', n: 3 }),
       rec('6', 'not an object'),
     ];
-    const out = await processRecords(
-      records,
-      Body,
-      async (b: Body) => {
-        running++;
-        most = Math.max(most, running);
-        await sleep(b.lane === 'a' ? 15 : 5);
-        running--;
-        log.push(`${b.lane}${b.n}`);
-        if (b.lane === 'b' && b.n === 2) throw new Error('boom');
-      },
-      { groupBy: (b) => b.lane },
+    const out = await settled(
+      processRecords(
+        records,
+        Body,
+        async (b: Body) => {
+          running++;
+          most = Math.max(most, running);
+          await sleep(b.lane === 'a' ? 15 : 5);
+          running--;
+          log.push(`${b.lane}${b.n}`);
+          if (b.lane === 'b' && b.n === 2) throw new Error('boom');
+        },
+        { groupBy: (b) => b.lane },
+      ),
     );
     expect(log.filter((l) => l.startsWith('a'))).toEqual(['a1', 'a2', 'a3']);
     expect(log.filter((l) => l.startsWith('b'))).toEqual(['b1', 'b2']);
@@ -117,7 +132,7 @@ describe('Lanes', () => {
       return failed;
     });
     for (const id of ['a', 'b', 'c']) lanes.add('session', { MessageId: id });
-    await lanes.idle();
+    await settled(lanes.idle());
     expect(seen).toEqual(['a', 'b', 'b', 'b', 'c']);
   });
 
@@ -129,7 +144,7 @@ describe('Lanes', () => {
     });
     lanes.add('s', { MessageId: 'x' });
     lanes.add('s', { MessageId: 'y' });
-    await lanes.idle();
+    await settled(lanes.idle());
     expect(seen).toEqual(['x', 'y', 'x', 'x', 'x']);
   });
 
@@ -147,7 +162,7 @@ describe('Lanes', () => {
         const laneOf = (id: string) => id[0]!;
         for (const id of ids) if (inFlight.has(laneOf(id))) overlap = true;
         inFlight = new Set([...inFlight, ...ids.map(laneOf)]);
-        await new Promise((r) => setTimeout(r, 5));
+        await sleep(5);
         for (const id of ids) inFlight.delete(laneOf(id));
         // One message of lane b fails once: only lane b retries it, before its next batch.
         const failed = failOnce ? batch.filter((m) => m.MessageId === 'b1') : [];
@@ -157,7 +172,7 @@ describe('Lanes', () => {
       1,
     );
     for (const id of ['a1', 'b1', 'c1', 'a2', 'b2', 'a3', 'b3']) lanes.add(id[0]!, { MessageId: id });
-    await lanes.idle();
+    await settled(lanes.idle());
     // The first call has the three lanes' first batches; a lane never has two batches in flight.
     expect(calls[0]).toEqual(['a1', 'a2', 'b1', 'b2', 'c1']);
     expect(overlap).toBe(false);
@@ -174,17 +189,17 @@ describe('Lanes', () => {
       10,
       async (batch) => {
         calls.push(batch.map((m) => m.MessageId ?? ''));
-        await new Promise((r) => setTimeout(r, 30));
+        await sleep(30);
         return [];
       },
       1,
     );
     lanes.add('a', { MessageId: 'a1' });
     for (const id of ['b1', 'c1', 'd1']) {
-      await new Promise((r) => setTimeout(r, 5));
+      await vi.advanceTimersByTimeAsync(5);
       lanes.add(id[0]!, { MessageId: id });
     }
-    await lanes.idle();
+    await settled(lanes.idle());
     expect(calls).toEqual([['a1'], ['b1', 'c1', 'd1']]);
   });
 
@@ -193,17 +208,17 @@ describe('Lanes', () => {
     const lanes = new Lanes(100, 10, () => new Promise((r) => (release = () => r([]))), 1);
     await lanes.free(); // nothing under way
     lanes.add('a', { MessageId: 'a1' });
-    await new Promise((r) => setTimeout(r, 5)); // the call starts
+    await vi.advanceTimersByTimeAsync(5); // the call starts
     let freed = false;
     const waiting = lanes.free().then(() => {
       freed = true;
     });
-    await new Promise((r) => setTimeout(r, 20));
+    await vi.advanceTimersByTimeAsync(20);
     expect(freed).toBe(false);
     release();
     await waiting;
     expect(freed).toBe(true);
-    await lanes.idle();
+    await settled(lanes.idle());
   });
 
   it('combined: an isolated lane runs on its own; the others neither wait for it nor count it as a call', async () => {
@@ -216,7 +231,7 @@ describe('Lanes', () => {
         const ids = batch.map((m) => m.MessageId ?? '');
         calls.push(ids);
         if (ids.includes('slow1')) await new Promise<void>((r) => (releaseSlow = r));
-        else await new Promise((r) => setTimeout(r, 5));
+        else await sleep(5);
         return [];
       },
       1,
@@ -225,14 +240,14 @@ describe('Lanes', () => {
     lanes.add('slow', { MessageId: 'slow1' });
     lanes.add('a', { MessageId: 'a1' });
     lanes.add('b', { MessageId: 'b1' });
-    await new Promise((r) => setTimeout(r, 20));
+    await vi.advanceTimersByTimeAsync(20);
     // The slow lane's call is still under way, yet the others went together and are done.
     expect(calls).toEqual([['slow1'], ['a1', 'b1']]);
-    await lanes.free();
+    await settled(lanes.free());
     lanes.add('c', { MessageId: 'c1' });
-    await new Promise((r) => setTimeout(r, 20));
+    await vi.advanceTimersByTimeAsync(20);
     expect(calls.at(-1)).toEqual(['c1']);
     releaseSlow();
-    await lanes.idle();
+    await settled(lanes.idle());
   });
 });

@@ -1,0 +1,97 @@
+import { expect, inject } from 'vitest';
+import { type App, createApp } from '../../functions/api/app.ts';
+import type { ApiResponse } from './http.ts';
+
+/**
+ * The API application in this test worker, called through Hono's `app.request()` (no socket, no
+ * server process), with the real repositories on the local emulators the global setup started
+ * (tests/support/worker-env.ts points this worker at them). A route test pays for its route only.
+ */
+let built: Promise<App> | undefined;
+export const inProcessApp = () => {
+  built ??= createApp();
+  return built;
+};
+
+export type Caller = ReturnType<typeof caller>;
+
+/** A JSON caller of the in-process application, optionally with a Bearer token. */
+export function caller(token?: string) {
+  const call = async <T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse<T>> => {
+    const app = await inProcessApp();
+    const res = await app.request(path, {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {}
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  };
+  return {
+    request: call,
+    get: <T = any>(path: string, headers?: Record<string, string>) =>
+      call<T>('GET', path, undefined, headers),
+    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      call<T>('POST', path, body, headers),
+    put: <T = any>(path: string, body?: unknown) => call<T>('PUT', path, body),
+    delete: <T = any>(path: string) => call<T>('DELETE', path),
+  };
+}
+
+/** An admin token, from the service's admin API key. */
+export async function adminCaller() {
+  const r = await caller().post('/api/auth/token', { apiKey: inject('adminApiKey') });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return caller(r.body.token as string);
+}
+
+/** A fresh tenant (its own API key and token): route tests never share data. */
+export async function tenant(name = 'routes') {
+  const admin = await adminCaller();
+  const created = await admin.post('/api/admin/tenants', { name });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const tok = await caller().post('/api/auth/token', { apiKey: created.body.apiKey });
+  expect(tok.status, JSON.stringify(tok.body)).toBe(200);
+  return {
+    id: created.body.tenant.id as string,
+    portalId: created.body.tenant.portal_id as string,
+    apiKey: created.body.apiKey as string,
+    token: tok.body.token as string,
+    api: caller(tok.body.token as string),
+  };
+}
+
+/** A session of the tenant (created, not waited for: its connection is the host's business). */
+export async function session(api: Caller, name = 'routes') {
+  const r = await api.post('/api/sessions', { name });
+  expect(r.status, JSON.stringify(r.body)).toBe(201);
+  return r.body.session.sessionId as string;
+}
+
+/** A 400 that names the field: `VALIDATION_FAILED`, its message starting with the field. */
+export function expectInvalid(r: ApiResponse, field: string) {
+  expect(r.status, JSON.stringify(r.body)).toBe(400);
+  expect(r.body.success).toBe(false);
+  expect(r.body.error.code).toMatch(/^(VALIDATION_FAILED|MALFORMED_JSON)$/);
+  expect(r.body.error.message).toMatch(new RegExp(`^${field.replace(/[.[\]]/g, '\\$&')}\\b`));
+}
+
+/** A 404 in the error shape (another tenant's resource looks like none at all). */
+export function expectNotFound(r: ApiResponse) {
+  expect(r.status, JSON.stringify(r.body)).toBe(404);
+  expect(r.body.success).toBe(false);
+  expect(r.body.error.code).toMatch(/NOT_FOUND$/);
+}
