@@ -212,7 +212,7 @@ describe('README.md and docs/*.md', () => {
       .join('\n');
     const envSchema = readFileSync(join(root, 'shared/config/env.ts'), 'utf8');
     const read = new Set([
-      ...[...envSchema.matchAll(/^\s{2}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]!),
+      ...[...envSchema.matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]!),
       ...[...code.matchAll(/(?:process\.env|env\(\)|\benv)(?:\.|\[['"])([A-Z][A-Z0-9_]+)/g)].map(
         (m) => m[1]!,
       ),
@@ -221,6 +221,7 @@ describe('README.md and docs/*.md', () => {
         .filter((f) => f.startsWith('infra/') && f.endsWith('.ts'))
         .flatMap((f) => [
           ...readFileSync(join(root, f), 'utf8').matchAll(/\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+):/g),
+          ...readFileSync(join(root, f), 'utf8').matchAll(/addEnvironment\(\s*'([A-Z][A-Z0-9_]+)'/g),
         ])
         .map((m) => m[1]!),
     ]);
