@@ -116,6 +116,12 @@ describe('GET /view/messages/v1', () => {
       type: 'text',
       status: 'delivered',
       reason: null,
+      // The media fields the console's Inbox shows (docs/api.md), none for a text.
+      mediaUrl: null,
+      mimetype: null,
+      fileName: null,
+      transcription: null,
+      ocrText: null,
     });
     expect(Math.abs(byId[ids.asha].timestamp - Date.now() / 1000)).toBeLessThan(120);
     expect(byId[ids.reply]).toMatchObject({

@@ -193,7 +193,7 @@ describe('POST /api/messages/send', () => {
       [{ sessionId: 's', message: 'x' }, 'to'],
       [{ sessionId: 's', to: 'abc', message: 'x' }, 'to'],
       [{ sessionId: 's', to: '919876543210' }, 'message'],
-      [{ sessionId: 's', to: '919876543210', type: 'sticker', message: 'x' }, 'type'],
+      [{ sessionId: 's', to: '919876543210', type: 'sticker', message: 'x' }, 'url'],
       [{ sessionId: 's', to: '919876543210', type: 'image' }, 'url'],
       [{ sessionId: 's', to: '919876543210', type: 'voice', url: 'ftp://host/a.ogg' }, 'url'],
       [{ sessionId: 's', to: '919876543210', type: 'video', media_url: 'not a url' }, 'media_url'],
