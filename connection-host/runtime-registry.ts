@@ -143,6 +143,8 @@ export class RuntimeRegistry implements CommandContext {
           const guard = this.deps.lease(session.shard);
           return guard ? stillHeld(guard) : true;
         },
+        rejectsCalls: async () =>
+          (await this.readSession(session.tenantId, session.sessionId))?.rejectCalls === true,
         ...this.deps.runtime,
         fence: () => this.deps.lease(session.shard)?.fence,
         // A runtime that ended for good leaves: a later connect or reconnect makes a fresh one.

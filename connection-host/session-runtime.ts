@@ -1,5 +1,5 @@
 import { LidCache } from '#shared/contacts/lid-cache';
-import type { HostEvent, SessionStatus } from '#shared/events/types';
+import type { CallUpdate, HostEvent, SessionStatus } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
 import type { Restriction } from '#shared/sessions/restriction';
 import type { ReconnectState } from '#shared/sessions/session';
@@ -33,6 +33,11 @@ export interface RuntimeOptions {
    * holder's login replacing ours: not ours to answer. Held when not given.
    */
   stillHolds?: () => Promise<boolean>;
+  /**
+   * Whether the session declines calls (`rejectCalls`), asked when one rings: read then, so a
+   * change through the API holds from the next call on. Calls ring through when not given.
+   */
+  rejectsCalls?: () => Promise<boolean>;
 }
 
 /** A wait for READY that will not be answered here: the host stopped the runtime (shard moved, stopping). */
@@ -253,6 +258,7 @@ export class SessionRuntime {
       onMessageChange: (change) => void this.emit({ kind: 'message.changed', ...change }),
       onSendFailed: (messageId, reason) =>
         void this.emit({ kind: 'message.status', messageId, status: 'failed', reason }),
+      onCall: (call) => void this.onCall(call),
       onContacts: (contacts) => void this.emit({ kind: 'contacts', contacts }),
       onGroup: (g) => void this.emit({ kind: 'group', ...g }),
       onLidMapping: (lid, phone) => {
@@ -272,6 +278,33 @@ export class SessionRuntime {
       if (current())
         await this.onClose({ kind: 'transient', reason: `connect failed: ${(err as Error).message}` });
     }
+  }
+
+  /**
+   * Every step of a call is reported; a call that rings a session set to `rejectCalls` is declined
+   * at once and reported `rejected` by the session (the events consumer sends `rejectMessage`).
+   */
+  private async onCall(call: CallUpdate): Promise<void> {
+    // The caller is declined while the offer is handed on; the rejection is reported after it.
+    const reported = this.emit({ kind: 'call', call });
+    if (call.status !== 'offer' || call.group || !this.opts.rejectsCalls) return reported;
+    const reject = await this.opts.rejectsCalls().catch((err) => {
+      this.log.warn({ err }, 'reading the call setting failed: the call rings through');
+      return false;
+    });
+    const link = this.link;
+    if (!reject || !link) return reported;
+    try {
+      await link.rejectCall(call.callId);
+    } catch (err) {
+      this.log.warn({ err, callId: call.callId }, 'declining a call failed');
+      return reported;
+    }
+    await reported;
+    await this.emit({
+      kind: 'call',
+      call: { ...call, status: 'rejected', bySession: true, timestampMs: Date.now() },
+    });
   }
 
   private async onClose(end: LinkEnd): Promise<void> {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { groupJid, groupOfJid, userJid } from '#shared/phone/jid';
 import { digitsOf } from '#shared/phone/number';
-import type { ChangeFrame, Frame, MessageFrame } from './protocol.ts';
+import type { CallFrame, ChangeFrame, Frame, MessageFrame } from './protocol.ts';
 
 /**
  * The simulated messaging network: accounts, linked devices, queued frames, the outbox. It stands
@@ -34,6 +34,8 @@ export type PresenceType = 'composing' | 'recording' | 'paused' | 'available' | 
 export interface DeviceActivity {
   reads: Array<{ to: string; ids: string[]; played: string[]; at: number }>;
   presence: Array<{ to: string; type: PresenceType; at: number }>;
+  /** Calls the device declined: `to` is the caller. */
+  rejectedCalls: Array<{ callId: string; to: string; at: number }>;
 }
 
 /** The activity kept per account: the latest, enough for any test, bounded for long `npm start` runs. */
@@ -58,6 +60,8 @@ interface Account {
   presence: Map<string, OutboxEntry['presence']>;
   activity: DeviceActivity;
   lids: Map<string, string>;
+  /** Calls ringing the account: call id → caller digits. */
+  calls: Map<string, string>;
   /** Timestamp of the last message written to the account: each next one is later (order keys follow it). */
   lastInboundMs?: number;
 }
@@ -79,8 +83,9 @@ export class SimNetwork {
         outbox: [],
         outboxIds: new Set(),
         presence: new Map(),
-        activity: { reads: [], presence: [] },
+        activity: { reads: [], presence: [], rejectedCalls: [] },
         lids: new Map(),
+        calls: new Map(),
       };
       this.accounts.set(sessionId, a);
     }
@@ -174,6 +179,27 @@ export class SimNetwork {
     const a = this.find(identifier);
     if (!a) return false;
     this.deliver(a, { type: 'change', ...f });
+    return true;
+  }
+
+  /** A call rings the account, or a later step of it; `callId` names the call. */
+  call(identifier: string, f: Omit<CallFrame, 'type' | 'timestampMs'>): boolean {
+    const a = this.find(identifier);
+    if (!a) return false;
+    if (f.status === 'offer') a.calls.set(f.callId, f.from);
+    else a.calls.delete(f.callId); // answered or over: no longer to decline
+    if (a.calls.size > ACTIVITY_MAX) a.calls.delete(a.calls.keys().next().value as string);
+    this.deliver(a, { type: 'call', ...f, timestampMs: Date.now() });
+    return true;
+  }
+
+  /** The device declines a call that rang it; false when no such call rang (or the device is not linked). */
+  rejectCall(sessionId: string, token: string, callId: string): boolean {
+    const a = this.accounts.get(sessionId);
+    const caller = a?.calls.get(callId);
+    if (!a || a.token !== token || !caller) return false;
+    a.calls.delete(callId);
+    keep(a.activity.rejectedCalls, { callId, to: caller, at: Date.now() });
     return true;
   }
 

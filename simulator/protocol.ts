@@ -56,6 +56,17 @@ export interface ChangeFrame {
   text?: string;
 }
 
+/** A call to the account: it rings (`offer`), or a later step of the same call (`callId`). */
+export interface CallFrame {
+  type: 'call';
+  callId: string;
+  /** The caller's phone digits. */
+  from: string;
+  video: boolean;
+  status: 'offer' | 'accepted' | 'rejected' | 'missed' | 'ended';
+  timestampMs: number;
+}
+
 export type Frame =
   | { type: 'qr'; qr: string }
   | { type: 'pairing-code'; code: string }
@@ -66,6 +77,7 @@ export type Frame =
   | MessageFrame
   | OwnMessageFrame
   | ChangeFrame
+  | CallFrame
   | { type: 'receipt'; id: string; status: 'sent' | 'delivered' | 'read' }
   | { type: 'lid-mapping'; lid: string; phone: string }
   | { type: 'contacts'; contacts: Array<{ phone: string; name?: string; lid?: string }> }
@@ -131,6 +143,8 @@ export interface DeviceRequests {
   /** Which numbers (digits) have an account; answered with `{success, numbers: [{number, exists, jid}]}`. */
   check: { token: string; numbers: string[] };
   group: z.input<typeof DeviceGroupAction>;
+  /** Declines a call that rings the account (the caller sees it declined). */
+  'reject-call': { token: string; callId: string };
   probe: { token: string };
   logout: { token: string };
 }

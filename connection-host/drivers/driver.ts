@@ -1,5 +1,6 @@
 import type { NumberCheck, PresenceState, ReadTarget } from '#shared/commands/types';
 import type { LidCache } from '#shared/contacts/lid-cache';
+import type { CallUpdate } from '#shared/events/types';
 import type { InboundMessage, OutboundContent, OwnMessage } from '#shared/messages/content';
 import type { Restriction } from '#shared/sessions/restriction';
 import type { LeaseGuard } from '../leases.ts';
@@ -53,6 +54,8 @@ export interface DriverEvents {
   onSendFailed(messageId: string, reason: string): void;
   /** A message was edited or deleted for everyone, by the contact or by the account's phone. */
   onMessageChange(change: MessageChange): void;
+  /** A call to the account rang, was answered, declined, missed or ended. */
+  onCall(call: CallUpdate): void;
   onContacts(contacts: Array<{ phone: string; name?: string; lid?: string }>): void;
   onGroup(group: {
     groupId: string;
@@ -141,6 +144,8 @@ export interface DriverLink {
     description?: string;
     participants?: string[];
   }): Promise<Record<string, unknown>>;
+  /** Declines a call that is ringing (the caller sees it declined); the driver knows the caller by its id. */
+  rejectCall(callId: string): Promise<void>;
   /** Cheap round trip used to tell a live socket from a zombie. */
   probe(): Promise<void>;
   /** Unlinks the device at the network; the stored auth state becomes useless. */

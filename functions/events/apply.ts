@@ -22,6 +22,7 @@ import {
   messageStatusWebhook,
   sessionStatusWebhook,
 } from '#shared/webhooks/events';
+import { applyCall } from './calls.ts';
 
 /**
  * THE place for work that follows an inbound message once it is stored: one call per message, on
@@ -169,6 +170,9 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
       return;
     case 'message.changed':
       await applyMessageChange(e);
+      return;
+    case 'call':
+      await applyCall(e);
       return;
     case 'command.result': {
       const done = await recordCommandResult(e.tenantId, e.commandId, e.ok, e.result, e.error, e.at);

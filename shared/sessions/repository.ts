@@ -148,3 +148,20 @@ export async function markInactive(tenantId: string, sessionId: string): Promise
     { condition: 'attribute_exists(pk)' },
   );
 }
+
+/**
+ * Changes a session's settings: the fields given are set, those named in `remove` cleared.
+ * Undefined for an unknown session.
+ */
+export async function updateSessionSettings(
+  tenantId: string,
+  sessionId: string,
+  set: Partial<Pick<Session, 'name' | 'rejectCalls' | 'rejectMessage'>>,
+  remove: Array<keyof Session> = [],
+): Promise<Session | undefined> {
+  return dataTable.update<Session>(
+    sessionKey(tenantId, sessionId),
+    { ...set, updatedAt: new Date().toISOString() },
+    { condition: 'attribute_exists(pk)', remove },
+  );
+}

@@ -27,6 +27,10 @@ export interface Session {
   reconnect?: ReconnectState;
   /** Host time of the last `reconnect` write; an older write never replaces a newer one. */
   reconnectAt?: number;
+  /** Calls to the account are declined as they ring (docs/sessions.md, "Calls"). */
+  rejectCalls?: boolean;
+  /** Sent to a caller after a call is declined by `rejectCalls`. */
+  rejectMessage?: string;
 }
 
 /** Where the host's reconnect loop stands (docs/sessions.md, "Reconnect policy"). */
@@ -64,6 +68,8 @@ export function publicSession(s: Session) {
           at: new Date(s.reconnect.lastDisconnect.at).toISOString(),
         }
       : null,
+    rejectCalls: s.rejectCalls ?? false,
+    rejectMessage: s.rejectMessage ?? null,
     createdAt: s.createdAt,
   };
 }

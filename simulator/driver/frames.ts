@@ -79,6 +79,20 @@ export function stepOf(f: Frame): FrameStep {
           },
         ],
       });
+    case 'call':
+      return report({
+        name: 'onCall',
+        args: [
+          {
+            callId: f.callId,
+            from: f.from,
+            video: f.video,
+            group: false,
+            status: f.status,
+            timestampMs: f.timestampMs,
+          },
+        ],
+      });
     case 'own-message':
       return report({
         name: 'onOwnMessage',

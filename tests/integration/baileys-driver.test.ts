@@ -140,6 +140,7 @@ function recorder() {
     onMessageChange: () => seen.push('change'),
     onActivity: () => seen.push('activity'),
     onRestriction: () => seen.push('restriction'),
+    onCall: () => seen.push('call'),
   };
   return { closes, seen, events };
 }

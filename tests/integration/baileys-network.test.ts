@@ -78,6 +78,7 @@ function recorder() {
     onMessageChange: () => {},
     onActivity: () => {},
     onRestriction: () => {},
+    onCall: () => {},
   };
   return { ...r, events };
 }

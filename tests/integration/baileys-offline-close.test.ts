@@ -57,6 +57,7 @@ function recorder() {
     onMessageChange: () => {},
     onActivity: () => {},
     onRestriction: () => {},
+    onCall: () => {},
   };
   return { ...r, events };
 }

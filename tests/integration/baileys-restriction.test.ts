@@ -56,6 +56,7 @@ function recorder() {
     onLidMapping: () => {},
     onActivity: () => {},
     onRestriction: (x) => restrictions.push(x),
+    onCall: () => {},
   };
   return { r, events };
 }

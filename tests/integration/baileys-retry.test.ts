@@ -56,6 +56,7 @@ function recorder() {
     onMessageChange: () => {},
     onActivity: () => {},
     onRestriction: () => {},
+    onCall: () => {},
   };
   return { ...r, events };
 }

@@ -22,6 +22,7 @@ import {
   SendUnconfirmedError,
 } from '../driver.ts';
 import { clearAuthState, loadAuthState } from './auth-state.ts';
+import { CallTracker } from './calls.ts';
 import { editMessage, revokeMessage } from './changes.ts';
 import { checkNumbers } from './check.ts';
 import type { ClientVersion } from './client-version.ts';
@@ -168,6 +169,8 @@ const EVENT_NAMES = [
   'onOwnMessage',
   'onReceipt',
   'onSendFailed',
+  'onMessageChange',
+  'onCall',
   'onContacts',
   'onGroup',
   'onLidMapping',
@@ -246,6 +249,14 @@ async function connect(
     cachedGroupMetadata: async (jid) => groups.get(jid),
   });
 
+  const calls = new CallTracker();
+  const lids = request.lids ?? new LidCache();
+  sock.ev.on('call', (updates) => {
+    for (const c of updates) {
+      const call = calls.update(c, (lid) => lids.get(lid));
+      if (call) events.onCall(call);
+    }
+  });
   sock.ev.on('message-capping.update', (c) => events.onRestriction(fromCapping(c)));
   // A 463 on any message: the account may not start new chats (Baileys only logs it).
   sock.ws.on('CB:ack,class:message', (node: { attrs: Record<string, string> }) => {
@@ -336,7 +347,7 @@ async function connect(
     groups,
     contacts,
     sentIds,
-    lids: request.lids ?? new LidCache(),
+    lids,
     maxMediaBytes: opts.maxMediaBytes ?? 64 * 1024 * 1024,
     mediaTimeoutMs: opts.mediaTimeoutMs ?? 60_000,
   });
@@ -444,6 +455,11 @@ async function connect(
       return groupAction(sock, a, (g) => {
         groups.set(g.id, g);
       });
+    },
+    async rejectCall(callId) {
+      const caller = calls.callerOf(callId);
+      if (!caller) throw new Error(`no call ${callId} rang this link`);
+      await sock.rejectCall(callId, caller);
     },
     async probe() {
       await sock.query(

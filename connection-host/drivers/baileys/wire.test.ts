@@ -30,6 +30,7 @@ describe('event wiring', () => {
       onMessageChange: (c) => calls.push(['change', c.messageId, c.change]),
       onActivity: () => {},
       onRestriction: () => {},
+      onCall: () => {},
     };
     const sock = {
       ev,

@@ -5,7 +5,8 @@ import { bearer, errorResponses, json } from '#shared/http/schemas';
 import { phoneNumberInput } from '#shared/phone/schema';
 import { listSessions, requireSession } from '#shared/sessions/repository';
 import { publicSession } from '#shared/sessions/session';
-import { createSession, deleteSession, reconnectSession } from './service.ts';
+import { createSession, deleteSession, reconnectSession, updateSession } from './service.ts';
+import { SettingsFields } from './settings.ts';
 
 const SessionSchema = z
   .object({
@@ -50,6 +51,8 @@ const SessionSchema = z
       })
       .nullable()
       .openapi({ description: 'Why the last link ended' }),
+    rejectCalls: z.boolean().openapi({ description: 'Calls are declined as they ring' }),
+    rejectMessage: z.string().nullable().openapi({ description: 'Sent to a caller after a declined call' }),
     createdAt: z.string(),
   })
   .openapi('Session');
@@ -67,11 +70,17 @@ const CreateBody = z
     name: z.string().trim().max(100).optional(),
     method: z.enum(['qr', 'phone']).default('qr'),
     phoneNumber: phoneNumberInput().optional(),
+    ...SettingsFields,
   })
   .refine((b) => b.method !== 'phone' || b.phoneNumber, {
     message: 'phoneNumber is required when method is phone',
     path: ['phoneNumber'],
   });
+
+const UpdateBody = z
+  .object({ name: z.string().trim().max(100).optional(), ...SettingsFields })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, { message: 'give at least one setting to change' });
 
 const tags = ['sessions'];
 
@@ -227,6 +236,32 @@ export function sessionRoutes() {
         { success: true as const, commandId, status: 'pending' as const, sessionId: session.sessionId },
         202,
       );
+    },
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/{sessionId}',
+      tags,
+      security: bearer,
+      summary: 'Change session settings (only the fields given; null clears an optional one)',
+      request: {
+        params: SessionIdParam,
+        body: { required: true, content: { 'application/json': { schema: UpdateBody } } },
+      },
+      responses: {
+        200: json(z.object({ success: z.literal(true), session: SessionSchema })),
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const s = await updateSession(
+        c.get('auth').tenant,
+        c.req.valid('param').sessionId,
+        c.req.valid('json'),
+      );
+      return c.json({ success: true as const, session: publicSession(s) }, 200);
     },
   );
 

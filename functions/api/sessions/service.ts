@@ -1,18 +1,24 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { env } from '#shared/config/env';
 import { ConflictError, SessionNotReadyError } from '#shared/http/errors';
-import { insertSession, markInactive, requireSession } from '#shared/sessions/repository';
+import {
+  insertSession,
+  markInactive,
+  requireSession,
+  updateSessionSettings,
+} from '#shared/sessions/repository';
 import type { Session } from '#shared/sessions/session';
 import { shardOf } from '#shared/sessions/shard';
 import { acceptCommand } from '../commands/accept.ts';
 import { dispatchCommand, newCommandId } from '../commands/dispatch.ts';
+import type { SettingsInput } from './settings.ts';
 
 const newSessionId = () => `qr_${Date.now()}_${randomBytes(4).toString('hex')}`;
 const newMobid = () => `${randomInt(1, 10)}${Array.from({ length: 14 }, () => randomInt(0, 10)).join('')}`;
 
 export async function createSession(
   tenantId: string,
-  input: { name?: string; method: 'qr' | 'phone'; phoneNumber?: string },
+  input: { name?: string; method: 'qr' | 'phone'; phoneNumber?: string } & SettingsInput,
 ): Promise<Session> {
   const now = new Date().toISOString();
   const sessionId = newSessionId();
@@ -23,6 +29,8 @@ export async function createSession(
     name: input.name,
     method: input.method,
     phoneNumber: input.phoneNumber,
+    ...(input.rejectCalls ? { rejectCalls: true } : {}),
+    ...(input.rejectMessage ? { rejectMessage: input.rejectMessage } : {}),
     status: 'REGISTERING',
     dbStatus: 'active',
     shard: shardOf(sessionId, env().SHARD_COUNT),
@@ -88,4 +96,30 @@ export async function reconnectSession(
     );
   const { commandId } = await acceptCommand(session, { kind: 'reconnect' });
   return { session, commandId };
+}
+
+/**
+ * Changes the settings given (`null` clears an optional one). A deleted session keeps its settings
+ * as they were (409). `rejectCalls` is read by the host when a call rings, so it holds from the next
+ * call on, with no reconnect.
+ */
+export async function updateSession(
+  tenantId: string,
+  identifier: string,
+  input: { name?: string } & SettingsInput,
+): Promise<Session> {
+  const session = await requireSession(tenantId, identifier);
+  if (session.dbStatus !== 'active') throw new ConflictError(`session ${session.sessionId} was deleted`);
+  const updated = await updateSessionSettings(
+    tenantId,
+    session.sessionId,
+    {
+      name: input.name,
+      rejectCalls: input.rejectCalls,
+      rejectMessage: input.rejectMessage ?? undefined,
+    },
+    input.rejectMessage === null ? ['rejectMessage'] : [],
+  );
+  if (!updated) throw new ConflictError(`session ${session.sessionId} changed meanwhile; try again`);
+  return updated;
 }
