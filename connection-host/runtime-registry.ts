@@ -84,6 +84,8 @@ export class RuntimeRegistry implements CommandContext {
     if (session?.dbStatus !== 'active' || session.status === 'LOGGED_OUT')
       throw new Error(`session ${ref.sessionId} is logged out or deleted: it must be linked again`);
     const live = await this.runtimeFor(ref, false);
+    // The next link takes the session's settings as they are now (a proxy set or changed).
+    if (live) live.request = { ...live.request, proxyUrl: session.proxyUrl };
     if (live && !live.done) await live.reconnectNow();
     else {
       if (live) this.runtimes.delete(ref.sessionId);
@@ -127,6 +129,7 @@ export class RuntimeRegistry implements CommandContext {
         sessionId: session.sessionId,
         method: session.method,
         phoneNumber: session.phoneNumber,
+        ...(session.proxyUrl ? { proxyUrl: session.proxyUrl } : {}),
         lease: this.deps.lease(session.shard),
       },
       this.deps.driver,

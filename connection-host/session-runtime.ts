@@ -7,6 +7,7 @@ import { reconnectDelay } from './backoff.ts';
 import type { DriverEvents, DriverLink, LinkEnd, LinkRequest, NetworkDriver } from './drivers/driver.ts';
 import { Handoff, hostHandoff, putMediaInS3 } from './handoff.ts';
 import { Pacer } from './pacer.ts';
+import { ProxyRefusedError } from './proxy.ts';
 
 export interface RuntimeOptions {
   /** Refused logins (`refused` ends) in a row, with no READY between, before the session is FAILED. */
@@ -105,7 +106,8 @@ export class SessionRuntime {
   private readonly handing = new Set<Promise<void>>();
 
   constructor(
-    readonly request: LinkRequest,
+    /** Replaced by the registry when the session's link settings change (a new proxy). */
+    public request: LinkRequest,
     private readonly driver: NetworkDriver,
     private readonly opts: RuntimeOptions,
   ) {
@@ -275,8 +277,10 @@ export class SessionRuntime {
       if (current()) this.link = link;
       else await link.close().catch(() => undefined); // stopped or replaced while connecting
     } catch (err) {
-      if (current())
-        await this.onClose({ kind: 'transient', reason: `connect failed: ${(err as Error).message}` });
+      if (!current()) return;
+      // A proxy the guard refuses would be refused again: the session fails with the reason.
+      if (err instanceof ProxyRefusedError) await this.onClose({ kind: 'fatal', reason: err.message });
+      else await this.onClose({ kind: 'transient', reason: `connect failed: ${(err as Error).message}` });
     }
   }
 

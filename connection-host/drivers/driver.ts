@@ -166,6 +166,8 @@ export interface LinkRequest {
    * driver that learns mappings itself fills and reads this one rather than a cache of its own.
    */
   lids?: LidCache;
+  /** The session's proxy (`http`, `https`, `socks5` URL with credentials); the link's traffic goes through it. */
+  proxyUrl?: string;
 }
 
 export interface NetworkDriver {

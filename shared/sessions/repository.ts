@@ -156,7 +156,7 @@ export async function markInactive(tenantId: string, sessionId: string): Promise
 export async function updateSessionSettings(
   tenantId: string,
   sessionId: string,
-  set: Partial<Pick<Session, 'name' | 'rejectCalls' | 'rejectMessage'>>,
+  set: Partial<Pick<Session, 'name' | 'rejectCalls' | 'rejectMessage' | 'proxyUrl'>>,
   remove: Array<keyof Session> = [],
 ): Promise<Session | undefined> {
   return dataTable.update<Session>(

@@ -1,4 +1,5 @@
 import type { SessionStatus } from '../events/types.ts';
+import { maskUrl } from '../http/mask-url.ts';
 import type { Restriction } from './restriction.ts';
 
 export interface Session {
@@ -31,6 +32,8 @@ export interface Session {
   rejectCalls?: boolean;
   /** Sent to a caller after a call is declined by `rejectCalls`. */
   rejectMessage?: string;
+  /** The proxy the session's link goes through, credentials included: a secret, answered masked only. */
+  proxyUrl?: string;
 }
 
 /** Where the host's reconnect loop stands (docs/sessions.md, "Reconnect policy"). */
@@ -70,6 +73,7 @@ export function publicSession(s: Session) {
       : null,
     rejectCalls: s.rejectCalls ?? false,
     rejectMessage: s.rejectMessage ?? null,
+    proxyUrl: s.proxyUrl ? maskUrl(s.proxyUrl) : null,
     createdAt: s.createdAt,
   };
 }

@@ -8,14 +8,17 @@ import {
   type WASocket,
   type WAVersion,
 } from '@whiskeysockets/baileys';
+import { env } from '#shared/config/env';
 import { LidCache } from '#shared/contacts/lid-cache';
 import { type Logger, logger as rootLogger } from '#shared/log/logger';
 import { STATUS_JID, userJid } from '#shared/phone/jid';
 import { digitsOf } from '#shared/phone/number';
 import { newChatsRefusal } from '#shared/sessions/restriction';
+import { type ProxyRoute, proxyRoute } from '../../proxy.ts';
 import {
   type DriverEvents,
   type DriverLink,
+  type LinkEnd,
   type LinkRequest,
   type NetworkDriver,
   SendRefusedError,
@@ -71,6 +74,8 @@ export interface BaileysDriverOptions {
   clientVersion?: ClientVersion;
   browser?: WABrowserDescription;
   logger?: Logger;
+  /** Whether a session's proxy may be on a private address; WEBHOOK_ALLOW_PRIVATE_TARGETS when not given. */
+  allowPrivateProxy?: boolean;
 }
 
 export function baileysDriver(opts: BaileysDriverOptions = {}): NetworkDriver {
@@ -152,6 +157,20 @@ function recentIds(ms: number) {
   };
 }
 
+/**
+ * A link through a proxy that ends before it opened: the guard's refusal of the proxy's address
+ * ends the session (FAILED, not retried: it would be refused again), and any other end names the
+ * proxy (masked) in its reason, so session info shows where the link failed.
+ */
+function proxiedEnd(end: LinkEnd, proxy: ProxyRoute | undefined, opened: boolean): LinkEnd {
+  if (!proxy || opened || end.kind === 'restart') return end;
+  if (proxy.refusal) return { kind: 'fatal', reason: proxy.refusal };
+  const reason = `through proxy ${proxy.shown}: ${end.reason}`;
+  // A proxy that refuses the tunnel (wrong credentials) counts as a refused login: after
+  // RECONNECT_MAX_FAILURES in a row the session is FAILED with this reason.
+  return proxy.answered ? { kind: 'refused', reason, code: proxy.answered } : { ...end, reason };
+}
+
 function trustTestRootKey(): void {
   const hex = process.env.BAILEYS_TEST_ROOT_PUBLIC_KEY;
   if (hex && process.env.NODE_ENV === 'test') WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(hex, 'hex');
@@ -210,6 +229,10 @@ async function connect(
   const phone = request.phoneNumber ? digitsOf(request.phoneNumber) : undefined;
   if (request.method === 'phone' && !phone) throw new Error('linking by phone needs a phone number');
 
+  // Before anything is loaded: a proxy the guard refuses fails the session (ProxyRefusedError).
+  const proxy = request.proxyUrl
+    ? proxyRoute(request.proxyUrl, opts.allowPrivateProxy ?? env().WEBHOOK_ALLOW_PRIVATE_TARGETS)
+    : undefined;
   const auth = await loadAuthState(sessionId, request.lease);
   // A pairing-code request stores `me` before the phone confirms; without `account` the link never
   // completed, and Baileys would try to log in with it. Start linking afresh instead.
@@ -243,6 +266,8 @@ async function connect(
       : {}),
     ...(opts.browser ? { browser: opts.browser } : {}),
     connectTimeoutMs: opts.connectTimeoutMs ?? 20_000,
+    // The socket and media uploads (an http.Agent); downloads take the dispatcher (wire.ts).
+    ...(proxy ? { agent: proxy.agent, fetchAgent: proxy.agent } : {}),
     markOnlineOnConnect: false,
     syncFullHistory: false,
     getMessage: async (key) => (key.id ? retryContent(await known(key.id)) : undefined),
@@ -257,6 +282,7 @@ async function connect(
       if (call) events.onCall(call);
     }
   });
+  if (proxy) proxy.onAnswer = (status) => void sock.end(new Error(`the proxy answered ${status} to CONNECT`));
   sock.ev.on('message-capping.update', (c) => events.onRestriction(fromCapping(c)));
   // A 463 on any message: the account may not start new chats (Baileys only logs it).
   sock.ws.on('CB:ack,class:message', (node: { attrs: Record<string, string> }) => {
@@ -275,6 +301,8 @@ async function connect(
   });
 
   let pairingRequested = false;
+  /** The link opened once: a later close is not the proxy's doing. */
+  let opened = false;
   /** The network asked for a passkey at linking: the link ends for good (passkey.ts). */
   let passkeyAsked = false;
   for (const type of PASSKEY_NOTIFICATIONS)
@@ -307,13 +335,14 @@ async function connect(
       }
     }
     if (u.connection === 'open') {
+      opened = true;
       events.onOpen({ mobile: phoneOfJid(sock.user?.id) ?? phone ?? '' });
       // Reports every group the account is in (through groups.update → onGroup).
       sock.groupFetchAllParticipating().catch((err) => log.warn({ err }, 'fetching groups failed'));
     }
     if (u.connection === 'close' && !closed) {
       closed = true;
-      const end = passkeyAsked ? passkeyEnd() : toLinkEnd(u.lastDisconnect?.error);
+      const end = passkeyAsked ? passkeyEnd() : proxiedEnd(toLinkEnd(u.lastDisconnect?.error), proxy, opened);
       if (end.kind !== 'restart') log.info({ end }, 'link closed');
       // A 405: the network raised its minimum client version. The next login (of every session of
       // the host) announces the current one, looked up before the runtime reconnects (bounded).
@@ -348,6 +377,7 @@ async function connect(
     contacts,
     sentIds,
     lids,
+    ...(proxy ? { mediaDispatcher: proxy.dispatcher } : {}),
     maxMediaBytes: opts.maxMediaBytes ?? 64 * 1024 * 1024,
     mediaTimeoutMs: opts.mediaTimeoutMs ?? 60_000,
   });

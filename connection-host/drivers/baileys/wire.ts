@@ -40,6 +40,8 @@ export interface WireContext {
    * consumer's check by id stays the authority (a restarted link forgets these).
    */
   sentIds?: { has(id: string): boolean };
+  /** Media downloads go through the session's proxy when it has one (connection-host/proxy.ts). */
+  mediaDispatcher?: unknown;
 }
 
 /**
@@ -87,7 +89,8 @@ export function wireEvents(ctx: WireContext): {
   // Baileys' re-upload on 404 is left out (it never triggers in rc14): fetchMedia does it.
   const source: MediaSource = {
     download: async (m, signal) => {
-      const buf = await downloadMediaMessage(m, 'buffer', { options: { signal } });
+      const options = { signal, ...(ctx.mediaDispatcher ? { dispatcher: ctx.mediaDispatcher } : {}) };
+      const buf = await downloadMediaMessage(m, 'buffer', { options: options as RequestInit });
       return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     },
     reupload: (m) => sock.updateMediaMessage(m),

@@ -53,6 +53,10 @@ const SessionSchema = z
       .openapi({ description: 'Why the last link ended' }),
     rejectCalls: z.boolean().openapi({ description: 'Calls are declined as they ring' }),
     rejectMessage: z.string().nullable().openapi({ description: 'Sent to a caller after a declined call' }),
+    proxyUrl: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The proxy the session links through, its password masked; null when none' }),
     createdAt: z.string(),
   })
   .openapi('Session');
@@ -251,17 +255,28 @@ export function sessionRoutes() {
         body: { required: true, content: { 'application/json': { schema: UpdateBody } } },
       },
       responses: {
-        200: json(z.object({ success: z.literal(true), session: SessionSchema })),
+        200: json(
+          z.object({
+            success: z.literal(true),
+            session: SessionSchema,
+            commandId: z.string().optional().openapi({
+              description: 'The reconnect that applies a changed proxy (GET /api/commands/{id})',
+            }),
+          }),
+        ),
         ...errorResponses,
       },
     }),
     async (c) => {
-      const s = await updateSession(
+      const { session, commandId } = await updateSession(
         c.get('auth').tenant,
         c.req.valid('param').sessionId,
         c.req.valid('json'),
       );
-      return c.json({ success: true as const, session: publicSession(s) }, 200);
+      return c.json(
+        { success: true as const, session: publicSession(session), ...(commandId ? { commandId } : {}) },
+        200,
+      );
     },
   );
 

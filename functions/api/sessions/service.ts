@@ -1,6 +1,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { env } from '#shared/config/env';
 import { ConflictError, SessionNotReadyError } from '#shared/http/errors';
+import { unmaskUrl } from '#shared/http/mask-url';
+import { assertProxyAddressAllowed } from '#shared/sessions/proxy-url';
 import {
   insertSession,
   markInactive,
@@ -20,6 +22,7 @@ export async function createSession(
   tenantId: string,
   input: { name?: string; method: 'qr' | 'phone'; phoneNumber?: string } & SettingsInput,
 ): Promise<Session> {
+  if (input.proxyUrl) await assertProxyAddressAllowed(input.proxyUrl, env().WEBHOOK_ALLOW_PRIVATE_TARGETS);
   const now = new Date().toISOString();
   const sessionId = newSessionId();
   const session: Session = {
@@ -31,6 +34,7 @@ export async function createSession(
     phoneNumber: input.phoneNumber,
     ...(input.rejectCalls ? { rejectCalls: true } : {}),
     ...(input.rejectMessage ? { rejectMessage: input.rejectMessage } : {}),
+    ...(input.proxyUrl ? { proxyUrl: input.proxyUrl } : {}),
     status: 'REGISTERING',
     dbStatus: 'active',
     shard: shardOf(sessionId, env().SHARD_COUNT),
@@ -101,15 +105,23 @@ export async function reconnectSession(
 /**
  * Changes the settings given (`null` clears an optional one). A deleted session keeps its settings
  * as they were (409). `rejectCalls` is read by the host when a call rings, so it holds from the next
- * call on, with no reconnect.
+ * call on, with no reconnect. A new or removed proxy takes effect by a reconnect, queued here for a
+ * session that has a link to make (its `commandId` answered).
  */
 export async function updateSession(
   tenantId: string,
   identifier: string,
   input: { name?: string } & SettingsInput,
-): Promise<Session> {
+): Promise<{ session: Session; commandId?: string }> {
   const session = await requireSession(tenantId, identifier);
   if (session.dbStatus !== 'active') throw new ConflictError(`session ${session.sessionId} was deleted`);
+  // A masked password sent back keeps the stored one, only while the proxy is the same (mask-url.ts).
+  const proxyUrl = input.proxyUrl ? unmaskUrl(input.proxyUrl, session.proxyUrl, 'proxyUrl') : input.proxyUrl;
+  if (proxyUrl) await assertProxyAddressAllowed(proxyUrl, env().WEBHOOK_ALLOW_PRIVATE_TARGETS);
+  const remove = [
+    ...(input.rejectMessage === null ? (['rejectMessage'] as const) : []),
+    ...(proxyUrl === null ? (['proxyUrl'] as const) : []),
+  ];
   const updated = await updateSessionSettings(
     tenantId,
     session.sessionId,
@@ -117,9 +129,13 @@ export async function updateSession(
       name: input.name,
       rejectCalls: input.rejectCalls,
       rejectMessage: input.rejectMessage ?? undefined,
+      proxyUrl: proxyUrl ?? undefined,
     },
-    input.rejectMessage === null ? ['rejectMessage'] : [],
+    remove,
   );
   if (!updated) throw new ConflictError(`session ${session.sessionId} changed meanwhile; try again`);
-  return updated;
+  const proxyChanged = proxyUrl !== undefined && (proxyUrl ?? undefined) !== session.proxyUrl;
+  if (!proxyChanged || updated.status === 'LOGGED_OUT') return { session: updated };
+  const { commandId } = await acceptCommand(updated, { kind: 'reconnect' });
+  return { session: updated, commandId };
 }
