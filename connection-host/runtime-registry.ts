@@ -130,6 +130,7 @@ export class RuntimeRegistry implements CommandContext {
         method: session.method,
         phoneNumber: session.phoneNumber,
         ...(session.proxyUrl ? { proxyUrl: session.proxyUrl } : {}),
+        ...(session.syncHistory ? { syncHistory: session.syncHistory } : {}),
         lease: this.deps.lease(session.shard),
       },
       this.deps.driver,

@@ -1,6 +1,7 @@
 import { LidCache } from '#shared/contacts/lid-cache';
 import type { CallUpdate, HostEvent, SessionStatus } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
+import type { InboundMessage } from '#shared/messages/content';
 import type { Restriction } from '#shared/sessions/restriction';
 import type { ReconnectState } from '#shared/sessions/session';
 import { reconnectDelay } from './backoff.ts';
@@ -60,6 +61,9 @@ export class SessionEndedError extends Error {
     this.name = 'SessionEndedError';
   }
 }
+
+/** History messages per host event: well under the events queue's 256 KiB for text messages. */
+const HISTORY_BATCH = 50;
 
 /** 440s in a row (no link lasting REPLACED_CALM_MS between) before we stop fighting the other client. */
 export const MAX_REPLACED = 3;
@@ -261,6 +265,7 @@ export class SessionRuntime {
       onSendFailed: (messageId, reason) =>
         void this.emit({ kind: 'message.status', messageId, status: 'failed', reason }),
       onCall: (call) => void this.onCall(call),
+      onHistory: (messages, sync) => void this.onHistory(messages, sync),
       onContacts: (contacts) => void this.emit({ kind: 'contacts', contacts }),
       onGroup: (g) => void this.emit({ kind: 'group', ...g }),
       onLidMapping: (lid, phone) => {
@@ -309,6 +314,19 @@ export class SessionRuntime {
       kind: 'call',
       call: { ...call, status: 'rejected', bySession: true, timestampMs: Date.now() },
     });
+  }
+
+  /** History messages go on in batches that fit an events-queue message; no media is fetched for them. */
+  private async onHistory(
+    messages: Array<Omit<InboundMessage, 'mediaKey'>>,
+    sync: { syncType: string; progress: number | null },
+  ): Promise<void> {
+    for (let i = 0; i < messages.length; i += HISTORY_BATCH)
+      await this.emit({
+        kind: 'history',
+        messages: messages.slice(i, i + HISTORY_BATCH).map((m) => ({ ...m, history: true })),
+        ...sync,
+      });
   }
 
   private async onClose(end: LinkEnd): Promise<void> {

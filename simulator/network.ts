@@ -203,6 +203,19 @@ export class SimNetwork {
     return true;
   }
 
+  /** The phone sends the device its history (messages contacts sent before); undefined when not linked. */
+  history(identifier: string, messages: Array<Omit<MessageFrame, 'type' | 'id'>>): string[] | undefined {
+    const a = this.find(identifier);
+    if (!a) return undefined;
+    const frames = messages.map((m) => ({
+      type: 'message' as const,
+      ...m,
+      id: `SIMH${randomBytes(8).toString('hex').toUpperCase()}`,
+    }));
+    this.deliver(a, { type: 'history', messages: frames });
+    return frames.map((f) => f.id);
+  }
+
   /** Someone on the network writes to the account. */
   inbound(
     identifier: string,

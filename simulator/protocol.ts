@@ -67,6 +67,12 @@ export interface CallFrame {
   timestampMs: number;
 }
 
+/** The phone's history sync at linking: messages contacts sent earlier (text only). */
+export interface HistoryFrame {
+  type: 'history';
+  messages: MessageFrame[];
+}
+
 export type Frame =
   | { type: 'qr'; qr: string }
   | { type: 'pairing-code'; code: string }
@@ -78,6 +84,7 @@ export type Frame =
   | OwnMessageFrame
   | ChangeFrame
   | CallFrame
+  | HistoryFrame
   | { type: 'receipt'; id: string; status: 'sent' | 'delivered' | 'read' }
   | { type: 'lid-mapping'; lid: string; phone: string }
   | { type: 'contacts'; contacts: Array<{ phone: string; name?: string; lid?: string }> }

@@ -239,6 +239,33 @@ export function simulatorRoutes() {
     return c.json({ success: true, callId });
   });
 
+  r.post('/_sim/history', async (c) => {
+    const parsed = z
+      .object({
+        sessionId: z.string().min(1),
+        messages: z
+          .array(
+            z.object({
+              from: digits,
+              name: z.string().max(200).optional(),
+              text: z.string().min(1).max(65_536),
+              timestampMs: z.number().int().positive(),
+            }),
+          )
+          .min(1)
+          .max(1000),
+      })
+      .safeParse(await jsonBody(c));
+    if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
+    const b = parsed.data;
+    const ids = simNetwork.history(
+      await resolve(b.sessionId),
+      b.messages.map((m) => ({ ...m, kind: 'text' })),
+    );
+    if (!ids) return c.json(errorBody('SESSION_NOT_FOUND', `no linked account for ${b.sessionId}`), 404);
+    return c.json({ success: true, messageIds: ids });
+  });
+
   r.post('/_sim/change', async (c) => {
     const parsed = z
       .object({

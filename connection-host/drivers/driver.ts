@@ -54,6 +54,14 @@ export interface DriverEvents {
   onSendFailed(messageId: string, reason: string): void;
   /** A message was edited or deleted for everyone, by the contact or by the account's phone. */
   onMessageChange(change: MessageChange): void;
+  /**
+   * Messages the phone sent at linking (history sync), already limited to the days the session
+   * asked for; never called for a session that did not ask (`LinkRequest.syncHistory`).
+   */
+  onHistory(
+    messages: Array<Omit<InboundMessage, 'mediaKey'>>,
+    sync: { syncType: string; progress: number | null },
+  ): void;
   /** A call to the account rang, was answered, declined, missed or ended. */
   onCall(call: CallUpdate): void;
   onContacts(contacts: Array<{ phone: string; name?: string; lid?: string }>): void;
@@ -166,6 +174,8 @@ export interface LinkRequest {
    * driver that learns mappings itself fills and reads this one rather than a cache of its own.
    */
   lids?: LidCache;
+  /** The session asked for the phone's history at linking: messages of the last `days` are reported. */
+  syncHistory?: { days: number };
   /** The session's proxy (`http`, `https`, `socks5` URL with credentials); the link's traffic goes through it. */
   proxyUrl?: string;
 }

@@ -23,6 +23,7 @@ import {
   sessionStatusWebhook,
 } from '#shared/webhooks/events';
 import { applyCall } from './calls.ts';
+import { applyHistory } from './history.ts';
 
 /**
  * THE place for work that follows an inbound message once it is stored: one call per message, on
@@ -173,6 +174,9 @@ export async function applyHostEvent(e: HostEvent): Promise<void> {
       return;
     case 'call':
       await applyCall(e);
+      return;
+    case 'history':
+      await applyHistory(e);
       return;
     case 'command.result': {
       const done = await recordCommandResult(e.tenantId, e.commandId, e.ok, e.result, e.error, e.at);

@@ -97,6 +97,15 @@ export const HostEvent = z.discriminatedUnion('kind', [
     forEveryone: z.boolean().optional(),
   }),
   z.object({ ...base, kind: z.literal('call'), call: CallUpdate }),
+  /** Messages the phone sent at linking (history sync), for a session that asked (`syncHistory`). */
+  z.object({
+    ...base,
+    kind: z.literal('history'),
+    messages: z.array(InboundMessage),
+    /** The network's kind of sync (`INITIAL_BOOTSTRAP`, `RECENT`, `FULL`, …) and how far it is (0–100). */
+    syncType: z.string(),
+    progress: z.number().nullable(),
+  }),
   z.object({
     ...base,
     kind: z.literal('command.result'),

@@ -34,6 +34,8 @@ export interface Session {
   rejectMessage?: string;
   /** The proxy the session's link goes through, credentials included: a secret, answered masked only. */
   proxyUrl?: string;
+  /** Given at creation: the phone's history of the last `days` is stored at linking (docs/sessions.md). */
+  syncHistory?: { days: number };
 }
 
 /** Where the host's reconnect loop stands (docs/sessions.md, "Reconnect policy"). */
@@ -74,6 +76,7 @@ export function publicSession(s: Session) {
     rejectCalls: s.rejectCalls ?? false,
     rejectMessage: s.rejectMessage ?? null,
     proxyUrl: s.proxyUrl ? maskUrl(s.proxyUrl) : null,
+    syncHistory: s.syncHistory ?? null,
     createdAt: s.createdAt,
   };
 }

@@ -50,6 +50,7 @@ function recorder() {
     onActivity: nothing,
     onRestriction: nothing,
     onCall: (c) => calls.push(c),
+    onHistory: nothing,
   };
   return { r, events };
 }

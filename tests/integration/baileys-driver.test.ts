@@ -141,6 +141,7 @@ function recorder() {
     onActivity: () => seen.push('activity'),
     onRestriction: () => seen.push('restriction'),
     onCall: () => seen.push('call'),
+    onHistory: () => seen.push('history'),
   };
   return { closes, seen, events };
 }

@@ -79,6 +79,7 @@ function recorder() {
     onActivity: () => {},
     onRestriction: () => {},
     onCall: () => {},
+    onHistory: () => {},
   };
   return { ...r, events };
 }

@@ -58,6 +58,7 @@ function recorder() {
     onActivity: () => {},
     onRestriction: () => {},
     onCall: () => {},
+    onHistory: () => {},
   };
   return { ...r, events };
 }

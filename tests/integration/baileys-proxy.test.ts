@@ -103,6 +103,7 @@ function recorder() {
     onActivity: nothing,
     onRestriction: nothing,
     onCall: nothing,
+    onHistory: nothing,
   };
   return { r, events };
 }

@@ -57,6 +57,7 @@ function recorder() {
     onActivity: () => {},
     onRestriction: (x) => restrictions.push(x),
     onCall: () => {},
+    onHistory: () => {},
   };
   return { r, events };
 }

@@ -57,6 +57,7 @@ function recorder() {
     onActivity: () => {},
     onRestriction: () => {},
     onCall: () => {},
+    onHistory: () => {},
   };
   return { ...r, events };
 }

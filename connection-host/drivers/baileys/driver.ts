@@ -190,6 +190,7 @@ const EVENT_NAMES = [
   'onSendFailed',
   'onMessageChange',
   'onCall',
+  'onHistory',
   'onContacts',
   'onGroup',
   'onLidMapping',
@@ -269,7 +270,10 @@ async function connect(
     // The socket and media uploads (an http.Agent); downloads take the dispatcher (wire.ts).
     ...(proxy ? { agent: proxy.agent, fetchAgent: proxy.agent } : {}),
     markOnlineOnConnect: false,
-    syncFullHistory: false,
+    // A session that asked for history (syncHistory) asks the phone for all of it at linking and
+    // takes every kind of sync; the others keep Baileys' default (no FULL sync) and report none.
+    syncFullHistory: Boolean(request.syncHistory),
+    ...(request.syncHistory ? { shouldSyncHistoryMessage: () => true } : {}),
     getMessage: async (key) => (key.id ? retryContent(await known(key.id)) : undefined),
     cachedGroupMetadata: async (jid) => groups.get(jid),
   });
@@ -378,6 +382,7 @@ async function connect(
     sentIds,
     lids,
     ...(proxy ? { mediaDispatcher: proxy.dispatcher } : {}),
+    ...(request.syncHistory ? { history: request.syncHistory } : {}),
     maxMediaBytes: opts.maxMediaBytes ?? 64 * 1024 * 1024,
     mediaTimeoutMs: opts.mediaTimeoutMs ?? 60_000,
   });

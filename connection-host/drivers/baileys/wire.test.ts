@@ -31,6 +31,7 @@ describe('event wiring', () => {
       onActivity: () => {},
       onRestriction: () => {},
       onCall: () => {},
+      onHistory: () => {},
     };
     const sock = {
       ev,

@@ -1,6 +1,7 @@
 import {
   downloadMediaMessage,
   type GroupMetadata,
+  proto,
   type WAMessage,
   type WASocket,
 } from '@whiskeysockets/baileys';
@@ -42,6 +43,8 @@ export interface WireContext {
   sentIds?: { has(id: string): boolean };
   /** Media downloads go through the session's proxy when it has one (connection-host/proxy.ts). */
   mediaDispatcher?: unknown;
+  /** The session asked for the phone's history at linking: received messages of the last `days`. */
+  history?: { days: number };
 }
 
 /**
@@ -218,8 +221,33 @@ export function wireEvents(ctx: WireContext): {
     guard('history', async (h) => {
       for (const m of h.lidPnMappings ?? []) learn(lidOfJid(m.lid), phoneOfJid(m.pn));
       if (h.contacts.length) await contacts(h.contacts);
+      if (ctx.history && h.messages.length) reportHistory(h, ctx.history.days);
     }),
   );
+
+  /**
+   * Received messages of the history sync, within the days asked for, oldest first. Their media is
+   * not downloaded (the CDN copies of old media are mostly gone): each says so in `mediaMissing`.
+   */
+  const reportHistory = (
+    h: { messages: WAMessage[]; syncType?: unknown; progress?: number | null },
+    days: number,
+  ) => {
+    const since = Date.now() - days * 86_400_000;
+    const found = h.messages
+      .map((m) => normaliseMessage(m, phoneForLid))
+      .filter((n): n is NonNullable<typeof n> => !!n && n.message.timestampMs >= since)
+      .map((n) =>
+        n.media ? { ...n.message, mediaMissing: 'history sync: media not downloaded' } : n.message,
+      )
+      .sort((a, b) => a.timestampMs - b.timestampMs);
+    if (!found.length) return;
+    const syncType =
+      typeof h.syncType === 'number'
+        ? (proto.HistorySync.HistorySyncType[h.syncType] ?? String(h.syncType))
+        : 'UNKNOWN';
+    events.onHistory(found, { syncType, progress: h.progress ?? null });
+  };
 
   return {
     // Settles once nothing is left to report, including batches that arrived while it waited.

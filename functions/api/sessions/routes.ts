@@ -53,6 +53,10 @@ const SessionSchema = z
       .openapi({ description: 'Why the last link ended' }),
     rejectCalls: z.boolean().openapi({ description: 'Calls are declined as they ring' }),
     rejectMessage: z.string().nullable().openapi({ description: 'Sent to a caller after a declined call' }),
+    syncHistory: z
+      .object({ days: z.number().int() })
+      .nullable()
+      .openapi({ description: 'The history asked for at linking; null when none' }),
     proxyUrl: z
       .string()
       .nullable()
@@ -69,11 +73,21 @@ const SessionIdParam = z.object({
     .openapi({ description: 'Session id, mobid or mobile number', param: { name: 'sessionId', in: 'path' } }),
 });
 
+/** How far back a session may ask for the phone's history at linking. */
+const HISTORY_DAYS_MAX = 365;
+
 const CreateBody = z
   .object({
     name: z.string().trim().max(100).optional(),
     method: z.enum(['qr', 'phone']).default('qr'),
     phoneNumber: phoneNumberInput().optional(),
+    syncHistory: z
+      .object({ days: z.number().int().min(1).max(HISTORY_DAYS_MAX) })
+      .strict()
+      .optional()
+      .openapi({
+        description: `Store the messages the phone sends at linking from the last \`days\` (1–${HISTORY_DAYS_MAX}), marked history: true (docs/sessions.md, "History sync"); default off`,
+      }),
     ...SettingsFields,
   })
   .refine((b) => b.method !== 'phone' || b.phoneNumber, {

@@ -20,7 +20,12 @@ const newMobid = () => `${randomInt(1, 10)}${Array.from({ length: 14 }, () => ra
 
 export async function createSession(
   tenantId: string,
-  input: { name?: string; method: 'qr' | 'phone'; phoneNumber?: string } & SettingsInput,
+  input: {
+    name?: string;
+    method: 'qr' | 'phone';
+    phoneNumber?: string;
+    syncHistory?: { days: number };
+  } & SettingsInput,
 ): Promise<Session> {
   if (input.proxyUrl) await assertProxyAddressAllowed(input.proxyUrl, env().WEBHOOK_ALLOW_PRIVATE_TARGETS);
   const now = new Date().toISOString();
@@ -35,6 +40,7 @@ export async function createSession(
     ...(input.rejectCalls ? { rejectCalls: true } : {}),
     ...(input.rejectMessage ? { rejectMessage: input.rejectMessage } : {}),
     ...(input.proxyUrl ? { proxyUrl: input.proxyUrl } : {}),
+    ...(input.syncHistory ? { syncHistory: input.syncHistory } : {}),
     status: 'REGISTERING',
     dbStatus: 'active',
     shard: shardOf(sessionId, env().SHARD_COUNT),
