@@ -488,9 +488,25 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
    */
   private async sendHistorySync(c: Companion) {
     const syncType = proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP;
+    // The account's chats, one conversation per contact, each message as the contact sent it.
+    const byContact = new Map<FakeUser, typeof c.user.history>();
+    for (const h of c.user.history) byContact.set(h.from, [...(byContact.get(h.from) ?? []), h]);
+    const conversations = [...byContact].map(([from, items]) => ({
+      id: from.pnJid(),
+      lidJid: from.lidJid(),
+      name: from.name,
+      messages: items.map((h) => ({
+        message: {
+          key: { remoteJid: from.pnJid(), fromMe: false, id: h.id ?? newMessageId() },
+          message: { conversation: h.text },
+          messageTimestamp: Math.floor(h.at.getTime() / 1000),
+          pushName: from.name,
+        },
+      })),
+    }));
     const history = proto.HistorySync.encode({
       syncType,
-      conversations: [],
+      conversations,
       phoneNumberToLidMappings: [...this.users.values()]
         .filter((u) => u !== c.user)
         .map((u) => ({ pnJid: u.pnJid(), lidJid: u.lidJid() })),
