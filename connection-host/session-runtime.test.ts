@@ -180,6 +180,29 @@ describe('SessionRuntime', () => {
     ]);
   });
 
+  it('hands history on in batches of at most 50 messages and about 160 KiB, each marked history', async () => {
+    const { driver, emitted, rt } = setup();
+    running = rt;
+    await rt.start();
+    const message = (i: number, text = 'hi') => ({
+      id: `H${i}`,
+      chatId: '919800000001',
+      senderPhone: '919800000001',
+      kind: 'text' as const,
+      text,
+      timestampMs: 1000 + i,
+    });
+    const short = Array.from({ length: 120 }, (_, i) => message(i));
+    const long = Array.from({ length: 6 }, (_, i) => message(200 + i, 'x'.repeat(60_000)));
+    driver.latest.onHistory([...short, ...long], { syncType: 'RECENT', progress: 40 });
+    await settle();
+    const batches = emitted.flatMap((e) => (e.kind === 'history' ? [e] : []));
+    expect(batches.map((b) => b.messages.length)).toEqual([50, 50, 22, 2, 2]);
+    expect(batches.every((b) => b.messages.every((m) => m.history === true))).toBe(true);
+    expect(batches[0]).toMatchObject({ syncType: 'RECENT', progress: 40 });
+    expect(batches.flatMap((b) => b.messages.map((m) => m.id))).toEqual([...short, ...long].map((m) => m.id));
+  });
+
   it('reports a pairing code when linking by phone number', async () => {
     const { driver, emitted, rt } = setup();
     running = rt;

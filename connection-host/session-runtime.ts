@@ -62,8 +62,9 @@ export class SessionEndedError extends Error {
   }
 }
 
-/** History messages per host event: well under the events queue's 256 KiB for text messages. */
+/** History messages per host event, and their JSON size: under the events queue's 256 KiB. */
 const HISTORY_BATCH = 50;
+const HISTORY_BATCH_BYTES = 160 * 1024;
 
 /** 440s in a row (no link lasting REPLACED_CALM_MS between) before we stop fighting the other client. */
 export const MAX_REPLACED = 3;
@@ -316,17 +317,29 @@ export class SessionRuntime {
     });
   }
 
-  /** History messages go on in batches that fit an events-queue message; no media is fetched for them. */
+  /**
+   * History messages go on in batches that fit an events-queue message (at most HISTORY_BATCH
+   * messages and HISTORY_BATCH_BYTES of JSON each); no media is fetched for them.
+   */
   private async onHistory(
     messages: Array<Omit<InboundMessage, 'mediaKey'>>,
     sync: { syncType: string; progress: number | null },
   ): Promise<void> {
-    for (let i = 0; i < messages.length; i += HISTORY_BATCH)
-      await this.emit({
-        kind: 'history',
-        messages: messages.slice(i, i + HISTORY_BATCH).map((m) => ({ ...m, history: true })),
-        ...sync,
-      });
+    let batch: InboundMessage[] = [];
+    let bytes = 0;
+    const flush = async () => {
+      if (batch.length) await this.emit({ kind: 'history', messages: batch, ...sync });
+      batch = [];
+      bytes = 0;
+    };
+    for (const m of messages) {
+      const size = Buffer.byteLength(JSON.stringify(m));
+      if (batch.length >= HISTORY_BATCH || (batch.length && bytes + size > HISTORY_BATCH_BYTES))
+        await flush();
+      batch.push({ ...m, history: true });
+      bytes += size;
+    }
+    await flush();
   }
 
   private async onClose(end: LinkEnd): Promise<void> {
