@@ -40,6 +40,7 @@ function driver() {
         revoke: nothing,
         postStatus: nothing,
         groupAction: async () => ({}),
+        rejectCall: nothing,
         probe: nothing,
         logout: nothing,
         close: nothing,

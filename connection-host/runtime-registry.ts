@@ -109,6 +109,8 @@ export class RuntimeRegistry implements CommandContext {
     if (session?.dbStatus !== 'active' || session.status === 'LOGGED_OUT')
       throw new Error(`session ${ref.sessionId} is logged out or deleted: it must be linked again`);
     const live = await this.runtimeFor(ref, false);
+    // The next link takes the session's settings as they are now (a proxy set or changed).
+    if (live) live.request = { ...live.request, proxyUrl: session.proxyUrl };
     if (live && !live.done) await live.reconnectNow();
     else {
       if (live) this.runtimes.delete(ref.sessionId);
@@ -159,6 +161,8 @@ export class RuntimeRegistry implements CommandContext {
         sessionId: session.sessionId,
         method: session.method,
         phoneNumber: session.phoneNumber,
+        ...(session.proxyUrl ? { proxyUrl: session.proxyUrl } : {}),
+        ...(session.syncHistory ? { syncHistory: session.syncHistory } : {}),
         lease,
       },
       this.deps.driver,
@@ -172,6 +176,8 @@ export class RuntimeRegistry implements CommandContext {
             this.deps.lease(shard)?.fence,
           ).then(() => undefined),
         stillHolds: async () => (lease ? this.fence.holds(session.sessionId, lease) : true),
+        rejectsCalls: async () =>
+          (await this.readSession(session.tenantId, session.sessionId))?.rejectCalls === true,
         ...this.deps.runtime,
         fence: () => this.deps.lease(shard)?.fence,
         // A runtime that ended for good leaves: a later connect or reconnect makes a fresh one.

@@ -31,6 +31,7 @@ function fakeLink() {
     revoke: vi.fn(async () => {}),
     postStatus: vi.fn(async () => {}),
     groupAction: vi.fn(async () => ({})),
+    rejectCall: vi.fn(async () => {}),
     probe: vi.fn(async () => {}),
     logout: vi.fn(async () => {}),
     close: vi.fn(async () => {}),
@@ -141,6 +142,65 @@ describe('SessionRuntime', () => {
       expect.objectContaining({ status: 'READY', restriction: null, fence: 7 }),
     ]);
     expect(rt.restriction).toBeNull();
+  });
+
+  it('reports every call step; with rejectCalls it declines a ringing call and reports it rejected by the session', async () => {
+    let rejects = false;
+    const { driver, emitted, rt } = setup({ rejectsCalls: async () => rejects });
+    running = rt;
+    await rt.start();
+    driver.latest.onOpen({ mobile: '14155550100' });
+    await settle();
+    const link = driver.connects[0]?.link;
+    const call = {
+      callId: 'C1',
+      from: '919800000001',
+      video: false,
+      group: false,
+      status: 'offer' as const,
+      timestampMs: 999_000,
+    };
+    driver.latest.onCall(call);
+    await settle();
+    expect(link?.rejectCall).not.toHaveBeenCalled();
+    rejects = true;
+    driver.latest.onCall({ ...call, callId: 'C2' });
+    driver.latest.onCall({ ...call, callId: 'G1', group: true }); // group calls ring through
+    await settle();
+    expect(link?.rejectCall).toHaveBeenCalledTimes(1);
+    expect(link?.rejectCall).toHaveBeenCalledWith('C2');
+    const calls = emitted.flatMap((e) =>
+      e.kind === 'call' ? [[e.call.callId, e.call.status, e.call.bySession]] : [],
+    );
+    expect(calls).toEqual([
+      ['C1', 'offer', undefined],
+      ['C2', 'offer', undefined],
+      ['G1', 'offer', undefined],
+      ['C2', 'rejected', true],
+    ]);
+  });
+
+  it('hands history on in batches of at most 50 messages and about 160 KiB, each marked history', async () => {
+    const { driver, emitted, rt } = setup();
+    running = rt;
+    await rt.start();
+    const message = (i: number, text = 'hi') => ({
+      id: `H${i}`,
+      chatId: '919800000001',
+      senderPhone: '919800000001',
+      kind: 'text' as const,
+      text,
+      timestampMs: 1000 + i,
+    });
+    const short = Array.from({ length: 120 }, (_, i) => message(i));
+    const long = Array.from({ length: 6 }, (_, i) => message(200 + i, 'x'.repeat(60_000)));
+    driver.latest.onHistory([...short, ...long], { syncType: 'RECENT', progress: 40 });
+    await settle();
+    const batches = emitted.flatMap((e) => (e.kind === 'history' ? [e] : []));
+    expect(batches.map((b) => b.messages.length)).toEqual([50, 50, 22, 2, 2]);
+    expect(batches.every((b) => b.messages.every((m) => m.history === true))).toBe(true);
+    expect(batches[0]).toMatchObject({ syncType: 'RECENT', progress: 40 });
+    expect(batches.flatMap((b) => b.messages.map((m) => m.id))).toEqual([...short, ...long].map((m) => m.id));
   });
 
   it('reports a pairing code when linking by phone number', async () => {

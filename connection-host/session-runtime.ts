@@ -1,12 +1,14 @@
 import { LidCache } from '#shared/contacts/lid-cache';
-import type { HostEvent, SessionStatus } from '#shared/events/types';
+import type { CallUpdate, HostEvent, SessionStatus } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
+import type { InboundMessage } from '#shared/messages/content';
 import type { Restriction } from '#shared/sessions/restriction';
 import type { ReconnectState } from '#shared/sessions/session';
 import { reconnectDelay } from './backoff.ts';
 import type { DriverEvents, DriverLink, LinkEnd, LinkRequest, NetworkDriver } from './drivers/driver.ts';
 import { Handoff, hostHandoff, putMediaInS3 } from './handoff.ts';
 import { Pacer } from './pacer.ts';
+import { ProxyRefusedError } from './proxy.ts';
 import { SESSION_CACHE_BYTES } from './session-memory.ts';
 
 export interface RuntimeOptions {
@@ -35,6 +37,11 @@ export interface RuntimeOptions {
    * send is made only while it holds. Held when not given.
    */
   stillHolds?: () => Promise<boolean>;
+  /**
+   * Whether the session declines calls (`rejectCalls`), asked when one rings: read then, so a
+   * change through the API holds from the next call on. Calls ring through when not given.
+   */
+  rejectsCalls?: () => Promise<boolean>;
 }
 
 /** A wait for READY that will not be answered here: the host stopped the runtime (shard moved, stopping). */
@@ -56,6 +63,10 @@ export class SessionEndedError extends Error {
     this.name = 'SessionEndedError';
   }
 }
+
+/** History messages per host event, and their JSON size: under the events queue's 256 KiB. */
+const HISTORY_BATCH = 50;
+const HISTORY_BATCH_BYTES = 160 * 1024;
 
 /** 440s in a row (no link lasting REPLACED_CALM_MS between) before we stop fighting the other client. */
 export const MAX_REPLACED = 3;
@@ -102,7 +113,8 @@ export class SessionRuntime {
   private readonly handing = new Set<Promise<void>>();
 
   constructor(
-    readonly request: LinkRequest,
+    /** Replaced by the registry when the session's link settings change (a new proxy). */
+    public request: LinkRequest,
     private readonly driver: NetworkDriver,
     private readonly opts: RuntimeOptions,
   ) {
@@ -261,6 +273,8 @@ export class SessionRuntime {
       onPollVote: (vote) => void this.emit({ kind: 'poll.vote', vote }),
       onSendFailed: (messageId, reason) =>
         void this.emit({ kind: 'message.status', messageId, status: 'failed', reason }),
+      onCall: (call) => void this.onCall(call),
+      onHistory: (messages, sync) => void this.onHistory(messages, sync),
       onContacts: (contacts) => void this.emit({ kind: 'contacts', contacts }),
       onGroup: (g) => void this.emit({ kind: 'group', ...g }),
       onLidMapping: (lid, phone) => {
@@ -277,9 +291,63 @@ export class SessionRuntime {
       if (current()) this.link = link;
       else await link.close().catch(() => undefined); // stopped or replaced while connecting
     } catch (err) {
-      if (current())
-        await this.onClose({ kind: 'transient', reason: `connect failed: ${(err as Error).message}` });
+      if (!current()) return;
+      // A proxy the guard refuses would be refused again: the session fails with the reason.
+      if (err instanceof ProxyRefusedError) await this.onClose({ kind: 'fatal', reason: err.message });
+      else await this.onClose({ kind: 'transient', reason: `connect failed: ${(err as Error).message}` });
     }
+  }
+
+  /**
+   * Every step of a call is reported; a call that rings a session set to `rejectCalls` is declined
+   * at once and reported `rejected` by the session (the events consumer sends `rejectMessage`).
+   */
+  private async onCall(call: CallUpdate): Promise<void> {
+    // The caller is declined while the offer is handed on; the rejection is reported after it.
+    const reported = this.emit({ kind: 'call', call });
+    if (call.status !== 'offer' || call.group || !this.opts.rejectsCalls) return reported;
+    const reject = await this.opts.rejectsCalls().catch((err) => {
+      this.log.warn({ err }, 'reading the call setting failed: the call rings through');
+      return false;
+    });
+    const link = this.link;
+    if (!reject || !link) return reported;
+    try {
+      await link.rejectCall(call.callId);
+    } catch (err) {
+      this.log.warn({ err, callId: call.callId }, 'declining a call failed');
+      return reported;
+    }
+    await reported;
+    await this.emit({
+      kind: 'call',
+      call: { ...call, status: 'rejected', bySession: true, timestampMs: Date.now() },
+    });
+  }
+
+  /**
+   * History messages go on in batches that fit an events-queue message (at most HISTORY_BATCH
+   * messages and HISTORY_BATCH_BYTES of JSON each); no media is fetched for them.
+   */
+  private async onHistory(
+    messages: Array<Omit<InboundMessage, 'mediaKey'>>,
+    sync: { syncType: string; progress: number | null },
+  ): Promise<void> {
+    let batch: InboundMessage[] = [];
+    let bytes = 0;
+    const flush = async () => {
+      if (batch.length) await this.emit({ kind: 'history', messages: batch, ...sync });
+      batch = [];
+      bytes = 0;
+    };
+    for (const m of messages) {
+      const size = Buffer.byteLength(JSON.stringify(m));
+      if (batch.length >= HISTORY_BATCH || (batch.length && bytes + size > HISTORY_BATCH_BYTES))
+        await flush();
+      batch.push({ ...m, history: true });
+      bytes += size;
+    }
+    await flush();
   }
 
   private async onClose(end: LinkEnd): Promise<void> {

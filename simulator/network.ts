@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { List } from '#shared/messages/content';
 import { groupJid, groupOfJid, userJid } from '#shared/phone/jid';
 import { digitsOf } from '#shared/phone/number';
-import type { ChangeFrame, Frame, MessageFrame, PollVoteFrame } from './protocol.ts';
+import type { CallFrame, ChangeFrame, Frame, MessageFrame, PollVoteFrame } from './protocol.ts';
 
 /**
  * The simulated messaging network: accounts, linked devices, queued frames, the outbox. It stands
@@ -36,6 +36,8 @@ export type PresenceType = 'composing' | 'recording' | 'paused' | 'available' | 
 export interface DeviceActivity {
   reads: Array<{ to: string; ids: string[]; played: string[]; at: number }>;
   presence: Array<{ to: string; type: PresenceType; at: number }>;
+  /** Calls the device declined: `to` is the caller. */
+  rejectedCalls: Array<{ callId: string; to: string; at: number }>;
 }
 
 /** The activity kept per account: the latest, enough for any test, bounded for long `npm start` runs. */
@@ -62,6 +64,8 @@ interface Account {
   lids: Map<string, string>;
   /** A held link's scan, waiting for `scan` (simulator test control). */
   scan?: () => void;
+  /** Calls ringing the account: call id → caller digits. */
+  calls: Map<string, string>;
   /** Timestamp of the last message written to the account: each next one is later (order keys follow it). */
   lastInboundMs?: number;
 }
@@ -85,8 +89,9 @@ export class SimNetwork {
         outbox: [],
         outboxIds: new Set(),
         presence: new Map(),
-        activity: { reads: [], presence: [] },
+        activity: { reads: [], presence: [], rejectedCalls: [] },
         lids: new Map(),
+        calls: new Map(),
       };
       this.accounts.set(sessionId, a);
     }
@@ -203,6 +208,40 @@ export class SimNetwork {
     const id = `SIMV${randomBytes(8).toString('hex').toUpperCase()}`;
     this.deliver(a, { type: 'poll-vote', ...v, id, timestampMs: Date.now() });
     return id;
+  }
+
+  /** A call rings the account, or a later step of it; `callId` names the call. */
+  call(identifier: string, f: Omit<CallFrame, 'type' | 'timestampMs'>): boolean {
+    const a = this.find(identifier);
+    if (!a) return false;
+    if (f.status === 'offer') a.calls.set(f.callId, f.from);
+    else a.calls.delete(f.callId); // answered or over: no longer to decline
+    if (a.calls.size > ACTIVITY_MAX) a.calls.delete(a.calls.keys().next().value as string);
+    this.deliver(a, { type: 'call', ...f, timestampMs: Date.now() });
+    return true;
+  }
+
+  /** The device declines a call that rang it; false when no such call rang (or the device is not linked). */
+  rejectCall(sessionId: string, token: string, callId: string): boolean {
+    const a = this.accounts.get(sessionId);
+    const caller = a?.calls.get(callId);
+    if (!a || a.token !== token || !caller) return false;
+    a.calls.delete(callId);
+    keep(a.activity.rejectedCalls, { callId, to: caller, at: Date.now() });
+    return true;
+  }
+
+  /** The phone sends the device its history (messages contacts sent before); undefined when not linked. */
+  history(identifier: string, messages: Array<Omit<MessageFrame, 'type' | 'id'>>): string[] | undefined {
+    const a = this.find(identifier);
+    if (!a) return undefined;
+    const frames = messages.map((m) => ({
+      type: 'message' as const,
+      ...m,
+      id: `SIMH${randomBytes(8).toString('hex').toUpperCase()}`,
+    }));
+    this.deliver(a, { type: 'history', messages: frames });
+    return frames.map((f) => f.id);
   }
 
   /** Someone on the network writes to the account. */

@@ -74,6 +74,23 @@ export interface ChangeFrame {
   text?: string;
 }
 
+/** A call to the account: it rings (`offer`), or a later step of the same call (`callId`). */
+export interface CallFrame {
+  type: 'call';
+  callId: string;
+  /** The caller's phone digits. */
+  from: string;
+  video: boolean;
+  status: 'offer' | 'accepted' | 'rejected' | 'missed' | 'ended';
+  timestampMs: number;
+}
+
+/** The phone's history sync at linking: messages contacts sent earlier (text only). */
+export interface HistoryFrame {
+  type: 'history';
+  messages: MessageFrame[];
+}
+
 export type Frame =
   | { type: 'qr'; qr: string }
   | { type: 'pairing-code'; code: string }
@@ -85,6 +102,8 @@ export type Frame =
   | OwnMessageFrame
   | ChangeFrame
   | PollVoteFrame
+  | CallFrame
+  | HistoryFrame
   | { type: 'receipt'; id: string; status: 'sent' | 'delivered' | 'read' }
   | { type: 'lid-mapping'; lid: string; phone: string }
   | { type: 'contacts'; contacts: Array<{ phone: string; name?: string; lid?: string }> }
@@ -151,6 +170,8 @@ export interface DeviceRequests {
   /** Which numbers (digits) have an account; answered with `{success, numbers: [{number, exists, jid}]}`. */
   check: { token: string; numbers: string[] };
   group: z.input<typeof DeviceGroupAction>;
+  /** Declines a call that rings the account (the caller sees it declined). */
+  'reject-call': { token: string; callId: string };
   probe: { token: string };
   logout: { token: string };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { type Context, Hono } from 'hono';
@@ -139,6 +140,7 @@ const ReadBody = z.object({
   played: z.array(z.string().min(1).max(128)).max(100),
 });
 
+const RejectCallBody = z.object({ token: z.string(), callId: z.string().min(1).max(100) });
 const CheckBody = z.object({
   token: z.string(),
   numbers: z
@@ -248,6 +250,57 @@ export function simulatorRoutes() {
     const id = simNetwork.ownMessage(await resolve(b.sessionId), { to: b.to, text: b.text, id: b.id });
     if (!id) return c.json(errorBody('SESSION_NOT_FOUND', `no linked account for ${b.sessionId}`), 404);
     return c.json({ success: true, messageId: id });
+  });
+
+  r.post('/_sim/call', async (c) => {
+    const parsed = z
+      .object({
+        sessionId: z.string().min(1),
+        from: digits,
+        video: z.boolean().default(false),
+        status: z.enum(['offer', 'accepted', 'rejected', 'missed', 'ended']).default('offer'),
+        callId: z.string().min(1).max(100).optional(),
+      })
+      .refine((b) => b.status === 'offer' || b.callId, 'callId names the call for a step after offer')
+      .safeParse(await jsonBody(c));
+    if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
+    const b = parsed.data;
+    const callId = b.callId ?? `CALL${randomBytes(8).toString('hex').toUpperCase()}`;
+    const ok = simNetwork.call(await resolve(b.sessionId), {
+      callId,
+      from: b.from,
+      video: b.video,
+      status: b.status,
+    });
+    if (!ok) return c.json(errorBody('SESSION_NOT_FOUND', `no linked account for ${b.sessionId}`), 404);
+    return c.json({ success: true, callId });
+  });
+
+  r.post('/_sim/history', async (c) => {
+    const parsed = z
+      .object({
+        sessionId: z.string().min(1),
+        messages: z
+          .array(
+            z.object({
+              from: digits,
+              name: z.string().max(200).optional(),
+              text: z.string().min(1).max(65_536),
+              timestampMs: z.number().int().positive(),
+            }),
+          )
+          .min(1)
+          .max(1000),
+      })
+      .safeParse(await jsonBody(c));
+    if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
+    const b = parsed.data;
+    const ids = simNetwork.history(
+      await resolve(b.sessionId),
+      b.messages.map((m) => ({ ...m, kind: 'text' })),
+    );
+    if (!ids) return c.json(errorBody('SESSION_NOT_FOUND', `no linked account for ${b.sessionId}`), 404);
+    return c.json({ success: true, messageIds: ids });
   });
 
   r.post('/_sim/change', async (c) => {
@@ -383,6 +436,15 @@ export function simulatorRoutes() {
     const { token, to, ids, played } = parsed.data;
     const ok = simNetwork.read(c.req.param('sessionId'), token, to, ids, played);
     return ok ? c.json({ success: true }) : c.json(errorBody('UNAUTHORIZED', 'device not linked'), 401);
+  });
+
+  r.post('/_sim/device/:sessionId/reject-call', async (c) => {
+    const parsed = RejectCallBody.safeParse(await jsonBody(c));
+    if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
+    const ok = simNetwork.rejectCall(c.req.param('sessionId'), parsed.data.token, parsed.data.callId);
+    return ok
+      ? c.json({ success: true })
+      : c.json(errorBody('NOT_FOUND', 'no such call rings this device'), 404);
   });
 
   r.post('/_sim/device/:sessionId/check', async (c) => {

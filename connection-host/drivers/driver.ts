@@ -1,5 +1,6 @@
 import type { NumberCheck, PresenceState, ReadTarget } from '#shared/commands/types';
 import type { LidCache } from '#shared/contacts/lid-cache';
+import type { CallUpdate } from '#shared/events/types';
 import type { InboundMessage, OutboundContent, OwnMessage, PollVote } from '#shared/messages/content';
 import type { Restriction } from '#shared/sessions/restriction';
 import type { LeaseGuard } from '../leases.ts';
@@ -55,6 +56,16 @@ export interface DriverEvents {
   onMessageChange(change: MessageChange): void;
   /** A contact voted on a poll the account sent; the options as texts (decrypted). */
   onPollVote(vote: PollVote): void;
+  /**
+   * Messages the phone sent at linking (history sync), already limited to the days the session
+   * asked for; never called for a session that did not ask (`LinkRequest.syncHistory`).
+   */
+  onHistory(
+    messages: Array<Omit<InboundMessage, 'mediaKey'>>,
+    sync: { syncType: string; progress: number | null },
+  ): void;
+  /** A call to the account rang, was answered, declined, missed or ended. */
+  onCall(call: CallUpdate): void;
   onContacts(contacts: Array<{ phone: string; name?: string; lid?: string }>): void;
   onGroup(group: {
     groupId: string;
@@ -143,6 +154,8 @@ export interface DriverLink {
     description?: string;
     participants?: string[];
   }): Promise<Record<string, unknown>>;
+  /** Declines a call that is ringing (the caller sees it declined); the driver knows the caller by its id. */
+  rejectCall(callId: string): Promise<void>;
   /** Cheap round trip used to tell a live socket from a zombie. */
   probe(): Promise<void>;
   /** Unlinks the device at the network; the stored auth state becomes useless. */
@@ -163,6 +176,10 @@ export interface LinkRequest {
    * driver that learns mappings itself fills and reads this one rather than a cache of its own.
    */
   lids?: LidCache;
+  /** The session asked for the phone's history at linking: messages of the last `days` are reported. */
+  syncHistory?: { days: number };
+  /** The session's proxy (`http`, `https`, `socks5` URL with credentials); the link's traffic goes through it. */
+  proxyUrl?: string;
 }
 
 export interface NetworkDriver {

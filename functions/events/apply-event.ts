@@ -18,6 +18,8 @@ import {
   messageStatusWebhook,
   sessionStatusWebhook,
 } from '#shared/webhooks/events';
+import { applyCall } from './calls.ts';
+import { applyHistory } from './history.ts';
 
 /** The counter of each outbound status a message advances to (docs/observability.md). */
 const STATUS_COUNTERS: Partial<Record<string, Counter>> = {
@@ -89,6 +91,12 @@ export async function applyEvent(e: OtherEvent): Promise<void> {
       return;
     case 'poll.vote':
       await applyPollVote(e);
+      return;
+    case 'call':
+      await applyCall(e);
+      return;
+    case 'history':
+      await applyHistory(e);
       return;
     case 'command.result': {
       const done = await recordCommandResult(e.tenantId, e.commandId, e.ok, e.result, e.error, e.at);

@@ -19,6 +19,29 @@ export type MessageStatus = z.infer<typeof MessageStatus>;
 
 const base = { tenantId: z.string(), sessionId: z.string(), at: z.number() };
 
+/**
+ * A call's progress as the network reports it to the account (docs/events.md, "call"): `offer` (it
+ * rings), `accepted` (answered on the phone), `rejected` (declined: by the phone, or by this
+ * session's `rejectCalls`), `missed` (nobody answered, or the caller hung up first), `ended`.
+ */
+export const CallStatus = z.enum(['offer', 'accepted', 'rejected', 'missed', 'ended']);
+export type CallStatus = z.infer<typeof CallStatus>;
+
+/** One step of a call, in our words: the caller as digits (null when the network hides it behind a LID). */
+export const CallUpdate = z.object({
+  callId: z.string(),
+  from: z.string().nullable(),
+  fromLid: z.string().optional(),
+  video: z.boolean(),
+  group: z.boolean(),
+  status: CallStatus,
+  /** When the network says it happened (epoch ms). */
+  timestampMs: z.number(),
+  /** Set on a `rejected` that this session's `rejectCalls` setting made. */
+  bySession: z.boolean().optional(),
+});
+export type CallUpdate = z.infer<typeof CallUpdate>;
+
 /** What the connection host reports, on the events queue. Consumers are idempotent per event. */
 export const HostEvent = z.discriminatedUnion('kind', [
   z.object({
@@ -75,6 +98,16 @@ export const HostEvent = z.discriminatedUnion('kind', [
   }),
   /** A contact voted on a poll the session sent (decrypted by the host). */
   z.object({ ...base, kind: z.literal('poll.vote'), vote: PollVote }),
+  z.object({ ...base, kind: z.literal('call'), call: CallUpdate }),
+  /** Messages the phone sent at linking (history sync), for a session that asked (`syncHistory`). */
+  z.object({
+    ...base,
+    kind: z.literal('history'),
+    messages: z.array(InboundMessage),
+    /** The network's kind of sync (`INITIAL_BOOTSTRAP`, `RECENT`, `FULL`, …) and how far it is (0–100). */
+    syncType: z.string(),
+    progress: z.number().nullable(),
+  }),
   z.object({
     ...base,
     kind: z.literal('command.result'),

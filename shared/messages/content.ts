@@ -216,6 +216,11 @@ export const InboundMessage = z.object({
    */
   backlog: z.boolean().optional(),
   /**
+   * Sent by the phone at linking (history sync, `syncHistory`): stored only, never answered and
+   * never sent as `message.inbound` (docs/sessions.md, "History sync").
+   */
+  history: z.boolean().optional(),
+  /**
    * The message carried media the host could not fetch (expired and not uploaded again, over the
    * size limit, or not in time): why. The message is delivered on time without its file.
    */

@@ -43,6 +43,8 @@ export interface StoredMessage {
   origin?: 'phone';
   /** Inbound only: replayed from the network's offline queue after a link came up (docs/events.md). */
   backlog?: boolean;
+  /** Inbound only: from the phone's history sync at linking; not in the tenant feed, never answered. */
+  history?: boolean;
   /** Inbound only: the media could not be fetched, and why (the message came without its file). */
   mediaMissing?: string;
   status: MessageStatus;

@@ -50,7 +50,8 @@ export function messageItem(m: StoredMessage) {
   const { gsi1pk: _pk, gsi1sk: _sk, ...unpublished } = index;
   return {
     ...messageKey(m.tenantId, m.sessionId, m.messageId),
-    ...(m.analysisState === 'pending' ? unpublished : index),
+    // History synced at linking is not news: it stays out of the tenant feed (the stream).
+    ...(m.analysisState === 'pending' || m.history ? unpublished : index),
     type: 'message',
     ...m,
     statusRank: statusRank(m.status),

@@ -163,23 +163,27 @@ export async function recordReconnectState(
   return Boolean(updated);
 }
 
-/** Changes what the tenant names about a session (not its live state); undefined when there is none. */
-export async function updateSessionSettings(
-  tenantId: string,
-  sessionId: string,
-  fields: Pick<Session, 'name'>,
-): Promise<Session | undefined> {
-  return dataTable.update<Session>(
-    sessionKey(tenantId, sessionId),
-    { ...fields, updatedAt: new Date().toISOString() },
-    { condition: 'attribute_exists(pk)' },
-  );
-}
-
 export async function markInactive(tenantId: string, sessionId: string): Promise<Session | undefined> {
   return dataTable.update<Session>(
     sessionKey(tenantId, sessionId),
     { dbStatus: 'inactive', updatedAt: new Date().toISOString() },
     { condition: 'attribute_exists(pk)' },
+  );
+}
+
+/**
+ * Changes a session's settings: the fields given are set, those named in `remove` cleared.
+ * Undefined for an unknown session.
+ */
+export async function updateSessionSettings(
+  tenantId: string,
+  sessionId: string,
+  set: Partial<Pick<Session, 'name' | 'rejectCalls' | 'rejectMessage' | 'proxyUrl'>>,
+  remove: Array<keyof Session> = [],
+): Promise<Session | undefined> {
+  return dataTable.update<Session>(
+    sessionKey(tenantId, sessionId),
+    { ...set, updatedAt: new Date().toISOString() },
+    { condition: 'attribute_exists(pk)', remove },
   );
 }

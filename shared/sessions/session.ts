@@ -1,4 +1,5 @@
 import type { SessionStatus } from '../events/types.ts';
+import { maskUrl } from '../http/mask-url.ts';
 import type { Restriction } from './restriction.ts';
 
 export interface Session {
@@ -27,6 +28,14 @@ export interface Session {
   reconnect?: ReconnectState;
   /** Host time of the last `reconnect` write; an older write never replaces a newer one. */
   reconnectAt?: number;
+  /** Calls to the account are declined as they ring (docs/sessions.md, "Calls"). */
+  rejectCalls?: boolean;
+  /** Sent to a caller after a call is declined by `rejectCalls`. */
+  rejectMessage?: string;
+  /** The proxy the session's link goes through, credentials included: a secret, answered masked only. */
+  proxyUrl?: string;
+  /** Given at creation: the phone's history of the last `days` is stored at linking (docs/sessions.md). */
+  syncHistory?: { days: number };
 }
 
 /** Where the host's reconnect loop stands (docs/sessions.md, "Reconnect policy"). */
@@ -64,6 +73,10 @@ export function publicSession(s: Session) {
           at: new Date(s.reconnect.lastDisconnect.at).toISOString(),
         }
       : null,
+    rejectCalls: s.rejectCalls ?? false,
+    rejectMessage: s.rejectMessage ?? null,
+    proxyUrl: s.proxyUrl ? maskUrl(s.proxyUrl) : null,
+    syncHistory: s.syncHistory ?? null,
     createdAt: s.createdAt,
   };
 }

@@ -58,6 +58,13 @@ export function simulatorDriver(): NetworkDriver {
             const media = s.mediaUrl ? await fetchFrameMedia(s.mediaUrl, s.message.mimetype) : undefined;
             return events.onInbound(media ? { ...s.message, mimetype: media.mimetype } : s.message, media);
           }
+          case 'history': {
+            if (!request.syncHistory) return; // the session did not ask: nothing reported, as with Baileys
+            const since = Date.now() - request.syncHistory.days * 86_400_000;
+            const wanted = s.messages.filter((m) => m.timestampMs >= since);
+            if (wanted.length) events.onHistory(wanted, { syncType: 'INITIAL_BOOTSTRAP', progress: 100 });
+            return;
+          }
           case 'ignore':
             return;
         }

@@ -18,6 +18,8 @@ export type FrameStep =
   | { step: 'end'; end: LinkEnd; forgetCreds: boolean }
   /** A message; its media, if any, is fetched before it is reported. */
   | { step: 'inbound'; message: Omit<InboundMessage, 'mediaKey'>; mediaUrl?: string }
+  /** The phone's history: reported only to a session that asked for it, within its days. */
+  | { step: 'history'; messages: Array<Omit<InboundMessage, 'mediaKey'>> }
   /** Nothing to report: the network's ack of our own send (the host reports `sent` when the send resolves). */
   | { step: 'ignore' };
 
@@ -76,6 +78,22 @@ export function stepOf(f: Frame): FrameStep {
             change: f.change,
             ...(f.text !== undefined ? { text: f.text } : {}),
             fromMe: false,
+          },
+        ],
+      });
+    case 'history':
+      return { step: 'history', messages: f.messages.map((m) => inboundOf(m)) };
+    case 'call':
+      return report({
+        name: 'onCall',
+        args: [
+          {
+            callId: f.callId,
+            from: f.from,
+            video: f.video,
+            group: false,
+            status: f.status,
+            timestampMs: f.timestampMs,
           },
         ],
       });

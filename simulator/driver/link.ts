@@ -215,6 +215,9 @@ export function deviceLink(conn: DeviceConnection, forgetCreds: () => Promise<vo
       const r = (await conn.post('group', { ...a })) as Partial<DeviceGroupReply>;
       return { groupId: r.groupId, action: a.action };
     },
+    async rejectCall(callId) {
+      await conn.post('reject-call', { callId });
+    },
     async probe() {
       await conn.post('probe', {});
     },

@@ -172,6 +172,8 @@ function recorder() {
     onPollVote: () => seen.push('vote'),
     onActivity: () => seen.push('activity'),
     onRestriction: () => seen.push('restriction'),
+    onCall: () => seen.push('call'),
+    onHistory: () => seen.push('history'),
   };
   return { closes, seen, events };
 }

@@ -98,6 +98,8 @@ function recorder() {
     onPollVote: (v) => r.votes.push(v),
     onActivity: () => {},
     onRestriction: () => {},
+    onCall: () => {},
+    onHistory: () => {},
   };
   return { ...r, events };
 }

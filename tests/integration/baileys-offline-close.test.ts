@@ -58,6 +58,8 @@ function recorder() {
     onPollVote: () => {},
     onActivity: () => {},
     onRestriction: () => {},
+    onCall: () => {},
+    onHistory: () => {},
   };
   return { ...r, events };
 }

@@ -57,6 +57,8 @@ function recorder() {
     onLidMapping: () => {},
     onActivity: () => {},
     onRestriction: (x) => restrictions.push(x),
+    onCall: () => {},
+    onHistory: () => {},
   };
   return { r, events };
 }

@@ -57,6 +57,8 @@ function recorder() {
     onPollVote: () => {},
     onActivity: () => {},
     onRestriction: () => {},
+    onCall: () => {},
+    onHistory: () => {},
   };
   return { ...r, events };
 }

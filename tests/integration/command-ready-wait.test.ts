@@ -39,6 +39,7 @@ function session(sessionId: string) {
         revoke: nothing,
         postStatus: nothing,
         groupAction: async () => ({}),
+        rejectCall: nothing,
         probe: nothing,
         logout: nothing,
         close: nothing,

@@ -9,21 +9,25 @@ import {
   type WASocket,
   type WAVersion,
 } from '@whiskeysockets/baileys';
+import { env } from '#shared/config/env';
 import { LidCache } from '#shared/contacts/lid-cache';
 import { type Logger, logger as rootLogger } from '#shared/log/logger';
 import { STATUS_JID, userJid } from '#shared/phone/jid';
 import { digitsOf } from '#shared/phone/number';
 import { newChatsRefusal } from '#shared/sessions/restriction';
+import { type ProxyRoute, proxyRoute } from '../../proxy.ts';
 import { byteCache, recentSet, SESSION_CACHE_BYTES } from '../../session-memory.ts';
 import {
   type DriverEvents,
   type DriverLink,
+  type LinkEnd,
   type LinkRequest,
   type NetworkDriver,
   SendRefusedError,
   SendUnconfirmedError,
 } from '../driver.ts';
 import { clearAuthState, loadAuthState } from './auth-state.ts';
+import { CallTracker } from './calls.ts';
 import { editMessage, revokeMessage } from './changes.ts';
 import { checkNumbers } from './check.ts';
 import type { ClientVersion } from './client-version.ts';
@@ -82,6 +86,8 @@ export interface BaileysDriverOptions {
   clientVersion?: ClientVersion;
   browser?: WABrowserDescription;
   logger?: Logger;
+  /** Whether a session's proxy may be on a private address; WEBHOOK_ALLOW_PRIVATE_TARGETS when not given. */
+  allowPrivateProxy?: boolean;
 }
 
 export function baileysDriver(opts: BaileysDriverOptions = {}): NetworkDriver {
@@ -163,6 +169,20 @@ function recentIds(ms: number) {
   };
 }
 
+/**
+ * A link through a proxy that ends before it opened: the guard's refusal of the proxy's address
+ * ends the session (FAILED, not retried: it would be refused again), and any other end names the
+ * proxy (masked) in its reason, so session info shows where the link failed.
+ */
+function proxiedEnd(end: LinkEnd, proxy: ProxyRoute | undefined, opened: boolean): LinkEnd {
+  if (!proxy || opened || end.kind === 'restart') return end;
+  if (proxy.refusal) return { kind: 'fatal', reason: proxy.refusal };
+  const reason = `through proxy ${proxy.shown}: ${end.reason}`;
+  // A proxy that refuses the tunnel (wrong credentials) counts as a refused login: after
+  // RECONNECT_MAX_FAILURES in a row the session is FAILED with this reason.
+  return proxy.answered ? { kind: 'refused', reason, code: proxy.answered } : { ...end, reason };
+}
+
 function trustTestRootKey(): void {
   const hex = process.env.BAILEYS_TEST_ROOT_PUBLIC_KEY;
   if (hex && process.env.NODE_ENV === 'test') WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(hex, 'hex');
@@ -180,6 +200,8 @@ const EVENTS: Record<keyof DriverEvents, true> = {
   onSendFailed: true,
   onMessageChange: true,
   onPollVote: true,
+  onCall: true,
+  onHistory: true,
   onContacts: true,
   onGroup: true,
   onLidMapping: true,
@@ -220,6 +242,10 @@ async function connect(
   const phone = request.phoneNumber ? digitsOf(request.phoneNumber) : undefined;
   if (request.method === 'phone' && !phone) throw new Error('linking by phone needs a phone number');
 
+  // Before anything is loaded: a proxy the guard refuses fails the session (ProxyRefusedError).
+  const proxy = request.proxyUrl
+    ? proxyRoute(request.proxyUrl, opts.allowPrivateProxy ?? env().WEBHOOK_ALLOW_PRIVATE_TARGETS)
+    : undefined;
   const auth = await loadAuthState(sessionId, request.lease);
   // A pairing-code request stores `me` before the phone confirms; without `account` the link never
   // completed, and Baileys would try to log in with it. Start linking afresh instead.
@@ -254,13 +280,27 @@ async function connect(
       : {}),
     ...(opts.browser ? { browser: opts.browser } : {}),
     connectTimeoutMs: opts.connectTimeoutMs ?? 20_000,
+    // The socket and media uploads (an http.Agent); downloads take the dispatcher (wire.ts).
+    ...(proxy ? { agent: proxy.agent, fetchAgent: proxy.agent } : {}),
     markOnlineOnConnect: false,
-    syncFullHistory: false,
+    // A session that asked for history (syncHistory) asks the phone for all of it at linking and
+    // takes every kind of sync; the others keep Baileys' default (no FULL sync) and report none.
+    syncFullHistory: Boolean(request.syncHistory),
+    ...(request.syncHistory ? { shouldSyncHistoryMessage: () => true } : {}),
     getMessage: async (key) => (key.id ? retryContent(await known(key.id)) : undefined),
     cachedGroupMetadata: async (jid) => groups.get(jid),
     ...baileysCaches(),
   });
 
+  const calls = new CallTracker();
+  const lids = request.lids ?? new LidCache();
+  sock.ev.on('call', (updates) => {
+    for (const c of updates) {
+      const call = calls.update(c, (lid) => lids.get(lid));
+      if (call) events.onCall(call);
+    }
+  });
+  if (proxy) proxy.onAnswer = (status) => void sock.end(new Error(`the proxy answered ${status} to CONNECT`));
   sock.ev.on('message-capping.update', (c) => events.onRestriction(fromCapping(c)));
   // A 463 on any message: the account may not start new chats (Baileys only logs it).
   sock.ws.on('CB:ack,class:message', (node: { attrs: Record<string, string> }) => {
@@ -279,6 +319,8 @@ async function connect(
   });
 
   let pairingRequested = false;
+  /** The link opened once: a later close is not the proxy's doing. */
+  let opened = false;
   /** The network asked for a passkey at linking: the link ends for good (passkey.ts). */
   let passkeyAsked = false;
   for (const type of PASSKEY_NOTIFICATIONS)
@@ -311,13 +353,14 @@ async function connect(
       }
     }
     if (u.connection === 'open') {
+      opened = true;
       events.onOpen({ mobile: phoneOfJid(sock.user?.id) ?? phone ?? '' });
       // Reports every group the account is in (through groups.update → onGroup).
       sock.groupFetchAllParticipating().catch((err) => log.warn({ err }, 'fetching groups failed'));
     }
     if (u.connection === 'close' && !closed) {
       closed = true;
-      const end = passkeyAsked ? passkeyEnd() : toLinkEnd(u.lastDisconnect?.error);
+      const end = passkeyAsked ? passkeyEnd() : proxiedEnd(toLinkEnd(u.lastDisconnect?.error), proxy, opened);
       if (end.kind !== 'restart') log.info({ end }, 'link closed');
       // A 405: the network raised its minimum client version. The next login (of every session of
       // the host) announces the current one, looked up before the runtime reconnects (bounded).
@@ -348,11 +391,13 @@ async function connect(
     groups,
     contacts,
     sentIds,
-    lids: request.lids ?? new LidCache(),
+    lids,
     polls: async (id) => {
       const wire = (await known(id))?.wire;
       return wire ? proto.Message.decode(wire) : undefined;
     },
+    ...(proxy ? { mediaDispatcher: proxy.dispatcher } : {}),
+    ...(request.syncHistory ? { history: request.syncHistory } : {}),
     maxMediaBytes: opts.maxMediaBytes ?? 64 * 1024 * 1024,
     mediaTimeoutMs: opts.mediaTimeoutMs ?? 60_000,
   });
@@ -464,6 +509,11 @@ async function connect(
       return groupAction(sock, a, (g) => {
         groups.set(g.id, g);
       });
+    },
+    async rejectCall(callId) {
+      const caller = calls.callerOf(callId);
+      if (!caller) throw new Error(`no call ${callId} rang this link`);
+      await sock.rejectCall(callId, caller);
     },
     async probe() {
       await sock.query(

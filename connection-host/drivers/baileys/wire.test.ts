@@ -31,6 +31,8 @@ describe('event wiring', () => {
       onPollVote: (v) => calls.push(['vote', v.pollId, v.options.join('|')]),
       onActivity: () => {},
       onRestriction: () => {},
+      onCall: () => {},
+      onHistory: () => {},
     };
     const sock = {
       ev,

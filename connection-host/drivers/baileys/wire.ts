@@ -1,6 +1,7 @@
 import {
   downloadMediaMessage,
   type GroupMetadata,
+  proto,
   type WAMessage,
   type WASocket,
 } from '@whiskeysockets/baileys';
@@ -43,6 +44,10 @@ export interface WireContext {
   sentIds?: { has(id: string): boolean };
   /** The polls the account sent, as kept (sentWire): votes on them are decrypted with their secret. */
   polls?: PollLookup;
+  /** Media downloads go through the session's proxy when it has one (connection-host/proxy.ts). */
+  mediaDispatcher?: unknown;
+  /** The session asked for the phone's history at linking: received messages of the last `days`. */
+  history?: { days: number };
 }
 
 /**
@@ -90,7 +95,8 @@ export function wireEvents(ctx: WireContext): {
   // Baileys' re-upload on 404 is left out (it never triggers in rc14): fetchMedia does it.
   const source: MediaSource = {
     download: async (m, signal) => {
-      const buf = await downloadMediaMessage(m, 'buffer', { options: { signal } });
+      const options = { signal, ...(ctx.mediaDispatcher ? { dispatcher: ctx.mediaDispatcher } : {}) };
+      const buf = await downloadMediaMessage(m, 'buffer', { options: options as RequestInit });
       return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     },
     reupload: (m) => sock.updateMediaMessage(m),
@@ -237,8 +243,33 @@ export function wireEvents(ctx: WireContext): {
     guard('history', async (h) => {
       for (const m of h.lidPnMappings ?? []) learn(lidOfJid(m.lid), phoneOfJid(m.pn));
       if (h.contacts.length) await contacts(h.contacts);
+      if (ctx.history && h.messages.length) reportHistory(h, ctx.history.days);
     }),
   );
+
+  /**
+   * Received messages of the history sync, within the days asked for, oldest first. Their media is
+   * not downloaded (the CDN copies of old media are mostly gone): each says so in `mediaMissing`.
+   */
+  const reportHistory = (
+    h: { messages: WAMessage[]; syncType?: unknown; progress?: number | null },
+    days: number,
+  ) => {
+    const since = Date.now() - days * 86_400_000;
+    const found = h.messages
+      .map((m) => normaliseMessage(m, phoneForLid))
+      .filter((n): n is NonNullable<typeof n> => !!n && n.message.timestampMs >= since)
+      .map((n) =>
+        n.media ? { ...n.message, mediaMissing: 'history sync: media not downloaded' } : n.message,
+      )
+      .sort((a, b) => a.timestampMs - b.timestampMs);
+    if (!found.length) return;
+    const syncType =
+      typeof h.syncType === 'number'
+        ? (proto.HistorySync.HistorySyncType[h.syncType] ?? String(h.syncType))
+        : 'UNKNOWN';
+    events.onHistory(found, { syncType, progress: h.progress ?? null });
+  };
 
   return {
     // Settles once nothing is left to report, including batches that arrived while it waited.

@@ -7,6 +7,7 @@ import { SESSION_HISTORY_MAX, statusHistory } from '#shared/sessions/history';
 import { listSessions, requireSession } from '#shared/sessions/repository';
 import { publicSession } from '#shared/sessions/session';
 import { createSession, deleteSession, reconnectSession, updateSession } from './service.ts';
+import { SettingsFields } from './settings.ts';
 
 const SessionSchema = z
   .object({
@@ -51,6 +52,16 @@ const SessionSchema = z
       })
       .nullable()
       .openapi({ description: 'Why the last link ended' }),
+    rejectCalls: z.boolean().openapi({ description: 'Calls are declined as they ring' }),
+    rejectMessage: z.string().nullable().openapi({ description: 'Sent to a caller after a declined call' }),
+    syncHistory: z
+      .object({ days: z.number().int() })
+      .nullable()
+      .openapi({ description: 'The history asked for at linking; null when none' }),
+    proxyUrl: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The proxy the session links through, its password masked; null when none' }),
     createdAt: z.string(),
   })
   .openapi('Session');
@@ -63,28 +74,37 @@ const SessionIdParam = z.object({
     .openapi({ description: 'Session id, mobid or mobile number', param: { name: 'sessionId', in: 'path' } }),
 });
 
+/** How far back a session may ask for the phone's history at linking. */
+const HISTORY_DAYS_MAX = 365;
+
 const CreateBody = z
   .object({
     name: z.string().trim().max(100).optional(),
     method: z.enum(['qr', 'phone']).default('qr'),
     phoneNumber: phoneNumberInput().optional(),
+    syncHistory: z
+      .object({ days: z.number().int().min(1).max(HISTORY_DAYS_MAX) })
+      .strict()
+      .optional()
+      .openapi({
+        description: `Store the messages the phone sends at linking from the last \`days\` (1–${HISTORY_DAYS_MAX}), marked history: true (docs/sessions.md, "History sync"); default off`,
+      }),
+    ...SettingsFields,
   })
   .refine((b) => b.method !== 'phone' || b.phoneNumber, {
     message: 'phoneNumber is required when method is phone',
     path: ['phoneNumber'],
   });
 
-/** What a tenant may change about a session; every field optional, at least one given. */
+/** What a tenant may change about a session; every field optional, at least one given (`null` clears). */
 const UpdateBody = z
   .object({
     name: z.string().trim().min(1).max(100).optional().openapi({ description: 'The name people see' }),
+    ...SettingsFields,
   })
   .strict()
-  .refine((b) => Object.values(b).some((v) => v !== undefined), {
-    message: 'give at least one field to change',
-  })
+  .refine((b) => Object.keys(b).length > 0, { message: 'give at least one field to change' })
   .openapi('SessionUpdate');
-
 const StatusChangeSchema = z
   .object({
     status: z.string(),
@@ -219,32 +239,6 @@ export function sessionRoutes() {
 
   r.openapi(
     createRoute({
-      method: 'patch',
-      path: '/{sessionId}',
-      tags,
-      security: bearer,
-      summary: "Change a session's settings (its name); fields left out stay as they are",
-      request: {
-        params: SessionIdParam,
-        body: { required: true, content: { 'application/json': { schema: UpdateBody } } },
-      },
-      responses: {
-        200: json(z.object({ success: z.literal(true), session: SessionSchema })),
-        ...errorResponses,
-      },
-    }),
-    async (c) => {
-      const s = await updateSession(
-        c.get('auth').tenant,
-        c.req.valid('param').sessionId,
-        c.req.valid('json'),
-      );
-      return c.json({ success: true as const, session: publicSession(s) }, 200);
-    },
-  );
-
-  r.openapi(
-    createRoute({
       method: 'get',
       path: '/{sessionId}/history',
       tags,
@@ -303,6 +297,43 @@ export function sessionRoutes() {
       return c.json(
         { success: true as const, commandId, status: 'pending' as const, sessionId: session.sessionId },
         202,
+      );
+    },
+  );
+
+  r.openapi(
+    createRoute({
+      method: 'patch',
+      path: '/{sessionId}',
+      tags,
+      security: bearer,
+      summary: 'Change session settings (only the fields given; null clears an optional one)',
+      request: {
+        params: SessionIdParam,
+        body: { required: true, content: { 'application/json': { schema: UpdateBody } } },
+      },
+      responses: {
+        200: json(
+          z.object({
+            success: z.literal(true),
+            session: SessionSchema,
+            commandId: z.string().optional().openapi({
+              description: 'The reconnect that applies a changed proxy (GET /api/commands/{id})',
+            }),
+          }),
+        ),
+        ...errorResponses,
+      },
+    }),
+    async (c) => {
+      const { session, commandId } = await updateSession(
+        c.get('auth').tenant,
+        c.req.valid('param').sessionId,
+        c.req.valid('json'),
+      );
+      return c.json(
+        { success: true as const, session: publicSession(session), ...(commandId ? { commandId } : {}) },
+        200,
       );
     },
   );

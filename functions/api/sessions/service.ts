@@ -1,6 +1,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { env } from '#shared/config/env';
 import { ConflictError, SessionNotReadyError } from '#shared/http/errors';
+import { unmaskUrl } from '#shared/http/mask-url';
+import { assertProxyAddressAllowed } from '#shared/sessions/proxy-url';
 import {
   insertSession,
   markInactive,
@@ -11,14 +13,21 @@ import type { Session } from '#shared/sessions/session';
 import { shardOf } from '#shared/sessions/shard';
 import { acceptCommand } from '../commands/accept.ts';
 import { dispatchCommand, newCommandId } from '../commands/dispatch.ts';
+import type { SettingsInput } from './settings.ts';
 
 const newSessionId = () => `qr_${Date.now()}_${randomBytes(4).toString('hex')}`;
 const newMobid = () => `${randomInt(1, 10)}${Array.from({ length: 14 }, () => randomInt(0, 10)).join('')}`;
 
 export async function createSession(
   tenantId: string,
-  input: { name?: string; method: 'qr' | 'phone'; phoneNumber?: string },
+  input: {
+    name?: string;
+    method: 'qr' | 'phone';
+    phoneNumber?: string;
+    syncHistory?: { days: number };
+  } & SettingsInput,
 ): Promise<Session> {
+  if (input.proxyUrl) await assertProxyAddressAllowed(input.proxyUrl, env().WEBHOOK_ALLOW_PRIVATE_TARGETS);
   const now = new Date().toISOString();
   const sessionId = newSessionId();
   const session: Session = {
@@ -28,6 +37,10 @@ export async function createSession(
     name: input.name,
     method: input.method,
     phoneNumber: input.phoneNumber,
+    ...(input.rejectCalls ? { rejectCalls: true } : {}),
+    ...(input.rejectMessage ? { rejectMessage: input.rejectMessage } : {}),
+    ...(input.proxyUrl ? { proxyUrl: input.proxyUrl } : {}),
+    ...(input.syncHistory ? { syncHistory: input.syncHistory } : {}),
     status: 'REGISTERING',
     dbStatus: 'active',
     shard: shardOf(sessionId, env().LEASE_SHARDS),
@@ -95,13 +108,40 @@ export async function reconnectSession(
   return { session, commandId };
 }
 
-/** Renames a session (more settings may join `changes`); a deleted session cannot change (409). */
+/**
+ * Changes the settings given (`null` clears an optional one). A deleted session keeps its settings
+ * as they were (409). `rejectCalls` is read by the host when a call rings, so it holds from the next
+ * call on, with no reconnect. A new or removed proxy takes effect by a reconnect, queued here for a
+ * session that has a link to make (its `commandId` answered).
+ */
 export async function updateSession(
   tenantId: string,
   identifier: string,
-  changes: { name?: string },
-): Promise<Session> {
+  input: { name?: string } & SettingsInput,
+): Promise<{ session: Session; commandId?: string }> {
   const session = await requireSession(tenantId, identifier);
   if (session.dbStatus !== 'active') throw new ConflictError(`session ${session.sessionId} was deleted`);
-  return (await updateSessionSettings(tenantId, session.sessionId, changes)) ?? session;
+  // A masked password sent back keeps the stored one, only while the proxy is the same (mask-url.ts).
+  const proxyUrl = input.proxyUrl ? unmaskUrl(input.proxyUrl, session.proxyUrl, 'proxyUrl') : input.proxyUrl;
+  if (proxyUrl) await assertProxyAddressAllowed(proxyUrl, env().WEBHOOK_ALLOW_PRIVATE_TARGETS);
+  const remove = [
+    ...(input.rejectMessage === null ? (['rejectMessage'] as const) : []),
+    ...(proxyUrl === null ? (['proxyUrl'] as const) : []),
+  ];
+  const updated = await updateSessionSettings(
+    tenantId,
+    session.sessionId,
+    {
+      name: input.name,
+      rejectCalls: input.rejectCalls,
+      rejectMessage: input.rejectMessage ?? undefined,
+      proxyUrl: proxyUrl ?? undefined,
+    },
+    remove,
+  );
+  if (!updated) throw new ConflictError(`session ${session.sessionId} changed meanwhile; try again`);
+  const proxyChanged = proxyUrl !== undefined && (proxyUrl ?? undefined) !== session.proxyUrl;
+  if (!proxyChanged || updated.status === 'LOGGED_OUT') return { session: updated };
+  const { commandId } = await acceptCommand(updated, { kind: 'reconnect' });
+  return { session: updated, commandId };
 }

@@ -68,6 +68,8 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
    */
   holdOfflineDone = false;
   private readonly heldOfflineDone = new Map<Companion, number>();
+  /** Call stanzas companions sent (a `reject` declining a call), in order. */
+  readonly callStanzas: Array<{ from: Companion; node: BinaryNode }> = [];
   /** Messages from companions the network could not handle (e.g. that failed to decrypt). */
   readonly errors: unknown[] = [];
   private readonly identity: ServerIdentity;
@@ -228,6 +230,42 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
         { tag: 'update', attrs: { op_name: opName }, content: Buffer.from(JSON.stringify({ data })) },
       ],
     });
+  }
+
+  /**
+   * `from` calls `to`: every device linked to `to` gets the call offer as the network sends it (the
+   * caller by LID, its phone number in `caller_pn`; a `<video/>` child for a video call). Answers the
+   * call id.
+   */
+  ring(from: FakeUser, to: FakeUser, opts: { video?: boolean } = {}): string {
+    const callId = randomBytes(16).toString('hex').toUpperCase();
+    const media: BinaryNode[] = [
+      { tag: 'audio', attrs: { enc: 'opus', rate: '16000' } },
+      ...(opts.video ? [{ tag: 'video', attrs: { enc: 'vp8', dec: 'vp8' } }] : []),
+    ];
+    this.callStep(from, to, {
+      tag: 'offer',
+      attrs: { 'call-id': callId, 'call-creator': from.lidJid(), caller_pn: from.pnJid() },
+      content: media,
+    });
+    return callId;
+  }
+
+  /** The caller gives up on a ringing call (`timeout`: it rang out). */
+  hangUp(from: FakeUser, to: FakeUser, callId: string, reason?: 'timeout'): void {
+    this.callStep(from, to, {
+      tag: 'terminate',
+      attrs: { 'call-id': callId, 'call-creator': from.lidJid(), ...(reason ? { reason } : {}) },
+    });
+  }
+
+  private callStep(from: FakeUser, to: FakeUser, step: BinaryNode) {
+    for (const c of to.companions.values())
+      this.deliver(c, {
+        tag: 'call',
+        attrs: { from: from.lidJid(), id: newMessageId(), t: now(), notify: from.name },
+        content: [step],
+      });
   }
 
   async close(): Promise<void> {
@@ -450,9 +488,25 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
    */
   private async sendHistorySync(c: Companion) {
     const syncType = proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP;
+    // The account's chats, one conversation per contact, each message as the contact sent it.
+    const byContact = new Map<FakeUser, typeof c.user.history>();
+    for (const h of c.user.history) byContact.set(h.from, [...(byContact.get(h.from) ?? []), h]);
+    const conversations = [...byContact].map(([from, items]) => ({
+      id: from.pnJid(),
+      lidJid: from.lidJid(),
+      name: from.name,
+      messages: items.map((h) => ({
+        message: {
+          key: { remoteJid: from.pnJid(), fromMe: false, id: h.id ?? newMessageId() },
+          message: { conversation: h.text },
+          messageTimestamp: Math.floor(h.at.getTime() / 1000),
+          pushName: from.name,
+        },
+      })),
+    }));
     const history = proto.HistorySync.encode({
       syncType,
-      conversations: [],
+      conversations,
       phoneNumberToLidMappings: [...this.users.values()]
         .filter((u) => u !== c.user)
         .map((u) => ({ pnJid: u.pnJid(), lidJid: u.lidJid() })),
@@ -499,6 +553,17 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
           this.emit('receipt', { from: c, node });
           this.answerRetry(c, node);
         }
+        return;
+      }
+      case 'call': {
+        // A device declining (or otherwise answering) a call: recorded, and acked by id as the
+        // network does (Baileys' rejectCall waits for it).
+        const c = this.companionOf.get(link);
+        if (c) {
+          this.callStanzas.push({ from: c, node });
+          this.emit('call', { from: c, node });
+        }
+        link.send({ tag: 'ack', attrs: { id: node.attrs.id ?? '', class: 'call', from: S_WHATSAPP_NET } });
         return;
       }
       default:

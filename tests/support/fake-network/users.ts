@@ -82,6 +82,11 @@ export class FakeUser {
    * reaches the linking client as a `passkey_prologue_request` notification, never as pair-success.
    */
   passkeyGated = false;
+  /**
+   * Chats this account's phone holds: sent to a new device in its initial history sync (inline, as
+   * conversations of one-to-one messages the contacts sent), oldest first.
+   */
+  readonly history: Array<{ from: FakeUser; text: string; at: Date; id?: string }> = [];
 
   constructor(
     private readonly net: Switchboard,
