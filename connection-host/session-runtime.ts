@@ -266,7 +266,7 @@ export class SessionRuntime {
         });
       },
       onClose: (end) => current() && void this.onClose(end),
-      onInbound: (message, media) => void this.onInbound(message, media),
+      onInbound: (message, media, handedOn) => void this.onInbound(message, media).then(handedOn),
       onOwnMessage: (message) => void this.emit({ kind: 'message.own', message }),
       onReceipt: (messageId, status) => void this.emit({ kind: 'message.status', messageId, status }),
       onMessageChange: (change) => void this.emit({ kind: 'message.changed', ...change }),

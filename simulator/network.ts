@@ -43,6 +43,14 @@ export interface DeviceActivity {
 /** The activity kept per account: the latest, enough for any test, bounded for long `npm start` runs. */
 const ACTIVITY_MAX = 500;
 
+/**
+ * Inbound messages kept per account until the device acknowledges them (docs/simulator.md): as many
+ * as a test or benchmark leaves in flight, bounded for long `npm start` runs. Past either bound the
+ * network refuses new messages for the account (`/_sim/inbound` answers 429) rather than forget one.
+ */
+export const KEPT_MAX = 2_000;
+export const KEPT_MAX_BYTES = 16 * 1024 * 1024;
+
 export interface Link {
   id: number;
   push(frame: Frame): void;
@@ -57,6 +65,13 @@ interface Account {
   token?: string;
   link?: Link;
   pending: Frame[];
+  /**
+   * Message frames not yet acknowledged by a device, oldest first, whether pushed to a link or still
+   * pending: the real network keeps a message until a device receipts it and sends it again on the
+   * next connection, so a link that dies (its host killed) loses nothing.
+   */
+  kept: Map<string, { frame: MessageFrame; bytes: number }>;
+  keptBytes: number;
   outbox: OutboxEntry[];
   outboxIds: Set<string>;
   presence: Map<string, OutboxEntry['presence']>;
@@ -86,6 +101,8 @@ export class SimNetwork {
       a = {
         sessionId,
         pending: [],
+        kept: new Map(),
+        keptBytes: 0,
         outbox: [],
         outboxIds: new Set(),
         presence: new Map(),
@@ -173,15 +190,62 @@ export class SimNetwork {
     a.link = link;
   }
 
+  /**
+   * A link opened: first what earlier links were given and never acknowledged (in order; a message
+   * from behind a LID with its mapping again, which that link may not have passed on either), then
+   * what waited for a link.
+   */
   private flush(a: Account): void {
     if (!a.link || !a.token) return;
+    const link = a.link;
     const frames = a.pending.splice(0);
-    for (const f of frames) a.link.push(f);
+    const waiting = new Set(frames.flatMap((f) => (f.type === 'message' ? [f.id] : [])));
+    for (const { frame } of a.kept.values()) {
+      if (waiting.has(frame.id)) continue;
+      const phone = frame.lid ? lidPhone(a, frame.lid) : undefined;
+      if (frame.lid && phone) link.push({ type: 'lid-mapping', lid: frame.lid, phone });
+      link.push(frame);
+    }
+    for (const f of frames) link.push(f);
+  }
+
+  /** The device has the messages `ids` safe: the network forgets them. Answers false for a wrong token. */
+  ack(sessionId: string, token: string, ids: string[]): boolean {
+    const a = this.accounts.get(sessionId);
+    if (!a || a.token !== token) return false;
+    for (const id of ids) {
+      const kept = a.kept.get(id);
+      if (!kept) continue;
+      a.kept.delete(id);
+      a.keptBytes -= kept.bytes;
+    }
+    return true;
+  }
+
+  /** Messages kept for `identifier` until a device acknowledges them (`GET /_sim/unacked`). */
+  unacked(identifier: string): string[] | undefined {
+    const a = this.find(identifier);
+    return a && [...a.kept.keys()];
+  }
+
+  private keepUntilAcked(a: Account, frame: MessageFrame): void {
+    const bytes = JSON.stringify(frame).length;
+    a.kept.set(frame.id, { frame, bytes });
+    a.keptBytes += bytes;
+  }
+
+  private full(a: Account, m: { text?: string }): boolean {
+    return a.kept.size >= KEPT_MAX || a.keptBytes + (m.text?.length ?? 0) > KEPT_MAX_BYTES;
   }
 
   private deliver(a: Account, frame: Frame): void {
     if (a.link && a.token && a.frozen !== a.link) a.link.push(frame);
     else a.pending.push(frame);
+  }
+
+  private deliverMessage(a: Account, frame: MessageFrame): void {
+    this.keepUntilAcked(a, frame);
+    this.deliver(a, frame);
   }
 
   /** Someone on the network edits or deletes for everyone a message it sent the account. */
@@ -244,13 +308,17 @@ export class SimNetwork {
     return frames.map((f) => f.id);
   }
 
-  /** Someone on the network writes to the account. */
+  /**
+   * Someone on the network writes to the account: answers the message's id, or `full` when the
+   * account already keeps as many unacknowledged messages as it may (`KEPT_MAX`, `KEPT_MAX_BYTES`).
+   */
   inbound(
     identifier: string,
     m: Omit<MessageFrame, 'type' | 'id' | 'timestampMs'> & { lidMode?: boolean },
-  ): string | undefined {
+  ): string | 'full' | undefined {
     const a = this.find(identifier);
     if (!a) return undefined;
+    if (this.full(a, m)) return 'full';
     const id = `SIM${randomBytes(8).toString('hex').toUpperCase()}`;
     const timestampMs = Math.max(Date.now(), (a.lastInboundMs ?? 0) + 1);
     a.lastInboundMs = timestampMs;
@@ -262,9 +330,9 @@ export class SimNetwork {
         a.lids.set(m.from, lid);
         this.deliver(a, { type: 'lid-mapping', lid, phone: m.from });
       }
-      this.deliver(a, { type: 'message', ...rest, from: '', lid, id, timestampMs });
+      this.deliverMessage(a, { type: 'message', ...rest, from: '', lid, id, timestampMs });
     } else {
-      this.deliver(a, { type: 'message', ...rest, id, timestampMs });
+      this.deliverMessage(a, { type: 'message', ...rest, id, timestampMs });
     }
     return id;
   }
@@ -450,6 +518,9 @@ export class SimNetwork {
     const a = this.accounts.get(sessionId);
     if (!a || a.token !== token) return;
     a.token = undefined;
+    // Messages for the unlinked device are not shown to the next device linked by QR.
+    a.kept.clear();
+    a.keptBytes = 0;
     a.link?.end();
     a.link = undefined;
   }
@@ -457,6 +528,11 @@ export class SimNetwork {
 
 /** The one network of this process (the app serves it when MESSAGING_DRIVER=simulator). */
 export const simNetwork = new SimNetwork();
+
+const lidPhone = (a: Account, lid: string): string | undefined => {
+  for (const [phone, l] of a.lids) if (l === lid) return phone;
+  return undefined;
+};
 
 function keep<T>(list: T[], item: T): void {
   list.push(item);

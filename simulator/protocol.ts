@@ -141,6 +141,18 @@ export const DeviceSend = z.object({
   list: List.optional(),
 });
 
+/** At most this many message ids in one `ack`. */
+export const ACK_MAX_IDS = 1_000;
+
+/**
+ * `POST …/ack`: the device has handed these messages on (the host's events queue or spool); the
+ * network forgets them. A message not acknowledged is sent again, same id, on the next link.
+ */
+export const DeviceAck = z.object({
+  token: z.string(),
+  ids: z.array(z.string().min(1).max(100)).min(1).max(ACK_MAX_IDS),
+});
+
 /** `POST …/group`: group management; answered with `DeviceGroupReply`. */
 export const DeviceGroupAction = z.object({
   token: z.string(),
@@ -160,6 +172,7 @@ export interface DeviceGroupReply {
 /** The body of each device request, by the last segment of its path. */
 export interface DeviceRequests {
   send: z.input<typeof DeviceSend>;
+  ack: z.input<typeof DeviceAck>;
   presence: {
     token: string;
     to: string;

@@ -50,4 +50,18 @@ describe('the simulated network’s routes', () => {
       expect(res.status).toBe(400);
     }
   });
+
+  it('answer an ack with a bad body 400, with a token the network does not know 401', async () => {
+    const r = simulatorRoutes();
+    const ack = (body: unknown) =>
+      r.request('/_sim/device/nobody/ack', {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      });
+    expect((await ack({ token: 't', ids: [] })).status).toBe(400);
+    expect((await ack({ token: 't', ids: Array(1001).fill('m') })).status).toBe(400);
+    expect((await ack({ token: 't', ids: ['m'] })).status).toBe(401);
+    expect((await r.request('/_sim/unacked?sessionId=nobody')).status).toBe(404);
+  });
 });

@@ -11,8 +11,8 @@ import { toVCard } from '#shared/messages/vcard';
 import { phoneNumberInput } from '#shared/phone/schema';
 import { sessionOfMobid } from '#shared/sessions/repository';
 import { nodeResponse, nodeSink } from '#shared/stream/sink';
-import { type Link, simNetwork } from './network.ts';
-import { DEVICE_TOKEN_HEADER, DeviceGroupAction, DeviceSend } from './protocol.ts';
+import { KEPT_MAX, KEPT_MAX_BYTES, type Link, simNetwork } from './network.ts';
+import { DEVICE_TOKEN_HEADER, DeviceAck, DeviceGroupAction, DeviceSend } from './protocol.ts';
 
 const digits = phoneNumberInput();
 /** A linked device's stream says it is alive this often when there is nothing else to send. */
@@ -215,7 +215,21 @@ export function simulatorRoutes() {
         : {}),
     });
     if (!id) return c.json(errorBody('SESSION_NOT_FOUND', `no linked account for ${b.sessionId}`), 404);
+    if (id === 'full')
+      return c.json(
+        errorBody(
+          'RATE_LIMITED',
+          `the account keeps ${KEPT_MAX} messages or ${KEPT_MAX_BYTES} bytes no device has acknowledged; try again later`,
+        ),
+        429,
+      );
     return c.json({ success: true, messageId: id });
+  });
+
+  r.get('/_sim/unacked', async (c) => {
+    const ids = simNetwork.unacked(await resolve(c.req.query('sessionId') ?? ''));
+    if (!ids) return c.json(errorBody('SESSION_NOT_FOUND', 'no such account'), 404);
+    return c.json({ success: true, messageIds: ids });
   });
 
   r.post('/_sim/vote', async (c) => {
@@ -427,6 +441,13 @@ export function simulatorRoutes() {
       ...m,
       media: mediaBase64 ? Buffer.from(mediaBase64, 'base64') : undefined,
     });
+    return ok ? c.json({ success: true }) : c.json(errorBody('UNAUTHORIZED', 'device not linked'), 401);
+  });
+
+  r.post('/_sim/device/:sessionId/ack', async (c) => {
+    const parsed = DeviceAck.safeParse(await jsonBody(c));
+    if (!parsed.success) return c.json(bad(parsed.error.issues[0]?.message ?? 'invalid body'), 400);
+    const ok = simNetwork.ack(c.req.param('sessionId'), parsed.data.token, parsed.data.ids);
     return ok ? c.json({ success: true }) : c.json(errorBody('UNAUTHORIZED', 'device not linked'), 401);
   });
 

@@ -36,7 +36,16 @@ export interface DriverEvents {
   onPairingCode(code: string): void;
   onOpen(identity: LinkedIdentity): void;
   onClose(end: LinkEnd): void;
-  onInbound(message: Omit<InboundMessage, 'mediaKey'>, media?: { bytes: Uint8Array; mimetype: string }): void;
+  /**
+   * A message received. `handedOn` is called once the host has it safe (on the events queue or in
+   * its spool): a driver that acknowledges messages to the network does so only then, so a host
+   * killed before that leaves the message with the network, which sends it again on the next link.
+   */
+  onInbound(
+    message: Omit<InboundMessage, 'mediaKey'>,
+    media?: { bytes: Uint8Array; mimetype: string },
+    handedOn?: () => void,
+  ): void;
   /**
    * The account wrote to a one-to-one chat from another of its devices (the business's phone). Our
    * own sends may come back here too; the events consumer knows them by id.

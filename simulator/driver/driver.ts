@@ -9,6 +9,7 @@ import type {
 } from '../../connection-host/drivers/driver.ts';
 import { epochCheck, FencedOutError } from '../../connection-host/session-fence.ts';
 import type { Frame } from '../protocol.ts';
+import { AckBatcher } from './acks.ts';
 import { deliver, type FrameStep, stepOf } from './frames.ts';
 import { DeviceConnection, deviceLink, fetchFrameMedia } from './link.ts';
 
@@ -33,6 +34,7 @@ export function simulatorDriver(): NetworkDriver {
       const { sessionId } = request;
       const creds = await authTable.get<SimCreds>(credsKey(sessionId), true);
       const conn = new DeviceConnection(base(), sessionId, creds?.token, (end) => events.onClose(end));
+      const acks = new AckBatcher((ids) => conn.post('ack', { ids }));
 
       const apply = async (s: FrameStep): Promise<void> => {
         switch (s.step) {
@@ -56,7 +58,13 @@ export function simulatorDriver(): NetworkDriver {
             return conn.end(s.end);
           case 'inbound': {
             const media = s.mediaUrl ? await fetchFrameMedia(s.mediaUrl, s.message.mimetype) : undefined;
-            return events.onInbound(media ? { ...s.message, mimetype: media.mimetype } : s.message, media);
+            // Acknowledged once the host has it safe, not on receipt: a host killed before then leaves
+            // it with the network, which sends it again on the session's next link.
+            return events.onInbound(
+              media ? { ...s.message, mimetype: media.mimetype } : s.message,
+              media,
+              () => acks.add(s.message.id),
+            );
           }
           case 'history': {
             if (!request.syncHistory) return; // the session did not ask: nothing reported, as with Baileys

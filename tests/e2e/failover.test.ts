@@ -73,7 +73,7 @@ async function twoHosts(leaseTtlMs: number) {
     p.kill(signal);
     await gone;
   };
-  return { hostA, hostB, ready, session, send, outbox, stop };
+  return { hostA, hostB, ready, session, send, outbox, stop, sessionId, anon, adminApi };
 }
 
 describe('failover between connection hosts', () => {
@@ -124,6 +124,39 @@ describe('failover between connection hosts', () => {
     const after = await c.session();
     expect(after.status).toBe('READY');
     expect(after.mobile_number).toBe(c.ready.mobile_number);
+  }, 120_000);
+
+  it('an inbound message pushed to a host that dies before handing it on reaches the next host, stored once', async () => {
+    const c = await twoHosts(3000);
+    const unacked = async () =>
+      ((await c.anon.get(`/_sim/unacked?sessionId=${c.sessionId}`)).body.messageIds ?? []) as string[];
+    const inbound = async (text: string) =>
+      (await c.anon.post('/_sim/inbound', { sessionId: c.sessionId, from: '919800000002', text })).body
+        .messageId as string;
+    const storedIds = async () =>
+      (
+        (await c.adminApi.get(`/api/v1/formatted?mobid=${c.sessionId}&chatId=919800000002`)).body.messages ??
+        []
+      ).map((m: { id: string }) => m.id) as string[];
+
+    // Host A hands a first message on and acknowledges it: the network keeps nothing.
+    const before = await inbound('before');
+    await waitFor(async () => (await storedIds()).includes(before), 15_000, 'first message stored');
+    await waitFor(async () => (await unacked()).length === 0, 10_000, 'first message acknowledged');
+
+    // Host A stops reading (SIGSTOP): its link stays open, so the network pushes the next message
+    // onto it; then A dies without a close. That message never reached A's hand-off.
+    c.hostA.kill('SIGSTOP');
+    const lost = await inbound('pushed to a dying host');
+    expect(await unacked()).toEqual([lost]);
+    await c.stop(c.hostA, 'SIGKILL');
+
+    // Host B takes the session after the lease TTL; the network sends the message again on B's link.
+    await waitFor(async () => (await storedIds()).includes(lost), 60_000, 'the message stored via host B');
+    await waitFor(async () => (await unacked()).length === 0, 10_000, 'acknowledged by host B');
+    const ids = await storedIds();
+    expect(ids.filter((id) => id === lost)).toHaveLength(1);
+    expect(ids.filter((id) => id === before)).toHaveLength(1);
   }, 120_000);
 
   it('after SIGTERM, the leases are released at once: host B takes over long before they would expire', async () => {
