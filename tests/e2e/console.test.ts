@@ -264,16 +264,20 @@ describe('the web console in a real browser', () => {
 
     await visit(desktop, 'Usage');
     await desktop.getByRole('cell', { name: 'Front desk' }).waitFor();
-    // Usage over time: today's bucket counts the customer's 4 messages and the 1 reply sent from the
-    // Inbox; the chart's accessible name gives the same totals as the API.
+    // Usage over time: today's bucket counts the 1 reply sent from the Inbox, and of the customer's 4
+    // messages at least the first (a day's `received` is written at most once a minute of message
+    // time, with what was counted meanwhile: docs/messaging.md, "Usage over time"); the chart's
+    // accessible name gives the same totals as the API.
     const daily = (await tenant.api.get('/api/sessions/usage/daily?days=14')).body;
     expect(daily.days).toHaveLength(14);
     const today = daily.sessions.find((s: { sessionId: string }) => s.sessionId === sessionId).days.at(-1);
-    expect(today).toMatchObject({ received: 4, sent: 1 });
+    expect(today.sent).toBe(1);
+    expect(today.received).toBeGreaterThanOrEqual(1);
+    expect(today.received).toBeLessThanOrEqual(4);
     const chart = desktop.getByRole('img', { name: /^Messages per day, Front desk/ });
     await expect
       .poll(() => chart.getAttribute('aria-label'))
-      .toContain(`received 4, sent 1, bot replies ${today.botReplies}`);
+      .toContain(`received ${today.received}, sent 1, bot replies ${today.botReplies}`);
     expect(await chart.locator('rect.bar').count()).toBeGreaterThan(0);
     await desktop.getByRole('img', { name: /^AI work per day, Front desk/ }).waitFor();
     await shot(desktop, 'usage', 'desktop');
