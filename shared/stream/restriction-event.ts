@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Session } from '../sessions/session.ts';
 import { feedClock } from '../store/keys.ts';
-import { sessionStatusPayload } from '../webhooks/payload.ts';
+import { sessionStatusOf } from '../webhooks/payload.ts';
 import { publishFeedEvent } from './feed-event.ts';
 
 /**
@@ -15,14 +15,6 @@ export async function publishRestrictionChange(s: Session): Promise<void> {
   const state = r ? `${r.reason}|${r.until ?? ''}|${r.capped ?? ''}` : 'none';
   const change = `${s.sessionId}:${state}:${s.stateAt}`;
   const eventId = `rst_${createHash('sha256').update(`${s.tenantId}\0${change}`).digest('hex').slice(0, 24)}`;
-  const payload = sessionStatusPayload({
-    sessionId: s.sessionId,
-    mobid: s.mobid,
-    mobile: s.mobile_number,
-    status: s.status,
-    reason: s.reason,
-    restriction: s.restriction,
-    at: s.stateAt,
-  });
+  const payload = sessionStatusOf(s);
   await publishFeedEvent(s.tenantId, s.sessionId, eventId, { ...payload }, feedClock());
 }

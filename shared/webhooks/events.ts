@@ -14,7 +14,7 @@ import {
   commandResultPayload,
   inboundWebhookPayload,
   messageStatusPayload,
-  sessionStatusPayload,
+  sessionStatusOf,
 } from './payload.ts';
 import { resolveSender } from './sender.ts';
 
@@ -199,15 +199,7 @@ export function sessionStatusWebhook(s: Session) {
         },
       );
       if (!changed) return undefined;
-      return sessionStatusPayload({
-        sessionId: s.sessionId,
-        mobid: s.mobid,
-        mobile: s.mobile_number,
-        status: s.status,
-        reason: s.reason,
-        restriction: s.restriction,
-        at: s.stateAt,
-      });
+      return sessionStatusOf(s);
     },
     { dedupKey: `${s.sessionId}:${state}:${s.stateAt}` },
   );

@@ -2,7 +2,7 @@ import type { MessageStatus, SessionStatus } from '../events/types.ts';
 import type { MessageAnalysis } from '../messages/analysis.ts';
 import { isDecryptFailed } from '../messages/content.ts';
 import type { Restriction } from '../sessions/restriction.ts';
-import { publicRestriction } from '../sessions/session.ts';
+import { publicRestriction, type Session } from '../sessions/session.ts';
 
 export interface InboundWebhookPayload {
   event: 'message.inbound';
@@ -130,6 +130,18 @@ export function sessionStatusPayload(p: {
     timestamp: seconds(p.at),
   };
 }
+
+/** The `session.status` payload of a stored session's state: the webhook's and the stream's. */
+export const sessionStatusOf = (s: Session) =>
+  sessionStatusPayload({
+    sessionId: s.sessionId,
+    mobid: s.mobid,
+    mobile: s.mobile_number,
+    status: s.status,
+    reason: s.reason,
+    restriction: s.restriction,
+    at: s.stateAt,
+  });
 
 /** `command.result`: a session action (reaction, pin, status story, group action) finished. */
 export function commandResultPayload(p: {

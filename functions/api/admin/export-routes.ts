@@ -5,7 +5,7 @@ import { bearer, errorResponses, json, StringList } from '#shared/http/schemas';
 import { type CsvColumn, csvHeaders, csvStream } from '../exports/csv.ts';
 import { jsonEnvelopeStream, jsonStreamHeaders } from '../exports/json-stream.ts';
 import { type ContactRow, contactRows, targetSessions, utcDateTime } from '../leads/contacts-source.ts';
-import { ExportedGroup, exportedGroups, groupColumns } from '../leads/group-export.ts';
+import { ExportedGroup, exportStamp, groupsExportAnswer } from '../leads/group-export.ts';
 
 /*
  * Administrative exports (docs/exports.md). Admin scope only (the `/api/admin` router checks it). An
@@ -122,8 +122,6 @@ async function* mapRows<A, B>(rows: AsyncIterable<A>, f: (a: A) => B): AsyncGene
   for await (const r of rows) yield f(r);
 }
 
-const stamp = () => new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '');
-
 /** Mounted at `/api/admin/export`, behind the admin router's `requireAuth` and `requireAdmin`. */
 export function adminExportRoutes() {
   const r = router();
@@ -136,7 +134,7 @@ export function adminExportRoutes() {
       return c.body(
         await csvStream(contactColumns, rows, { bom: p.bom }),
         200,
-        csvHeaders(`contacts-${stamp()}`),
+        csvHeaders(`contacts-${exportStamp()}`),
       ) as never;
     return c.body(
       jsonEnvelopeStream({ success: true }, 'contacts', rows, 'totalContacts'),
@@ -148,18 +146,7 @@ export function adminExportRoutes() {
     const body = c.req.header('content-type')?.includes('json') ? c.req.valid('json') : undefined;
     const p = merged(c.req.valid('query'), body);
     const { tenantId, sessions } = await scope(p);
-    const rows = exportedGroups(tenantId, sessions);
-    if (p.format === 'csv')
-      return c.body(
-        await csvStream(groupColumns, rows, { bom: p.bom }),
-        200,
-        csvHeaders(`groups-${stamp()}`),
-      ) as never;
-    return c.body(
-      jsonEnvelopeStream({ success: true }, 'groups', rows, 'totalGroups'),
-      200,
-      jsonStreamHeaders,
-    ) as never;
+    return (await groupsExportAnswer(tenantId, sessions, p)) as never;
   });
   return r;
 }

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import type { CsvColumn } from '../exports/csv.ts';
+import { type CsvColumn, csvHeaders, csvStream } from '../exports/csv.ts';
+import { jsonEnvelopeStream, jsonStreamHeaders } from '../exports/json-stream.ts';
 import { utcDateTime } from './contacts-source.ts';
 import { type GroupRow, groupRows } from './groups-source.ts';
 
@@ -40,4 +41,28 @@ export const groupColumns: CsvColumn<ReturnType<typeof groupExportRow>>[] = [
 /** The groups of `sessions` (ids of the tenant's sessions) as export rows, one at a time. */
 export async function* exportedGroups(tenantId: string, sessions: string[]) {
   for await (const g of groupRows(tenantId, sessions)) yield groupExportRow(g);
+}
+
+/** A file name's time stamp: `YYYYMMDDhhmmss` (UTC). */
+export const exportStamp = () => new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '');
+
+/**
+ * The groups export's answer, the admin's and the tenant's alike: a CSV file, or a streamed JSON
+ * envelope `{success, groups: [...], totalGroups}`.
+ */
+export async function groupsExportAnswer(
+  tenantId: string,
+  sessions: string[],
+  p: { format?: 'csv' | 'json'; bom?: boolean },
+): Promise<Response> {
+  const rows = exportedGroups(tenantId, sessions);
+  if (p.format === 'csv')
+    return new Response(await csvStream(groupColumns, rows, { bom: p.bom }), {
+      status: 200,
+      headers: csvHeaders(`groups-${exportStamp()}`),
+    });
+  return new Response(jsonEnvelopeStream({ success: true }, 'groups', rows, 'totalGroups'), {
+    status: 200,
+    headers: jsonStreamHeaders,
+  });
 }

@@ -1,10 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '#shared/http/context';
 import { bearer, errorResponses, json, StringList } from '#shared/http/schemas';
-import { csvHeaders, csvStream } from '../exports/csv.ts';
-import { jsonEnvelopeStream, jsonStreamHeaders } from '../exports/json-stream.ts';
 import { targetSessions } from './contacts-source.ts';
-import { ExportedGroup, exportedGroups, groupColumns } from './group-export.ts';
+import { ExportedGroup, groupsExportAnswer } from './group-export.ts';
 
 const Body = z.object({
   format: z.enum(['csv', 'json']).default('csv'),
@@ -42,8 +40,6 @@ const route = createRoute({
   },
 });
 
-const stamp = () => new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '');
-
 /**
  * `/api/sessions/groups/export`: the tenant's own groups export (the admin's names any tenant,
  * `/api/admin/export/groups`), in the same rows and columns. Only the caller's sessions are read.
@@ -55,18 +51,7 @@ export function groupsExportRoutes() {
     const hasBody = c.req.header('content-type')?.includes('json');
     const p = hasBody ? c.req.valid('json') : Body.parse({});
     const sessions = await targetSessions(tenantId, { sessionIds: p.sessionIds });
-    const rows = exportedGroups(tenantId, sessions);
-    if (p.format === 'csv')
-      return c.body(
-        await csvStream(groupColumns, rows, { bom: p.bom }),
-        200,
-        csvHeaders(`groups-${stamp()}`),
-      ) as never;
-    return c.body(
-      jsonEnvelopeStream({ success: true }, 'groups', rows, 'totalGroups'),
-      200,
-      jsonStreamHeaders,
-    ) as never;
+    return (await groupsExportAnswer(tenantId, sessions, p)) as never;
   });
   return r;
 }
