@@ -86,6 +86,9 @@ class TenantPoller {
   private refreshedAt = Date.now();
   private refreshDue = 0;
 
+  /** When the first listener came: what the feed got from then on is live for it, even before the first poll. */
+  private readonly createdAt = Date.now();
+
   constructor(readonly tenantId: string) {
     this.polling = true;
     this.ready = this.poll(false).finally(() => this.settle());
@@ -190,10 +193,17 @@ class TenantPoller {
       }
       for (const [k, ts] of this.seen) if (ts < start) this.seen.delete(k);
       const unseen = entries.filter((e) => streamed(e) && !this.seen.has(e.gsi1sk));
-      // The first poll only learns the window. Later ones mark what they read (a failed read is
-      // tried again at the next poll) and emit what was not offered meanwhile.
-      if (!emit) this.markFresh(unseen, (e) => e.gsi1sk);
-      else if (unseen.length) this.emit(this.markFresh(await feedMessages(unseen), keyOf));
+      // The first poll learns the window: what was stored before the poller was made is marked, not
+      // emitted; what came since (a listener waiting for it, its stream open) is live. Later polls
+      // mark what they read (a failed read is tried again at the next poll) and emit what was not
+      // offered meanwhile.
+      const live = emit ? unseen : unseen.filter((e) => timeOf(e.gsi1sk) >= this.createdAt);
+      if (!emit)
+        this.markFresh(
+          unseen.filter((e) => timeOf(e.gsi1sk) < this.createdAt),
+          (e) => e.gsi1sk,
+        );
+      if (live.length) this.emit(this.markFresh(await feedMessages(live), keyOf));
       this.failures = 0;
     } catch (err) {
       // Log the first failure of a streak, not every 200 ms.

@@ -205,11 +205,17 @@ describe('chatbot pipeline', () => {
     const second = await inbound(s.sessionId, from, 'hours');
     const [reply] = await repliesTo(s.sessionId, from);
     expect(reply!.text).toBe('Open 9 to 5');
-    // The second message's job ran (its marker is done); the first one never had a job.
+    // The second message's job ran (its marker is done). The first one had no job when its hooks ran
+    // before the rule was saved; on a loaded machine they may run after it (the message is visible in
+    // history before its hooks run), and then its job finds nothing to do: never a reply.
     expect(await dataTable.get(chatbotTurnKey(t.id, s.sessionId, second), true)).toMatchObject({
       state: 'done',
     });
-    expect(await dataTable.get(chatbotTurnKey(t.id, s.sessionId, first), true)).toBeUndefined();
+    const firstJob = await dataTable.get<{ outcome?: string }>(
+      chatbotTurnKey(t.id, s.sessionId, first),
+      true,
+    );
+    if (firstJob) expect(firstJob.outcome).toBe('chatbot disabled');
     expect(to(await outbox(s.sessionId), quiet)).toHaveLength(0);
   });
 

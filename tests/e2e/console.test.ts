@@ -134,7 +134,9 @@ describe('the web console in a real browser', () => {
       text: 'Hello, is the clinic open today?',
     });
     const chat = desktop.getByRole('button', { name: /Asha/ });
-    await chat.waitFor({ timeout: 10_000 });
+    // Live, without a reload: a stream may learn of a session created in another process up to 5 s
+    // late (docs/data-model.md, "Reading the feed live"), and the machine may be busy.
+    await chat.waitFor({ timeout: 30_000 });
     await chat.click();
     await desktop
       .getByRole('list', { name: 'Messages' })
