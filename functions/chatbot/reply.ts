@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
-import { names } from '#shared/aws/names';
-import type { Command } from '#shared/commands/types';
-import { env } from '#shared/config/env';
-import { saveMessage } from '#shared/messages/repository';
-import { sendJson } from '#shared/queue/send';
+import { queueOwnSend } from '#shared/commands/own-send';
 import type { Session } from '#shared/sessions/session';
-import { shardOf } from '#shared/sessions/shard';
 
 const hashOf = (...parts: string[]) => createHash('sha256').update(parts.join('\0')).digest('hex');
 
@@ -33,37 +28,14 @@ export async function dispatchReply(
   /** Spoken as a voice note (speech synthesis on the host) instead of sent as text. */
   voice?: { lang?: string },
 ): Promise<{ messageId: string; commandId: string }> {
-  const { tenantId, sessionId } = session;
-  const ids = replyIds(tenantId, sessionId, inboundId);
-  const now = Date.now();
-  await saveMessage({
-    tenantId,
-    sessionId,
-    messageId: ids.messageId,
-    direction: 'outbound',
-    chatId: to,
-    senderPhone: session.mobile_number ?? null,
-    senderName: session.name,
+  const ids = replyIds(session.tenantId, session.sessionId, inboundId);
+  await queueOwnSend(session, {
+    ...ids,
+    to,
     kind: voice ? 'voice' : 'text',
     text,
-    status: 'queued',
-    timestampMs: now,
-    statusAt: now,
-  });
-  const command: Command = {
-    kind: 'send',
-    commandId: ids.commandId,
-    tenantId,
-    sessionId,
-    issuedAt: now,
-    messageId: ids.messageId,
-    to,
     content: voice ? { kind: 'voice', speech: { text, lang: voice.lang } } : { kind: 'text', text },
     delivery: { humanLike: true, presence: voice ? 'recording' : 'composing' },
-  };
-  await sendJson(names.commandQueue(shardOf(sessionId, env().SHARD_COUNT)), command, {
-    groupId: sessionId,
-    dedupId: command.commandId,
   });
   return ids;
 }

@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
-import { names } from '#shared/aws/names';
-import type { Command } from '#shared/commands/types';
-import { env } from '#shared/config/env';
+import { queueOwnSend } from '#shared/commands/own-send';
 import type { HostEvent } from '#shared/events/types';
-import { saveMessage } from '#shared/messages/repository';
-import { sendJson } from '#shared/queue/send';
 import { getSession } from '#shared/sessions/repository';
 import type { Session } from '#shared/sessions/session';
-import { shardOf } from '#shared/sessions/shard';
 import { feedClock } from '#shared/store/keys';
 import { publishFeedEvent } from '#shared/stream/feed-event';
 import { enqueueWebhook } from '#shared/webhooks/enqueue';
@@ -78,36 +73,13 @@ export async function applyCall(e: CallEvent): Promise<void> {
  * monthly send quota: the session sends it by itself, like the chatbot's replies.
  */
 async function sendRejectMessage(session: Session, to: string, callId: string, text: string): Promise<void> {
-  const { tenantId, sessionId } = session;
-  const h = hashOf(tenantId, sessionId, callId, 'call-reject');
-  const messageId = `3EB0${h.slice(0, 16).toUpperCase()}`;
-  const now = Date.now();
-  await saveMessage({
-    tenantId,
-    sessionId,
-    messageId,
-    direction: 'outbound',
-    chatId: to,
-    senderPhone: session.mobile_number ?? null,
-    senderName: session.name,
+  const h = hashOf(session.tenantId, session.sessionId, callId, 'call-reject');
+  await queueOwnSend(session, {
+    messageId: `3EB0${h.slice(0, 16).toUpperCase()}`,
+    commandId: `cmd_cr${h.slice(16, 46)}`,
+    to,
     kind: 'text',
     text,
-    status: 'queued',
-    timestampMs: now,
-    statusAt: now,
-  });
-  const command: Command = {
-    kind: 'send',
-    commandId: `cmd_cr${h.slice(16, 46)}`,
-    tenantId,
-    sessionId,
-    issuedAt: now,
-    messageId,
-    to,
     content: { kind: 'text', text },
-  };
-  await sendJson(names.commandQueue(shardOf(sessionId, env().SHARD_COUNT)), command, {
-    groupId: sessionId,
-    dedupId: command.commandId,
   });
 }

@@ -8,7 +8,7 @@ import { type InboundSave, saveInbound } from '#shared/messages/repository';
 import { count } from '#shared/metrics/metrics';
 import { feedClock } from '#shared/store/keys';
 import { nudgeTenantFeed } from '#shared/stream/feed';
-import { countDaily } from '#shared/usage/daily';
+import { countDaily, dayOf } from '#shared/usage/daily';
 import { inboundFirstAttempts, replayedInboundWebhooks } from '#shared/webhooks/events';
 import { deliverFirstAttempts } from '#shared/webhooks/first-attempts';
 import type { WebhookJob } from '#shared/webhooks/job';
@@ -149,7 +149,7 @@ async function writeDailyReceived(tenantId: string, sessionId: string, fresh: In
   const days = new Map<string, DayReceived>();
   for (const e of fresh) {
     const at = e.message.timestampMs;
-    const day = new Date(at).toISOString().slice(0, 10);
+    const day = dayOf(at);
     const d = days.get(day);
     days.set(day, { at: Math.max(at, d?.at ?? 0), count: (d?.count ?? 0) + 1 });
   }
