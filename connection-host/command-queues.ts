@@ -1,11 +1,10 @@
-import { ChangeMessageVisibilityBatchCommand } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
-import { sqsClient } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import { queueUrl } from '#shared/aws/queue-url';
 import { Command } from '#shared/commands/types';
 import { logger } from '#shared/log/logger';
 import { pollQueue, type QueuePoller, type SqsHandler } from '#shared/queue/consumer';
+import { changeVisibility } from '#shared/queue/visibility';
 import { applyCommand, type CommandContext } from './commands.ts';
 import { fifoBatchHandler } from './fifo-batch.ts';
 
@@ -150,19 +149,13 @@ export class CommandQueues {
 
   private async putBack(queue: string, records: SQSRecord[]): Promise<void> {
     try {
-      const QueueUrl = await queueUrl(queue);
-      for (let i = 0; i < records.length; i += 10) {
-        await sqsClient().send(
-          new ChangeMessageVisibilityBatchCommand({
-            QueueUrl,
-            Entries: records.slice(i, i + 10).map((r, j) => ({
-              Id: String(j),
-              ReceiptHandle: r.receiptHandle,
-              VisibilityTimeout: bounceSeconds(Number(r.attributes?.ApproximateReceiveCount ?? '1')),
-            })),
-          }),
-        );
-      }
+      await changeVisibility(
+        await queueUrl(queue),
+        records.map((r) => ({
+          receiptHandle: r.receiptHandle,
+          seconds: bounceSeconds(Number(r.attributes?.ApproximateReceiveCount ?? '1')),
+        })),
+      );
     } catch (err) {
       // Left as they are, they return after the visibility timeout.
       logger.warn({ err, queue }, 'putting commands back failed');

@@ -1,9 +1,4 @@
-import {
-  ChangeMessageVisibilityBatchCommand,
-  DeleteMessageBatchCommand,
-  type Message,
-  ReceiveMessageCommand,
-} from '@aws-sdk/client-sqs';
+import { DeleteMessageBatchCommand, type Message, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { z } from 'zod';
 import { sqsClient } from '../aws/clients.ts';
@@ -12,6 +7,7 @@ import { groupCommit, indicesByKey } from '../batching.ts';
 import { logger } from '../log/logger.ts';
 import { flushMetrics } from '../metrics/flush.ts';
 import { observeQueueAge } from '../metrics/metrics.ts';
+import { changeVisibility } from './visibility.ts';
 
 export type RecordHandler<T> = (body: T, meta: { messageId: string; receiveCount: number }) => Promise<void>;
 
@@ -408,21 +404,12 @@ export function pollQueue(queueName: string, handler: SqsHandler, opts: PollOpti
 
 /** Messages received after the consumer stopped: visible again at once, not after their timeout. */
 async function returnToQueue(url: string, messages: Message[]): Promise<void> {
-  if (!messages.length) return;
-  await sqsClient()
-    .send(
-      new ChangeMessageVisibilityBatchCommand({
-        QueueUrl: url,
-        Entries: messages.map((m, i) => ({
-          Id: String(i),
-          ReceiptHandle: m.ReceiptHandle,
-          VisibilityTimeout: 0,
-        })),
-      }),
-    )
-    .catch((err) =>
-      logger.warn({ err }, 'returning messages failed; they return after their visibility timeout'),
-    );
+  await changeVisibility(
+    url,
+    messages.map((m) => ({ receiptHandle: m.ReceiptHandle, seconds: 0 })),
+  ).catch((err) =>
+    logger.warn({ err }, 'returning messages failed; they return after their visibility timeout'),
+  );
 }
 
 /**
@@ -564,20 +551,10 @@ class Deleter {
  * if this process dies, its messages come back to another consumer within `seconds`.
  */
 function keepInvisible(url: string, messages: Array<{ ReceiptHandle?: string }>, seconds: number) {
+  const items = messages.map((m) => ({ receiptHandle: m.ReceiptHandle, seconds }));
   return setInterval(
     () => {
-      sqsClient()
-        .send(
-          new ChangeMessageVisibilityBatchCommand({
-            QueueUrl: url,
-            Entries: messages.map((m, i) => ({
-              Id: String(i),
-              ReceiptHandle: m.ReceiptHandle,
-              VisibilityTimeout: seconds,
-            })),
-          }),
-        )
-        .catch((err) => logger.warn({ err }, 'visibility extension failed'));
+      changeVisibility(url, items).catch((err) => logger.warn({ err }, 'visibility extension failed'));
     },
     Math.max(1000, (seconds * 1000) / 3),
   );
