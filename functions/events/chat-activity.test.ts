@@ -38,4 +38,24 @@ describe('chat activity', () => {
       },
     );
   });
+
+  it('keeps the newest message’s name when an older message is noted late, and waits for it', () => {
+    const c = { chatId: '919800000009@s.whatsapp.net', name: 'Kiran', at: 9_000_000, count: 1 };
+    expect(noteChatActivity('t', 's', c)).toEqual(c);
+    // The newer message, with a new name, is noted before an older one of the old name.
+    expect(noteChatActivity('t', 's', { ...c, name: 'Kiran Rao', at: c.at + 2_000 })).toMatchObject({
+      name: 'Kiran Rao',
+      count: 1,
+    });
+    expect(noteChatActivity('t', 's', { ...c, at: c.at + 1_000 })).toBeUndefined();
+    // Counted with the next write, under the newer name.
+    expect(
+      noteChatActivity('t', 's', { ...c, name: undefined, at: c.at + CONTACT_ACTIVITY_STEP_MS * 2 }),
+    ).toEqual({
+      chatId: c.chatId,
+      name: 'Kiran Rao',
+      at: c.at + CONTACT_ACTIVITY_STEP_MS * 2,
+      count: 2,
+    });
+  });
 });

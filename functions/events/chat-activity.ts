@@ -36,15 +36,18 @@ export function noteChatActivity(
 ): ChatActivity | undefined {
   const key = keyOf(tenantId, sessionId, c.chatId);
   const last = pending.get(key);
+  // The newest message's name is the chat's: an older message noted late (runs stored side by side)
+  // neither replaces it nor makes a write due.
+  const newer = c.at >= (last?.at ?? 0);
   const merged = {
-    name: c.name ?? last?.name,
+    name: newer ? (c.name ?? last?.name) : (last?.name ?? c.name),
     at: Math.max(c.at, last?.at ?? 0),
     count: c.count + (last?.count ?? 0),
     writtenAt: last?.writtenAt,
   };
   const due =
     merged.writtenAt === undefined ||
-    (c.name !== undefined && c.name !== last?.name) ||
+    (newer && c.name !== undefined && c.name !== last?.name) ||
     merged.at - merged.writtenAt >= CONTACT_ACTIVITY_STEP_MS;
   if (!due) {
     pending.set(key, merged);

@@ -15,4 +15,12 @@ describe('contact activity', () => {
     expect(contactActivityDue('t', 's2', c)).toBe(true);
     expect(contactActivityDue('t2', 's', c)).toBe(true);
   });
+
+  it('is not due for an older message noted late with an older name', () => {
+    const c = { phone: '919800000009', name: 'Kiran Rao', at: 9_000_000 };
+    contactActivityWritten('t', 's', c);
+    expect(contactActivityDue('t', 's', { ...c, name: 'Kiran', at: c.at - 1_000 })).toBe(false);
+    contactActivityWritten('t', 's', { ...c, name: 'Kiran', at: c.at - 1_000 });
+    expect(contactActivityDue('t', 's', { ...c, at: c.at + 1_000 })).toBe(false);
+  });
 });

@@ -21,7 +21,8 @@ export function contactActivityDue(
 ): boolean {
   const last = written.get(keyOf(tenantId, sessionId, sender.phone));
   if (!last) return true;
-  if (sender.name !== undefined && sender.name !== last.name) return true;
+  // An older message noted late (runs stored side by side) does not bring back its older name.
+  if (sender.name !== undefined && sender.name !== last.name && sender.at >= last.at) return true;
   return sender.at - last.at >= CONTACT_ACTIVITY_STEP_MS;
 }
 
@@ -33,5 +34,9 @@ export function contactActivityWritten(
 ): void {
   const key = keyOf(tenantId, sessionId, sender.phone);
   const last = written.get(key);
-  written.set(key, { name: sender.name ?? last?.name, at: Math.max(sender.at, last?.at ?? 0) });
+  const newer = sender.at >= (last?.at ?? 0);
+  written.set(key, {
+    name: newer ? (sender.name ?? last?.name) : (last?.name ?? sender.name),
+    at: Math.max(sender.at, last?.at ?? 0),
+  });
 }

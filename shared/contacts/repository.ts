@@ -19,8 +19,13 @@ export async function saveContacts(
     const key = contactKey(tenantId, sessionId, c.phone);
     const fields = { type: 'contact', tenantId, sessionId, phone: c.phone, name: c.name, lid: c.lid };
     // One write when the message is the contact's newest (the usual case), two otherwise.
-    if (lastMsgAt !== undefined && (await newerActivity(key, fields, lastMsgAt))) continue;
-    await dataTable.update(key, fields);
+    if (lastMsgAt === undefined) {
+      await dataTable.update(key, fields);
+      continue;
+    }
+    if (await newerActivity(key, fields, lastMsgAt)) continue;
+    // An older message's name does not replace the newer one's (messages can be stored out of order).
+    await dataTable.update(key, { ...fields, name: undefined });
   }
 }
 
@@ -112,7 +117,8 @@ export async function recordChatActivity(
   const fields = { type: 'chat', tenantId, sessionId, chatId, name };
   // One write when this is the chat's newest message (the usual case), two otherwise.
   if (await newerActivity(key, fields, at, { inboundCount: count })) return;
-  await dataTable.update(key, fields, { add: { inboundCount: count } });
+  // An older message's name does not replace the newer one's (messages can be stored out of order).
+  await dataTable.update(key, { ...fields, name: undefined }, { add: { inboundCount: count } });
 }
 
 /** Whether the session has a chat with `chatId` (a message arrived from it). */

@@ -80,8 +80,13 @@ describe('contacts, chats, groups and LID mappings', () => {
     });
     expect(contact.lastMsgAt).toBeGreaterThanOrEqual(before - 60_000);
     expect(contact.lastMsgAt).toBeLessThanOrEqual(Date.now());
-    // The new name is written at once, with every message counted until then.
-    const chat = (await listChats(t.id, s.sessionId)).find((c) => c.chatId === from);
-    expect(chat).toMatchObject({ name: 'Kiran Rao', inboundCount: 3 });
+    // The new name is written at once, with every message noted until then: the first and the
+    // third, and the second unless its run was noted after the third's (runs are stored side by side;
+    // then it waits for the chat's next write: functions/events/chat-activity.ts).
+    const chat = await waitFor(async () =>
+      (await listChats(t.id, s.sessionId)).find((c) => c.chatId === from && c.name === 'Kiran Rao'),
+    );
+    expect(chat.inboundCount).toBeGreaterThanOrEqual(2);
+    expect(chat.inboundCount).toBeLessThanOrEqual(3);
   });
 });
