@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api } from './api.ts';
-import { ActionButton, ErrorText, Form, useLoad } from './ui.tsx';
+import { ActionButton, ErrorText, Field, Form, useLoad } from './ui.tsx';
 
 interface Intent {
   id: string;
@@ -109,10 +109,7 @@ function AddPhrase(props: { intentId: string; onAdd: (phrase: string) => Promise
         setPhrase('');
       }}
     >
-      <label>
-        New phrase for {props.intentId}
-        <input value={phrase} onInput={(e) => setPhrase(e.currentTarget.value)} />
-      </label>
+      <Field label={`New phrase for ${props.intentId}`} value={phrase} onInput={setPhrase} />
       <button type="submit" aria-label={`Add phrase to ${props.intentId}`}>
         Add phrase
       </button>
@@ -141,18 +138,9 @@ function NewIntent(props: { onAdd: (intent: Intent) => Promise<void> }) {
         setReply('');
       }}
     >
-      <label>
-        Intent id
-        <input value={id} onInput={(e) => setId(e.currentTarget.value)} />
-      </label>
-      <label>
-        First phrase
-        <input value={phrase} onInput={(e) => setPhrase(e.currentTarget.value)} />
-      </label>
-      <label>
-        Its reply
-        <input value={reply} onInput={(e) => setReply(e.currentTarget.value)} />
-      </label>
+      <Field label="Intent id" value={id} onInput={setId} />
+      <Field label="First phrase" value={phrase} onInput={setPhrase} />
+      <Field label="Its reply" value={reply} onInput={setReply} />
       <button type="submit">Add intent</button>
     </Form>
   );

@@ -1,23 +1,22 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Session } from './api.ts';
-import { ErrorText, Form, useLoad } from './ui.tsx';
+import { Choice, ErrorText, Form, SessionChoice, useLoad } from './ui.tsx';
 
 const PROFILES = ['clinic', 'appliances', 'ecommerce', 'salon'] as const;
+
+/** The chatbot's tenant-wide key, beside one session's. */
+export const TENANT_WIDE = { value: 'global', text: 'every session (tenant-wide)' };
 
 /** The key a piece of knowledge is saved under: tenant-wide, or one session. */
 export function KeyPicker(props: { sessions: Session[]; value: string; onChange: (key: string) => void }) {
   return (
-    <label>
-      Applies to
-      <select value={props.value} onChange={(e) => props.onChange(e.currentTarget.value)}>
-        <option value="global">every session (tenant-wide)</option>
-        {props.sessions.map((s) => (
-          <option key={s.sessionId} value={s.sessionId}>
-            {s.name || s.sessionId}
-          </option>
-        ))}
-      </select>
-    </label>
+    <SessionChoice
+      label="Applies to"
+      sessions={props.sessions}
+      first={TENANT_WIDE}
+      value={props.value}
+      onChange={props.onChange}
+    />
   );
 }
 
@@ -137,14 +136,12 @@ export function Templates(props: { onApplied: () => void }) {
         props.onApplied();
       }}
     >
-      <label>
-        Template
-        <select value={profile} onChange={(e) => setProfile(e.currentTarget.value as typeof profile)}>
-          {PROFILES.map((p) => (
-            <option key={p}>{p}</option>
-          ))}
-        </select>
-      </label>
+      <Choice
+        label="Template"
+        value={profile}
+        options={PROFILES}
+        onChange={(p) => setProfile(p as typeof profile)}
+      />
       <button type="submit">Apply template</button>
       {done && <p role="status">{done}</p>}
     </Form>

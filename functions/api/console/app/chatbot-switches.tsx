@@ -1,6 +1,5 @@
-import { useState } from 'preact/hooks';
-import { api, messageOf, type Session } from './api.ts';
-import { ActionButton, ErrorText, Status, useLoad } from './ui.tsx';
+import { api, type Session } from './api.ts';
+import { ActionButton, ErrorText, Status, useAction, useLoad } from './ui.tsx';
 
 interface Switches {
   chatbotEnabled: boolean;
@@ -68,8 +67,7 @@ function Check(props: {
   checked: boolean;
   onChange: (checked: boolean) => Promise<void>;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const action = useAction();
   return (
     <span class="action">
       <label class="check">
@@ -77,22 +75,15 @@ function Check(props: {
           type="checkbox"
           aria-label={props.label}
           checked={props.checked}
-          disabled={busy}
-          onChange={async (e) => {
-            setBusy(true);
-            setError(undefined);
-            try {
-              await props.onChange(e.currentTarget.checked);
-            } catch (err) {
-              setError(messageOf(err));
-            } finally {
-              setBusy(false);
-            }
+          disabled={action.busy}
+          onChange={(e) => {
+            const checked = e.currentTarget.checked;
+            return action.run(() => props.onChange(checked));
           }}
         />
         {props.text}
       </label>
-      <ErrorText error={error} />
+      <ErrorText error={action.error} />
     </span>
   );
 }

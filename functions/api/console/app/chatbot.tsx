@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api, type Session } from './api.ts';
 import { IntentsEditor } from './chatbot-intents.tsx';
-import { KnowledgeEditors, Templates } from './chatbot-knowledge.tsx';
+import { KnowledgeEditors, TENANT_WIDE, Templates } from './chatbot-knowledge.tsx';
 import { SessionSwitches } from './chatbot-switches.tsx';
-import { ActionButton, ErrorText, Form, Status, useLoad } from './ui.tsx';
+import { ActionButton, Choice, ErrorText, Field, Form, Head, SessionChoice, Status, useLoad } from './ui.tsx';
 
 interface Rule {
   id: string;
@@ -42,15 +42,7 @@ export function ChatbotPage() {
       <NewRule sessions={sessions.data ?? []} onAdded={rules.reload} />
       <ErrorText error={rules.error} />
       <table>
-        <thead>
-          <tr>
-            <th>Session</th>
-            <th>Trigger</th>
-            <th>Keyword</th>
-            <th>Reply</th>
-            <th />
-          </tr>
-        </thead>
+        <Head columns={['Session', 'Trigger', 'Keyword', 'Reply', '']} />
         <tbody>
           {(rules.data ?? []).map((r) => (
             <tr key={r.id}>
@@ -105,33 +97,17 @@ function NewRule(props: { sessions: Session[]; onAdded: () => void }) {
         props.onAdded();
       }}
     >
-      <label>
-        Session
-        <select value={mobid} onChange={(e) => setMobid(e.currentTarget.value)}>
-          <option value="*">every session</option>
-          {props.sessions.map((s) => (
-            <option key={s.mobid} value={s.mobid}>
-              {s.name || s.sessionId}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Trigger
-        <select value={triggerType} onChange={(e) => setTrigger(e.currentTarget.value)}>
-          {TRIGGERS.map((t) => (
-            <option key={t}>{t}</option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Keyword
-        <input value={keyword} onInput={(e) => setKeyword(e.currentTarget.value)} />
-      </label>
-      <label>
-        Reply text
-        <input value={response} onInput={(e) => setResponse(e.currentTarget.value)} />
-      </label>
+      <SessionChoice
+        label="Session"
+        sessions={props.sessions}
+        by="mobid"
+        first={{ value: '*', text: 'every session' }}
+        value={mobid}
+        onChange={setMobid}
+      />
+      <Choice label="Trigger" value={triggerType} options={TRIGGERS} onChange={setTrigger} />
+      <Field label="Keyword" value={keyword} onInput={setKeyword} />
+      <Field label="Reply text" value={response} onInput={setResponse} />
       <button type="submit">Add rule</button>
     </Form>
   );
@@ -165,17 +141,13 @@ function TryIt(props: { sessions: Session[] }) {
       }}
     >
       <div class="row">
-        <label>
-          On
-          <select value={sessionKey} onChange={(e) => setSessionKey(e.currentTarget.value)}>
-            <option value="global">every session (tenant-wide)</option>
-            {props.sessions.map((s) => (
-              <option key={s.sessionId} value={s.sessionId}>
-                {s.name || s.sessionId}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SessionChoice
+          label="On"
+          sessions={props.sessions}
+          first={TENANT_WIDE}
+          value={sessionKey}
+          onChange={setSessionKey}
+        />
         <label>
           Try it
           <input

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, request } from './api.ts';
-import { ActionButton, ErrorText, useLoad, when } from './ui.tsx';
+import { ActionButton, ErrorText, Head, useLoad, when } from './ui.tsx';
 
 interface Lead {
   phone_number: string;
@@ -68,14 +68,7 @@ export function ExportsPage() {
       <h3>Leads</h3>
       <ErrorText error={leads.error} />
       <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Number</th>
-            <th>Session</th>
-            <th>Seen</th>
-          </tr>
-        </thead>
+        <Head columns={['Name', 'Number', 'Session', 'Seen']} />
         <tbody>
           {(leads.data ?? []).map((l) => (
             <tr key={`${l.session_id} ${l.phone_number}`}>

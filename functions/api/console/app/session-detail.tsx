@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, type Session } from './api.ts';
-import { ErrorText, Form, Status, useLoad, when } from './ui.tsx';
+import { ErrorText, Field, Form, Head, Status, useLoad, when } from './ui.tsx';
 
 interface StatusChange {
   status: string;
@@ -63,22 +63,13 @@ export function SessionDetail(props: { session: Session; onChanged: () => void; 
           props.onChanged();
         }}
       >
-        <label>
-          New name
-          <input value={name} maxLength={100} onInput={(e) => setName(e.currentTarget.value)} />
-        </label>
+        <Field label="New name" maxLength={100} value={name} onInput={setName} />
         <button type="submit">Rename</button>
       </Form>
       <h4>Status history</h4>
       <ErrorText error={history.error} />
       <table aria-label="Status history">
-        <thead>
-          <tr>
-            <th>When</th>
-            <th>Status</th>
-            <th>Reason</th>
-          </tr>
-        </thead>
+        <Head columns={['When', 'Status', 'Reason']} />
         <tbody>
           {(history.data ?? []).map((h) => (
             <tr key={`${h.at}${h.status}`}>

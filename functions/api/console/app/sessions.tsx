@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, messageOf, request, type Session } from './api.ts';
 import { SessionDetail } from './session-detail.tsx';
-import { ActionButton, ErrorText, Form, Status, useLoad, when } from './ui.tsx';
+import { ActionButton, Choice, ErrorText, Field, Form, Head, Status, useLoad, when } from './ui.tsx';
 
 const LIVE_MS = 2000;
 
@@ -27,15 +27,7 @@ export function SessionsPage() {
       <ErrorText error={list.error} />
       {shown && <SessionDetail session={shown} onChanged={list.reload} onClose={() => setOpen(undefined)} />}
       <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Status</th>
-            <th>Number</th>
-            <th>Created</th>
-            <th>Actions</th>
-          </tr>
-        </thead>
+        <Head columns={['Name', 'Status', 'Number', 'Created', 'Actions']} />
         <tbody>
           {(list.data ?? [])
             .filter((s) => s.dbStatus !== 'inactive')
@@ -103,23 +95,17 @@ function NewSession(props: { onCreated: (sessionId: string) => void }) {
         props.onCreated(r.session.sessionId);
       }}
     >
-      <label>
-        Session name
-        <input value={name} maxLength={100} onInput={(e) => setName(e.currentTarget.value)} />
-      </label>
-      <label>
-        Link with
-        <select value={method} onChange={(e) => setMethod(e.currentTarget.value as 'qr' | 'phone')}>
-          <option value="qr">QR code</option>
-          <option value="phone">Pairing code</option>
-        </select>
-      </label>
-      {method === 'phone' && (
-        <label>
-          Phone number
-          <input inputMode="tel" value={phone} onInput={(e) => setPhone(e.currentTarget.value)} />
-        </label>
-      )}
+      <Field label="Session name" maxLength={100} value={name} onInput={setName} />
+      <Choice
+        label="Link with"
+        value={method}
+        options={[
+          { value: 'qr', text: 'QR code' },
+          { value: 'phone', text: 'Pairing code' },
+        ]}
+        onChange={(m) => setMethod(m as 'qr' | 'phone')}
+      />
+      {method === 'phone' && <Field label="Phone number" inputMode="tel" value={phone} onInput={setPhone} />}
       <button type="submit">New session</button>
     </Form>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from './api.ts';
-import { ActionButton, ErrorText, Form, Status, useLoad, when } from './ui.tsx';
+import { ActionButton, ErrorText, Field, Form, Head, Status, useLoad, when } from './ui.tsx';
 
 interface Tenant {
   id: string;
@@ -56,10 +56,7 @@ export function TenantsPage() {
           setOpen(r.tenant.id);
         }}
       >
-        <label>
-          Tenant name
-          <input value={name} required onInput={(e) => setName(e.currentTarget.value)} />
-        </label>
+        <Field label="Tenant name" required value={name} onInput={setName} />
         <button type="submit">Create tenant</button>
       </Form>
       {created && (
@@ -84,10 +81,7 @@ export function TenantsPage() {
           if (openId.trim()) setOpen(openId.trim());
         }}
       >
-        <label>
-          Tenant ID
-          <input value={openId} placeholder="tnt_…" onInput={(e) => setOpenId(e.currentTarget.value)} />
-        </label>
+        <Field label="Tenant ID" placeholder="tnt_…" value={openId} onInput={setOpenId} />
         <button type="submit">Open</button>
       </form>
       {open && <TenantDetail key={open} id={open} />}
@@ -130,23 +124,12 @@ function TenantDetail({ id }: { id: string }) {
           await keys.reload();
         }}
       >
-        <label>
-          Key label
-          <input value={label} maxLength={100} onInput={(e) => setLabel(e.currentTarget.value)} />
-        </label>
+        <Field label="Key label" maxLength={100} value={label} onInput={setLabel} />
         <button type="submit">Issue key</button>
       </Form>
       {issued && <NewKey what="New key" apiKey={issued} />}
       <table aria-label="API keys">
-        <thead>
-          <tr>
-            <th>Key</th>
-            <th>Label</th>
-            <th>Status</th>
-            <th>Created</th>
-            <th />
-          </tr>
-        </thead>
+        <Head columns={['Key', 'Label', 'Status', 'Created', '']} />
         <tbody>
           {(keys.data ?? []).map((k) => (
             <tr key={k.keyId}>

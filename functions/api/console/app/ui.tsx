@@ -52,6 +52,27 @@ export function useLoad<T>(load: () => Promise<T>, everyMs?: number) {
   return { data, error, reload };
 }
 
+/**
+ * One action at a time, run by a button, a form or a checkbox: `busy` while it runs (the control is
+ * disabled or marked busy), and its error as the API worded it.
+ */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const run = async (action: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await action();
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run };
+}
+
 /** A button that runs an action, disabled while it runs; the action's error is shown beside it. */
 export function ActionButton(props: {
   onClick: () => Promise<unknown>;
@@ -59,30 +80,19 @@ export function ActionButton(props: {
   class?: string;
   label?: string;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const action = useAction();
   return (
     <span class="action">
       <button
         type="button"
         class={props.class}
         aria-label={props.label}
-        disabled={busy}
-        onClick={async () => {
-          setBusy(true);
-          setError(undefined);
-          try {
-            await props.onClick();
-          } catch (err) {
-            setError(messageOf(err));
-          } finally {
-            setBusy(false);
-          }
-        }}
+        disabled={action.busy}
+        onClick={() => action.run(props.onClick)}
       >
         {props.children}
       </button>
-      <ErrorText error={error} />
+      <ErrorText error={action.error} />
     </span>
   );
 }
@@ -97,29 +107,79 @@ export function Form(props: {
   class?: string;
   label?: string;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const action = useAction();
   return (
     <form
       class={props.class}
       aria-label={props.label}
-      aria-busy={busy}
-      onSubmit={async (e) => {
+      aria-busy={action.busy}
+      onSubmit={(e) => {
         e.preventDefault();
-        setBusy(true);
-        setError(undefined);
-        try {
-          await props.onSubmit();
-        } catch (err) {
-          setError(messageOf(err));
-        } finally {
-          setBusy(false);
-        }
+        return action.run(props.onSubmit);
       }}
     >
       {props.children}
-      <ErrorText error={error} />
+      <ErrorText error={action.error} />
     </form>
+  );
+}
+
+/** One choice of a drop-down: its value, and the words shown when they differ from it. */
+export type Option = string | number | { value: string | number; text: string };
+
+/** A labelled drop-down; `onChange` gets the chosen value as text. */
+export function Choice(props: {
+  label: string;
+  value: string | number;
+  options: readonly Option[];
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label>
+      {props.label}
+      <select value={props.value} onChange={(e) => props.onChange(e.currentTarget.value)}>
+        {props.options.map((o) => {
+          const { value, text } = typeof o === 'object' ? o : { value: o, text: String(o) };
+          return (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          );
+        })}
+      </select>
+    </label>
+  );
+}
+
+/**
+ * A labelled drop-down of the tenant's sessions (by name, else id) after a first choice that
+ * stands for none or all of them; `by` says which of a session's ids is the value.
+ */
+export function SessionChoice(props: {
+  label: string;
+  sessions: readonly { sessionId: string; mobid: string; name?: string | null }[];
+  value: string;
+  first: { value: string; text: string };
+  by?: 'sessionId' | 'mobid';
+  onChange: (value: string) => void;
+}) {
+  const by = props.by ?? 'sessionId';
+  return (
+    <Choice
+      label={props.label}
+      value={props.value}
+      options={[props.first, ...props.sessions.map((s) => ({ value: s[by], text: s.name || s.sessionId }))]}
+      onChange={props.onChange}
+    />
+  );
+}
+
+/** A table's header row; an empty heading is a column of actions. */
+export function Head({ columns }: { columns: readonly string[] }) {
+  return (
+    <thead>
+      <tr>{columns.map((c, n) => (c ? <th key={c}>{c}</th> : <th key={`_${n}`} />))}</tr>
+    </thead>
   );
 }
 
@@ -138,3 +198,23 @@ export function Status({ value }: { value: string }) {
 /** A time (epoch ms or ISO text) in the reader's locale. */
 export const when = (t: number | string | null | undefined) =>
   t === null || t === undefined || t === '' ? '' : new Date(t).toLocaleString();
+
+/** A labelled text input; `onInput` gets its text as typed. */
+export function Field(props: {
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  type?: 'text' | 'url' | 'password';
+  inputMode?: 'tel' | 'text';
+  maxLength?: number;
+  placeholder?: string;
+  required?: boolean;
+}) {
+  const { label, onInput, ...input } = props;
+  return (
+    <label>
+      {label}
+      <input {...input} onInput={(e) => onInput(e.currentTarget.value)} />
+    </label>
+  );
+}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.ts';
 import { BarChart } from './chart.tsx';
-import { ErrorText, Status, useLoad, when } from './ui.tsx';
+import { Choice, ErrorText, Head, Status, useLoad, when } from './ui.tsx';
 
 interface Usage {
   sessionId: string;
@@ -49,15 +49,7 @@ export function UsagePage() {
       <h3>Messages this month</h3>
       <ErrorText error={quota.error} />
       <table>
-        <thead>
-          <tr>
-            <th>Session</th>
-            <th>Status</th>
-            <th>Sent</th>
-            <th>Quota left</th>
-            <th>Resets</th>
-          </tr>
-        </thead>
+        <Head columns={['Session', 'Status', 'Sent', 'Quota left', 'Resets']} />
         <tbody>
           {(quota.data ?? []).map((u) => (
             <tr key={u.sessionId}>
@@ -116,15 +108,12 @@ function OverTime() {
   return (
     <div>
       <h3>Over time</h3>
-      <label>
-        Period
-        <select value={days} onChange={(e) => setDays(Number(e.currentTarget.value))}>
-          <option value={7}>last 7 days</option>
-          <option value={14}>last 14 days</option>
-          <option value={30}>last 30 days</option>
-          <option value={90}>last 90 days</option>
-        </select>
-      </label>
+      <Choice
+        label="Period"
+        value={days}
+        options={[7, 14, 30, 90].map((n) => ({ value: n, text: `last ${n} days` }))}
+        onChange={(n) => setDays(Number(n))}
+      />
       <ErrorText error={daily.error} />
       {(daily.data?.sessions ?? []).map((s) => {
         const name = s.session_name || s.sessionId;

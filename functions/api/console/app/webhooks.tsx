@@ -1,7 +1,19 @@
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import type { AttemptRecord } from '../../../../shared/webhooks/lifecycle.ts';
 import { api, type Session } from './api.ts';
-import { ActionButton, ErrorText, Form, Status, useLoad, when } from './ui.tsx';
+import {
+  ActionButton,
+  Choice,
+  ErrorText,
+  Field,
+  Form,
+  Head,
+  SessionChoice,
+  Status,
+  useLoad,
+  when,
+} from './ui.tsx';
 
 interface Config {
   webhookUrl?: string | null;
@@ -9,16 +21,8 @@ interface Config {
   enabled?: boolean;
   secretToken?: string | null;
 }
-interface Attempt {
-  round: number;
-  attempt: number;
-  at: string;
-  url: string | null;
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-  outcome: string;
-}
+/** A filter's choice; the empty value is "any". */
+const orAny = (v: string) => ({ value: v, text: v || 'any' });
 interface Delivery {
   id: string;
   event: string;
@@ -28,7 +32,7 @@ interface Delivery {
   lastStatusCode: number | null;
   lastError: string | null;
   createdAt: string;
-  attemptLog: Attempt[];
+  attemptLog: AttemptRecord[];
 }
 
 const STATUSES = ['', 'pending', 'sending', 'retrying', 'delivered', 'failed'];
@@ -90,14 +94,12 @@ function ConfigForm({ stored }: { stored: Config }) {
         setSaved(true);
       }}
     >
-      <label>
-        Webhook URL
-        <input type="url" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
-      </label>
-      <label>
-        Approved domains (comma-separated; the URL's host must be one of them)
-        <input value={domains} onInput={(e) => setDomains(e.currentTarget.value)} />
-      </label>
+      <Field label="Webhook URL" type="url" value={url} onInput={setUrl} />
+      <Field
+        label="Approved domains (comma-separated; the URL's host must be one of them)"
+        value={domains}
+        onInput={setDomains}
+      />
       <label>
         Signing secret (leave empty to keep the current one)
         <input
@@ -144,50 +146,19 @@ function Deliveries() {
       <h3>Deliveries</h3>
       <fieldset class="row filters">
         <legend>Filters</legend>
-        <label>
-          Status
-          <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s || 'any'}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Session
-          <select value={sessionId} onChange={(e) => setSessionId(e.currentTarget.value)}>
-            <option value="">any</option>
-            {(sessions.data ?? []).map((s) => (
-              <option key={s.sessionId} value={s.sessionId}>
-                {s.name || s.sessionId}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Event
-          <select value={event} onChange={(e) => setEvent(e.currentTarget.value)}>
-            {EVENTS.map((ev) => (
-              <option key={ev} value={ev}>
-                {ev || 'any'}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice label="Status" value={status} options={STATUSES.map(orAny)} onChange={setStatus} />
+        <SessionChoice
+          label="Session"
+          sessions={sessions.data ?? []}
+          first={orAny('')}
+          value={sessionId}
+          onChange={setSessionId}
+        />
+        <Choice label="Event" value={event} options={EVENTS.map(orAny)} onChange={setEvent} />
       </fieldset>
       <ErrorText error={log.error ?? sessions.error} />
       <table aria-label="Deliveries">
-        <thead>
-          <tr>
-            <th>Event</th>
-            <th>Status</th>
-            <th>Attempts</th>
-            <th>Last answer</th>
-            <th>Created</th>
-            <th />
-          </tr>
-        </thead>
+        <Head columns={['Event', 'Status', 'Attempts', 'Last answer', 'Created', '']} />
         <tbody>
           {(log.data ?? []).map((d) => (
             <Fragment key={d.id}>
@@ -242,16 +213,7 @@ function Attempts({ delivery: d }: { delivery: Delivery }) {
   if (d.attemptLog.length === 0) return <p class="muted">No attempt yet.</p>;
   return (
     <table aria-label={`Attempts of ${d.id}`}>
-      <thead>
-        <tr>
-          <th>Round</th>
-          <th>Attempt</th>
-          <th>When</th>
-          <th>Answer</th>
-          <th>Took</th>
-          <th>Outcome</th>
-        </tr>
-      </thead>
+      <Head columns={['Round', 'Attempt', 'When', 'Answer', 'Took', 'Outcome']} />
       <tbody>
         {d.attemptLog.map((a) => (
           <tr key={`${a.round}-${a.attempt}`}>
