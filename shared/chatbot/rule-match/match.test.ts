@@ -98,18 +98,13 @@ describe('matchRule: precedence', () => {
     expect(matchRule([], 'hello', keys)).toBeUndefined();
   });
 
-  it('decides among 1,000 rules well under a millisecond on average', () => {
+  // How fast (well under a millisecond among 1,000 rules) is measured by bench/chatbot-decision.ts,
+  // not here: a timed test fails on a busy machine.
+  it('decides among 1,000 rules of every kind', () => {
     const many = Array.from({ length: 1_000 }, (_, i) =>
       rule({ triggerType: (['exact', 'contains', 'regex'] as const)[i % 3]!, keyword: `keyword${i}\\b` }),
     );
-    matchRule(many, 'warm up', keys);
-    // The best of several batches, so a busy machine (other processes on the same cores) does not count.
-    const batches = Array.from({ length: 10 }, () => {
-      const started = performance.now();
-      for (let i = 0; i < 20; i++) matchRule([...many], 'no rule matches this message at all', keys);
-      return (performance.now() - started) / 20;
-    });
-    expect(Math.min(...batches)).toBeLessThan(1);
+    expect(matchRule(many, 'no rule matches this message at all', keys)).toBeUndefined();
     expect(matchRule(many, 'about KEYWORD998 here', keys)?.keyword).toBe('keyword998\\b');
     expect(matchRule(many, 'KEYWORD999\\b', keys)?.triggerType).toBe('exact');
   });
