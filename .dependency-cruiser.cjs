@@ -47,6 +47,22 @@ module.exports = {
       to: { path: '^functions/', pathNot: '^functions/$1/' },
     },
     {
+      name: 'outbound-guard-stands-alone',
+      severity: 'error',
+      comment:
+        "shared/outbound/ guards every request made on a user's behalf (webhooks, media, exports, knowledge, proxies): it builds on config and errors only, so any caller can use it without pulling in a domain.",
+      from: { path: '^shared/outbound/' },
+      to: { path: '^shared/', pathNot: '^shared/(outbound|config|http)/' },
+    },
+    {
+      name: 'address-rules-only-through-the-guard',
+      severity: 'error',
+      comment:
+        'Which addresses are private is judged by shared/outbound/guard.ts (assertAllowedAddress, guardedFetch, guardedLookup); a caller that checked addresses itself would skip the check on the address actually dialled.',
+      from: { pathNot: '^shared/outbound/' },
+      to: { path: '^shared/outbound/address\\.ts$' },
+    },
+    {
       name: 'no-unresolvable-imports',
       severity: 'error',
       from: {},

@@ -5,7 +5,7 @@ import { maskUrl } from '#shared/http/mask-url';
 import { logger } from '#shared/log/logger';
 import { toVCard } from '#shared/messages/vcard';
 import { STATUS_JID } from '#shared/phone/jid';
-import { guardedFetch } from '#shared/webhooks/guard';
+import { guardedFetch } from '#shared/outbound/guard';
 import type {
   DriverLink,
   LinkEnd,

@@ -4,7 +4,7 @@ import { isProfileName, tenantProfile } from '#shared/chatbot/knowledge';
 import { GLOBAL_KEY, sessionKeysOf } from '#shared/chatbot/session-keys';
 import { ServiceError, ValidationError } from '#shared/http/errors';
 import { findSession } from '#shared/sessions/repository';
-import { guardedFetch, TargetNotAllowedError } from '#shared/webhooks/guard';
+import { guardedFetch, TargetNotAllowedError } from '#shared/outbound/guard';
 
 /** A session key as a request gives it: a phone number, session id, mobid, profile name or `global`. */
 export const SessionKeyInput = z

@@ -14,7 +14,7 @@ import {
   normaliseDomain,
 } from '#shared/webhooks/config';
 import { getWebhookConfig } from '#shared/webhooks/config-store';
-import { assertPublicTarget } from '#shared/webhooks/guard';
+import { assertPublicTarget } from '#shared/outbound/guard';
 
 /** The tenant's Cloud-format webhook as the API shows it: secrets masked. */
 export const CloudConfigView = z

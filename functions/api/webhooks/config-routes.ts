@@ -15,7 +15,7 @@ import {
   type WebhookConfig,
 } from '#shared/webhooks/config';
 import { getWebhookConfig, listSessionOverrides, putWebhookConfig } from '#shared/webhooks/config-store';
-import { assertPublicTarget } from '#shared/webhooks/guard';
+import { assertPublicTarget } from '#shared/outbound/guard';
 import { requireAuth } from '../auth/middleware.ts';
 import { CloudConfigView, cloudView, saveCloudConfig } from './cloud-config.ts';
 import { deliveryRoutes } from './delivery-routes.ts';
