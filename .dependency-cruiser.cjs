@@ -63,6 +63,22 @@ module.exports = {
       to: { path: '^shared/outbound/address\\.ts$' },
     },
     {
+      name: 'stream-imports-no-webhooks',
+      severity: 'error',
+      comment:
+        'The SSE feed and the webhooks are two ways out for the same events; what both show lives in shared/presentation/, so the feed needs nothing from shared/webhooks/.',
+      from: { path: '^shared/stream/' },
+      to: { path: '^shared/webhooks/' },
+    },
+    {
+      name: 'presentation-belongs-to-no-channel',
+      severity: 'error',
+      comment:
+        'shared/presentation/ is what the webhooks, the SSE feed and the history routes show alike: it imports none of them.',
+      from: { path: '^shared/presentation/' },
+      to: { path: '^(shared/(webhooks|stream)|functions)/' },
+    },
+    {
       name: 'no-unresolvable-imports',
       severity: 'error',
       from: {},
