@@ -79,6 +79,14 @@ module.exports = {
       to: { path: '^(shared/(webhooks|stream)|functions)/' },
     },
     {
+      name: 'templates-import-no-messages',
+      severity: 'error',
+      comment:
+        'functions/api/templates/ stores templates; sending with one (render-template.ts) is the job of functions/api/messages/, which imports templates and not the other way round.',
+      from: { path: '^functions/api/templates/' },
+      to: { path: '^functions/api/messages/' },
+    },
+    {
       name: 'no-unresolvable-imports',
       severity: 'error',
       from: {},
