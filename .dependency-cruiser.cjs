@@ -47,6 +47,46 @@ module.exports = {
       to: { path: '^functions/', pathNot: '^functions/$1/' },
     },
     {
+      name: 'outbound-guard-stands-alone',
+      severity: 'error',
+      comment:
+        "shared/outbound/ guards every request made on a user's behalf (webhooks, media, exports, knowledge, proxies): it builds on config and errors only, so any caller can use it without pulling in a domain.",
+      from: { path: '^shared/outbound/' },
+      to: { path: '^shared/', pathNot: '^shared/(outbound|config|http)/' },
+    },
+    {
+      name: 'address-rules-only-through-the-guard',
+      severity: 'error',
+      comment:
+        'Which addresses are private is judged by shared/outbound/guard.ts (assertAllowedAddress, guardedFetch, guardedLookup); a caller that checked addresses itself would skip the check on the address actually dialled.',
+      from: { pathNot: '^shared/outbound/' },
+      to: { path: '^shared/outbound/address\\.ts$' },
+    },
+    {
+      name: 'stream-imports-no-webhooks',
+      severity: 'error',
+      comment:
+        'The SSE feed and the webhooks are two ways out for the same events; what both show lives in shared/presentation/, so the feed needs nothing from shared/webhooks/.',
+      from: { path: '^shared/stream/' },
+      to: { path: '^shared/webhooks/' },
+    },
+    {
+      name: 'presentation-belongs-to-no-channel',
+      severity: 'error',
+      comment:
+        'shared/presentation/ is what the webhooks, the SSE feed and the history routes show alike: it imports none of them.',
+      from: { path: '^shared/presentation/' },
+      to: { path: '^(shared/(webhooks|stream)|functions)/' },
+    },
+    {
+      name: 'templates-import-no-messages',
+      severity: 'error',
+      comment:
+        'functions/api/templates/ stores templates; sending with one (render-template.ts) is the job of functions/api/messages/, which imports templates and not the other way round.',
+      from: { path: '^functions/api/templates/' },
+      to: { path: '^functions/api/messages/' },
+    },
+    {
       name: 'no-unresolvable-imports',
       severity: 'error',
       from: {},

@@ -45,7 +45,7 @@ async function mediaBytes(content: OutboundContent): Promise<{ bytes: Uint8Array
   const url = content.mediaUrl!;
   let res: Response;
   try {
-    const { guardedFetch } = await import('#shared/webhooks/guard');
+    const { guardedFetch } = await import('#shared/outbound/guard');
     res = await guardedFetch(
       url,
       { method: 'GET' },

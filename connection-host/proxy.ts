@@ -6,8 +6,8 @@ import { HttpsProxyAgent } from 'https-proxy-agent';
 import { SocksProxyAgent } from 'socks-proxy-agent';
 import { type Dispatcher, Agent as UndiciAgent } from 'undici';
 import { maskUrl } from '#shared/http/mask-url';
+import { assertAllowedAddress, guardedLookup } from '#shared/outbound/guard';
 import { proxyUrlProblem } from '#shared/sessions/proxy-url';
-import { assertAllowedAddress, guardedLookup } from '#shared/webhooks/guard';
 
 /** A session's proxy refused before any byte went out: the session cannot link as configured. */
 export class ProxyRefusedError extends Error {

@@ -70,6 +70,39 @@ describe('the layout rule (dependency-cruiser)', () => {
     );
     expect(r.output).toMatch(/lambdas-stay-apart: functions\/events\/apply\.ts → functions\/api\/app\.ts/);
   });
+
+  it('keeps rooms: the outbound guard stands alone, the feed and templates stay off webhooks and messages', () => {
+    const dir = tree({
+      'shared/outbound/guard.ts': "import { a } from './address.ts';\nexport const g = a;\n",
+      'shared/outbound/address.ts': "import { s } from '../sessions/session.ts';\nexport const a = s;\n",
+      'shared/sessions/session.ts': "import { a } from '../outbound/address.ts';\nexport const s = a;\n",
+      'shared/webhooks/payload.ts': 'export const p = 1;\n',
+      'shared/stream/feed.ts': "import { p } from '../webhooks/payload.ts';\nexport const f = p;\n",
+      'shared/presentation/sender.ts': "import { f } from '../stream/feed.ts';\nexport const r = f;\n",
+      'functions/api/messages/send.ts': 'export const send = 1;\n',
+      'functions/api/templates/routes.ts':
+        "import { send } from '../messages/send.ts';\nexport const t = send;\n",
+    });
+    made.push(dir);
+    const r = cruise(dir, ['functions', 'shared']);
+    expect(r.status).not.toBe(0);
+    expect(r.output).toMatch(
+      /outbound-guard-stands-alone: shared\/outbound\/address\.ts → shared\/sessions\/session\.ts/,
+    );
+    expect(r.output).toMatch(
+      /address-rules-only-through-the-guard: shared\/sessions\/session\.ts → shared\/outbound\/address\.ts/,
+    );
+    expect(r.output).not.toMatch(/address-rules-only-through-the-guard: shared\/outbound\/guard\.ts/);
+    expect(r.output).toMatch(
+      /stream-imports-no-webhooks: shared\/stream\/feed\.ts → shared\/webhooks\/payload\.ts/,
+    );
+    expect(r.output).toMatch(
+      /presentation-belongs-to-no-channel: shared\/presentation\/sender\.ts → shared\/stream\/feed\.ts/,
+    );
+    expect(r.output).toMatch(
+      /templates-import-no-messages: functions\/api\/templates\/routes\.ts → functions\/api\/messages\/send\.ts/,
+    );
+  });
 });
 
 describe('Lambda bundles', () => {

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ValidationError } from '../http/errors.ts';
-import { assertAllowedAddress } from '../webhooks/guard.ts';
+import { assertAllowedAddress } from '../outbound/guard.ts';
 
 /** Proxy schemes a session may use: an HTTP CONNECT proxy (plain or over TLS) or SOCKS5. */
 export const PROXY_PROTOCOLS = ['http:', 'https:', 'socks5:', 'socks5h:'] as const;

@@ -2,11 +2,11 @@ import { env } from '../config/env.ts';
 import { logger } from '../log/logger.ts';
 import type { StoredMessage } from '../messages/message.ts';
 import { feedEntries, feedMessages, tenantFeed } from '../messages/repository.ts';
+import { mediaLink } from '../presentation/media-link.ts';
+import { resolveSender } from '../presentation/sender.ts';
 import { listSessionIds } from '../sessions/repository.ts';
 import { feedKey, feedPk, legacyFeedPk, orderKeyAt } from '../store/keys.ts';
 import { INDEX_SHARDS } from '../store/shards.ts';
-import { mediaLink } from '../webhooks/media-link.ts';
-import { resolveSender } from '../webhooks/sender.ts';
 import { type FeedEventRow, isFeedEvent } from './feed-event.ts';
 import { streamPayload } from './payload.ts';
 

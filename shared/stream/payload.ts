@@ -1,6 +1,6 @@
 import type { MessageAnalysis } from '../messages/analysis.ts';
 import type { StoredMessage } from '../messages/message.ts';
-import { listReplyOf } from '../webhooks/payload.ts';
+import { listReplyOf } from '../presentation/list-reply.ts';
 
 /** The tenant SSE stream payload of the interface specification. */
 export interface StreamPayload {

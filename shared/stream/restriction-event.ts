@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
+import { sessionStatusOf } from '../presentation/session-status.ts';
 import type { Session } from '../sessions/session.ts';
 import { feedClock } from '../store/keys.ts';
-import { sessionStatusOf } from '../webhooks/payload.ts';
 import { publishFeedEvent } from './feed-event.ts';
 
 /**

@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { logger } from '../log/logger.ts';
 import { count } from '../metrics/metrics.ts';
+import {
+  guardedStatus,
+  TargetNotAllowedError,
+  TargetTimeoutError,
+  TargetUnreachableError,
+} from '../outbound/guard.ts';
 import { TRANSACTION_MAX_ITEMS } from '../store/db.ts';
 import { dataTable } from '../store/tables.ts';
 import { backoffConfig, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs } from './backoff.ts';
 import { hostOf, isApprovedHost } from './config.ts';
-import { guardedStatus, TargetNotAllowedError, TargetTimeoutError, TargetUnreachableError } from './guard.ts';
 import {
   nextAttempt,
   POST_TIMEOUT_MS,

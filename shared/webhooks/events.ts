@@ -3,20 +3,16 @@ import type { MessageStatus } from '../events/types.ts';
 import type { MessageAnalysis } from '../messages/analysis.ts';
 import { DECRYPT_FAILED, type InboundMessage, isDecryptFailed } from '../messages/content.ts';
 import type { StoredMessage } from '../messages/message.ts';
+import { mediaLink } from '../presentation/media-link.ts';
+import { resolveSender } from '../presentation/sender.ts';
+import { sessionStatusOf } from '../presentation/session-status.ts';
 import { getSession } from '../sessions/repository.ts';
 import type { Session } from '../sessions/session.ts';
 import { sessionStatusSentKey } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
 import { CLOUD_EVENTS, cloudInboundPayload, cloudStatusPayload } from './cloud/events.ts';
 import { enqueueBuilt, enqueueReplayed, prepareFirstAttempts } from './enqueue.ts';
-import { mediaLink } from './media-link.ts';
-import {
-  commandResultPayload,
-  inboundWebhookPayload,
-  messageStatusPayload,
-  sessionStatusOf,
-} from './payload.ts';
-import { resolveSender } from './sender.ts';
+import { commandResultPayload, inboundWebhookPayload, messageStatusPayload } from './payload.ts';
 
 /**
  * How long the events consumer reuses a session record it read for webhook payloads (`mobid`,

@@ -1,8 +1,8 @@
-import type { MessageStatus, SessionStatus } from '../events/types.ts';
+import type { MessageStatus } from '../events/types.ts';
 import type { MessageAnalysis } from '../messages/analysis.ts';
 import { isDecryptFailed } from '../messages/content.ts';
-import type { Restriction } from '../sessions/restriction.ts';
-import { publicRestriction, type Session } from '../sessions/session.ts';
+import { listReplyOf } from '../presentation/list-reply.ts';
+import { unixSeconds } from '../presentation/unix-seconds.ts';
 
 export interface InboundWebhookPayload {
   event: 'message.inbound';
@@ -33,8 +33,6 @@ export interface InboundWebhookPayload {
   decrypt_failed?: true;
 }
 
-const seconds = (ms: number) => Math.floor(ms / 1000);
-
 /** `message.inbound`, exactly the fields of the interface specification. */
 export function inboundWebhookPayload(p: {
   sessionId: string;
@@ -61,7 +59,7 @@ export function inboundWebhookPayload(p: {
     sender: p.sender,
     recipient: p.recipient ?? null,
     message_id: p.message.id,
-    timestamp: seconds(p.message.timestampMs),
+    timestamp: unixSeconds(p.message.timestampMs),
     content: {
       text: p.message.text ?? p.message.caption ?? null,
       media_url: p.mediaUrl,
@@ -77,13 +75,6 @@ export function inboundWebhookPayload(p: {
     ...(p.message.kind && isDecryptFailed({ kind: p.message.kind }) ? { decrypt_failed: true as const } : {}),
   };
 }
-
-/** A list reply as the payloads show it. */
-export const listReplyOf = (r: { id: string; title: string; description?: string }) => ({
-  id: r.id,
-  title: r.title,
-  description: r.description ?? null,
-});
 
 /** `message.status`: an outbound (or inbound) message moved to a later status. */
 export function messageStatusPayload(p: {
@@ -105,43 +96,9 @@ export function messageStatusPayload(p: {
     chat_id: p.chatId,
     status: p.status,
     reason: p.reason ?? null,
-    timestamp: seconds(p.at),
+    timestamp: unixSeconds(p.at),
   };
 }
-
-/** `session.status`: the session's live state changed. */
-export function sessionStatusPayload(p: {
-  sessionId: string;
-  mobid?: string;
-  mobile?: string;
-  status: SessionStatus;
-  reason?: string;
-  restriction?: Restriction | null;
-  at: number;
-}) {
-  return {
-    event: 'session.status' as const,
-    session_id: p.sessionId,
-    mobid: p.mobid ?? null,
-    mobile_number: p.mobile ?? null,
-    status: p.status,
-    reason: p.reason ?? null,
-    restriction: publicRestriction(p.restriction),
-    timestamp: seconds(p.at),
-  };
-}
-
-/** The `session.status` payload of a stored session's state: the webhook's and the stream's. */
-export const sessionStatusOf = (s: Session) =>
-  sessionStatusPayload({
-    sessionId: s.sessionId,
-    mobid: s.mobid,
-    mobile: s.mobile_number,
-    status: s.status,
-    reason: s.reason,
-    restriction: s.restriction,
-    at: s.stateAt,
-  });
 
 /** `command.result`: a session action (reaction, pin, status story, group action) finished. */
 export function commandResultPayload(p: {
@@ -163,6 +120,6 @@ export function commandResultPayload(p: {
     status: p.status,
     result: p.result ?? null,
     error: p.error ?? null,
-    timestamp: seconds(p.at),
+    timestamp: unixSeconds(p.at),
   };
 }

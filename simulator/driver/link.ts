@@ -4,8 +4,8 @@ import type { NumberCheck } from '#shared/commands/types';
 import { maskUrl } from '#shared/http/mask-url';
 import { logger } from '#shared/log/logger';
 import { toVCard } from '#shared/messages/vcard';
+import { guardedFetch } from '#shared/outbound/guard';
 import { STATUS_JID } from '#shared/phone/jid';
-import { guardedFetch } from '#shared/webhooks/guard';
 import type {
   DriverLink,
   LinkEnd,

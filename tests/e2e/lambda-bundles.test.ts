@@ -149,6 +149,11 @@ describe('the bundled Lambdas (what `cdk deploy` uploads), run with plain node',
     );
     expect(stored.statusCode, stored.body).toBe(201);
 
+    // The chatbot's profile templates: JSON files inlined into the bundle and validated as they load.
+    const template = invoke(api, 'GET', '/api/v1/chatbot/templates/clinic');
+    expect(template.statusCode, template.body).toBe(200);
+    expect(json(template).brain.business.profile).toBe('clinic');
+
     // /docs: Swagger UI's script and style sheet from the bundle, no CDN.
     const page = invoke(api, 'GET', '/docs');
     expect(page.statusCode).toBe(200);

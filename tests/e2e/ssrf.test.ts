@@ -6,7 +6,7 @@ import {
   TargetNotAllowedError,
   TargetTimeoutError,
   TargetTooLargeError,
-} from '#shared/webhooks/guard';
+} from '#shared/outbound/guard';
 
 /**
  * The service under test runs with WEBHOOK_ALLOW_PRIVATE_TARGETS=true so that local receivers work;

@@ -3,8 +3,8 @@ import { BRAIN_MAX_BYTES, Brain, PROMPT_MAX_BYTES } from '#shared/chatbot/brain-
 import { isProfileName, tenantProfile } from '#shared/chatbot/knowledge';
 import { GLOBAL_KEY, sessionKeysOf } from '#shared/chatbot/session-keys';
 import { ServiceError, ValidationError } from '#shared/http/errors';
+import { guardedFetch, TargetNotAllowedError } from '#shared/outbound/guard';
 import { findSession } from '#shared/sessions/repository';
-import { guardedFetch, TargetNotAllowedError } from '#shared/webhooks/guard';
 
 /** A session key as a request gives it: a phone number, session id, mobid, profile name or `global`. */
 export const SessionKeyInput = z

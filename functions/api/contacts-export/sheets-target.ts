@@ -1,6 +1,6 @@
 import { importPKCS8, SignJWT } from 'jose';
 import { ServiceError } from '#shared/http/errors';
-import { guardedFetch } from '#shared/webhooks/guard';
+import { guardedFetch } from '#shared/outbound/guard';
 import { exportConfig } from './config.ts';
 import { batches, EXPORT_COLUMNS, type ExportRow } from './rows.ts';
 import type { StoredOnlineSheet } from './settings.ts';

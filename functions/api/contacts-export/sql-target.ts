@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import type pg from 'pg';
 import { env } from '#shared/config/env';
 import { ServiceError } from '#shared/http/errors';
-import { assertAllowedAddress } from '#shared/webhooks/guard';
+import { assertAllowedAddress } from '#shared/outbound/guard';
 import { batches, type ExportRow } from './rows.ts';
 import type { StoredSqlTable } from './settings.ts';
 

@@ -5,9 +5,9 @@ import { NotFoundError } from '#shared/http/errors';
 import { errorResponses, json } from '#shared/http/schemas';
 import type { StoredMessage } from '#shared/messages/message';
 import { queryMessages } from '#shared/messages/repository';
+import { mediaLink } from '#shared/presentation/media-link';
+import { resolveSender } from '#shared/presentation/sender';
 import { streamPayload } from '#shared/stream/payload';
-import { mediaLink } from '#shared/webhooks/media-link';
-import { resolveSender } from '#shared/webhooks/sender';
 import { Limit } from './query.ts';
 
 const MSG_KINDS: Record<'text' | 'audio' | 'image' | 'document', string[]> = {

@@ -9,7 +9,6 @@ import { requireAuth } from '../auth/middleware.ts';
 import { acceptCommand } from '../commands/accept.ts';
 import { cloudMediaKeyOf, cloudMediaUrl, requireCloudMedia } from '../media/cloud-media.ts';
 import { requireReadySession } from '../sessions/service.ts';
-import { renderStoredTemplate } from '../templates/render.ts';
 import {
   CloudMessageBody as Body,
   type CloudContact,
@@ -23,6 +22,7 @@ import { cloudErrors } from './cloud-errors.ts';
 import { markReadCloud } from './cloud-read.ts';
 import { buildContent } from './content-builder.ts';
 import { IdempotencyHeaders, idempotentJson } from './idempotency.ts';
+import { renderStoredTemplate } from './render-template.ts';
 import { acceptSend } from './send-service.ts';
 
 const PATH = '/{phoneNumberId}/messages';

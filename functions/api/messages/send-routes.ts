@@ -4,8 +4,8 @@ import { router } from '#shared/http/context';
 import { bearer, ErrorSchema, errorResponses, json } from '#shared/http/schemas';
 import { requireAuth } from '../auth/middleware.ts';
 import { requireReadySession } from '../sessions/service.ts';
-import { renderStoredTemplate } from '../templates/render.ts';
 import { IdempotencyHeaders, idempotent } from './idempotency.ts';
+import { renderStoredTemplate } from './render-template.ts';
 import { contentOf, SendBody } from './send-schema.ts';
 import { acceptSend } from './send-service.ts';
 

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ServiceError, ValidationError } from '#shared/http/errors';
+import { assertPublicTarget } from '#shared/outbound/guard';
 import {
   type CloudWebhookConfig,
   getCloudWebhookConfig,
@@ -14,7 +15,6 @@ import {
   normaliseDomain,
 } from '#shared/webhooks/config';
 import { getWebhookConfig } from '#shared/webhooks/config-store';
-import { assertPublicTarget } from '#shared/webhooks/guard';
 
 /** The tenant's Cloud-format webhook as the API shows it: secrets masked. */
 export const CloudConfigView = z

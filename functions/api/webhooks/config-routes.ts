@@ -3,6 +3,7 @@ import { router } from '#shared/http/context';
 import { ServiceError } from '#shared/http/errors';
 import { maskUrl, unmaskUrl } from '#shared/http/mask-url';
 import { bearer, errorResponses, json, StringList } from '#shared/http/schemas';
+import { assertPublicTarget } from '#shared/outbound/guard';
 import { requireSession } from '#shared/sessions/repository';
 import { getCloudWebhookConfig } from '#shared/webhooks/cloud/config-store';
 import {
@@ -15,7 +16,6 @@ import {
   type WebhookConfig,
 } from '#shared/webhooks/config';
 import { getWebhookConfig, listSessionOverrides, putWebhookConfig } from '#shared/webhooks/config-store';
-import { assertPublicTarget } from '#shared/webhooks/guard';
 import { requireAuth } from '../auth/middleware.ts';
 import { CloudConfigView, cloudView, saveCloudConfig } from './cloud-config.ts';
 import { deliveryRoutes } from './delivery-routes.ts';

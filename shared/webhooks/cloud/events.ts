@@ -1,9 +1,9 @@
 import type { MessageStatus } from '../../events/types.ts';
 import type { InboundMessage } from '../../messages/content.ts';
 import type { StoredMessage } from '../../messages/message.ts';
+import { mediaLink } from '../../presentation/media-link.ts';
+import { resolveSender } from '../../presentation/sender.ts';
 import type { Session } from '../../sessions/session.ts';
-import { mediaLink } from '../media-link.ts';
-import { resolveSender } from '../sender.ts';
 import { CLOUD_EVENTS } from '../target.ts';
 import { type CloudSender, inboundEnvelope, statusEnvelope } from './envelope.ts';
 

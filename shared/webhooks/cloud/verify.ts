@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ValidationError } from '../../http/errors.ts';
-import { guardedFetch, TargetNotAllowedError } from '../guard.ts';
+import { guardedFetch, TargetNotAllowedError } from '../../outbound/guard.ts';
 
 const HANDSHAKE_TIMEOUT_MS = 10_000;
 /** A challenge echo is a few bytes; a receiver answering more is not echoing it. */

@@ -13,8 +13,10 @@ import { ServiceError } from '../http/errors.ts';
 import { blockedReason } from './address.ts';
 
 /**
- * Every outbound request made on a user's behalf (webhook deliveries, media URLs, remote brain and
- * prompt URLs) goes through `guardedFetch`. The address is checked when the socket connects, on the
+ * Every outbound request made on a user's behalf (webhook deliveries, media URLs, contact exports,
+ * knowledge pages, remote brain and prompt URLs) goes through `guardedFetch`; proxies and SQL export
+ * targets check their resolved addresses with `assertAllowedAddress`. It lives in its own folder
+ * because webhooks are only one of its callers. The address is checked when the socket connects, on the
  * address actually dialled, so a name that resolves to a public address at validation time and to
  * a private one later (DNS rebinding) is still refused. Redirects are never followed.
  */

@@ -1,8 +1,13 @@
 import { NotFoundError, ValidationError } from '#shared/http/errors';
 import type { OutboundContent } from '#shared/messages/content';
-import { buildContent } from '../messages/content-builder.ts';
-import { getTemplate } from './repository.ts';
-import { fillPlaceholders, type StoredTemplate } from './template.ts';
+import { getTemplate } from '../templates/repository.ts';
+import { fillPlaceholders, type StoredTemplate } from '../templates/template.ts';
+import { buildContent } from './content-builder.ts';
+
+/**
+ * Sending with a template is the messages' job: templates/ stores them and knows their placeholders,
+ * and this turns one into the content a send carries, so templates/ needs nothing from messages/.
+ */
 
 /** What a template turns into: plain text, media with the text as caption, or text with buttons. */
 export function renderTemplate(
