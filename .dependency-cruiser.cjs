@@ -47,6 +47,14 @@ module.exports = {
       to: { path: '^functions/', pathNot: '^functions/$1/' },
     },
     {
+      name: 'local-lanes-stay-local',
+      severity: 'error',
+      comment:
+        'The combining lane dispatch makes the local poller batch as the Lambda trigger does; it runs only in the local launcher, so no deployable (nor its tests) imports it.',
+      from: { path: '^(functions|connection-host|shared)/' },
+      to: { path: '^scripts/local/combined-lanes\\.ts$' },
+    },
+    {
       name: 'no-unresolvable-imports',
       severity: 'error',
       from: {},

@@ -70,6 +70,20 @@ describe('the layout rule (dependency-cruiser)', () => {
     );
     expect(r.output).toMatch(/lambdas-stay-apart: functions\/events\/apply\.ts → functions\/api\/app\.ts/);
   });
+
+  it('fails when a deployable, even a test of one, imports the local combining lane dispatch', () => {
+    const dir = tree({
+      'scripts/local/combined-lanes.ts': 'export const combinedLanes = 1;\n',
+      'shared/queue/lanes.test.ts':
+        "import { combinedLanes } from '../../scripts/local/combined-lanes.ts';\nexport const t = combinedLanes;\n",
+    });
+    made.push(dir);
+    const r = cruise(dir, ['shared', 'scripts']);
+    expect(r.status).not.toBe(0);
+    expect(r.output).toMatch(
+      /local-lanes-stay-local: shared\/queue\/lanes\.test\.ts → scripts\/local\/combined-lanes\.ts/,
+    );
+  });
 });
 
 describe('Lambda bundles', () => {

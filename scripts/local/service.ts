@@ -3,7 +3,7 @@ import { serve } from '@hono/node-server';
 import { names } from '#shared/aws/names';
 import { env, resetEnvCache } from '#shared/config/env';
 import { logger } from '#shared/log/logger';
-import { pollQueue } from '#shared/queue/consumer';
+import { pollQueue } from '#shared/queue/poller';
 import { startConnectionHost } from '../../connection-host/host.ts';
 import { createApp } from '../../functions/api/app.ts';
 import { handler as chatbotHandler } from '../../functions/chatbot/handler.ts';
@@ -18,6 +18,7 @@ import {
 import { sweepDeliveries } from '../../functions/webhooks/sweep.ts';
 import { assertSimulatorAllowed, simulatorRoutes } from '../../simulator/routes.ts';
 import { bootstrapResources } from './bootstrap.ts';
+import { combinedLanes } from './combined-lanes.ts';
 import { spawnHosts } from './host-processes.ts';
 import { startLocalAws } from './local-aws.ts';
 import { localDriver } from './local-driver.ts';
@@ -123,7 +124,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   // stored side by side and their first webhook attempts made within one budget
   // (functions/events/batch.ts). Up to 25 of a session's events at once.
   const events = pollQueue(names.eventsQueue(), eventsHandler, {
-    lanes: { keyOf: eventLane, handOver: 25, combine: 2 },
+    lanes: { keyOf: eventLane, handOver: 25, dispatch: combinedLanes(2) },
   });
   stops.push(() => events.stop());
   // A session's first attempts in order, one lane each, up to 50 at once; the lanes ready at the
@@ -131,7 +132,7 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   // A slow tenant's jobs each in a lane of its own, run apart from the combined calls, so a slow
   // receiver holds up no other tenant's deliveries (docs/events.md, "Fair sharing").
   const webhooks = pollQueue(names.webhooksQueue(), webhooksHandler, {
-    lanes: { keyOf: webhookLane, handOver: 50, combine: 2, isolate: isolatedWebhookLane },
+    lanes: { keyOf: webhookLane, handOver: 50, dispatch: combinedLanes(2, isolatedWebhookLane) },
   });
   stops.push(() => webhooks.stop());
   // Each chatbot job in a lane of its own: a slow model call never holds up the next receive.

@@ -3,7 +3,7 @@ import { CreateQueueCommand, DeleteQueueCommand, SendMessageCommand } from '@aws
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqsClient } from '#shared/aws/clients';
 import { queueUrl } from '#shared/aws/queue-url';
-import { pollQueue } from '#shared/queue/consumer';
+import { pollQueue } from '#shared/queue/poller';
 
 /**
  * The hosts long-poll their command queues for 20 s (connection-host/command-queues.ts): one billed
