@@ -47,12 +47,12 @@ module.exports = {
       to: { path: '^functions/', pathNot: '^functions/$1/' },
     },
     {
-      name: 'local-lanes-stay-local',
+      name: 'local-trigger-stays-local',
       severity: 'error',
       comment:
-        'The combining lane dispatch makes the local poller batch as the Lambda trigger does; it runs only in the local launcher, so no deployable (nor its tests) imports it.',
+        'The local poller plays the Lambda SQS trigger (lambda-trigger.ts: messages as Lambda records) and its batching (combined-lanes.ts: lanes ready together in one call); only the local launcher does, so no deployable (nor its tests) imports them: the host hands its commands to the command handler as they are.',
       from: { path: '^(functions|connection-host|shared)/' },
-      to: { path: '^scripts/local/combined-lanes\\.ts$' },
+      to: { path: '^scripts/local/(combined-lanes|lambda-trigger)\\.ts$' },
     },
     {
       name: 'no-unresolvable-imports',

@@ -71,7 +71,7 @@ describe('the layout rule (dependency-cruiser)', () => {
     expect(r.output).toMatch(/lambdas-stay-apart: functions\/events\/apply\.ts → functions\/api\/app\.ts/);
   });
 
-  it('fails when a deployable, even a test of one, imports the local combining lane dispatch', () => {
+  it('fails when a deployable, even a test of one, imports the local stand-in for the Lambda trigger', () => {
     const dir = tree({
       'scripts/local/combined-lanes.ts': 'export const combinedLanes = 1;\n',
       'shared/queue/lanes.test.ts':
@@ -81,7 +81,7 @@ describe('the layout rule (dependency-cruiser)', () => {
     const r = cruise(dir, ['shared', 'scripts']);
     expect(r.status).not.toBe(0);
     expect(r.output).toMatch(
-      /local-lanes-stay-local: shared\/queue\/lanes\.test\.ts → scripts\/local\/combined-lanes\.ts/,
+      /local-trigger-stays-local: shared\/queue\/lanes\.test\.ts → scripts\/local\/combined-lanes\.ts/,
     );
   });
 });

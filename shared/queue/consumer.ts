@@ -3,15 +3,13 @@ import type { z } from 'zod';
 import { indicesByKey } from '../batching.ts';
 import { logger } from '../log/logger.ts';
 import { flushMetrics } from '../metrics/flush.ts';
-import { observeQueueAge } from '../metrics/metrics.ts';
+import { handleBody, observeAge, parseBody, type RecordHandler, type RecordMeta } from './received.ts';
 
 /**
  * The Lambda side of a queue: an SQS batch (from the Lambda trigger, or locally from `pollQueue`)
  * parsed record by record with the queue's schema, handled, and answered with the records that
  * failed, so that SQS delivers only those again.
  */
-
-export type RecordHandler<T> = (body: T, meta: RecordMeta) => Promise<void>;
 
 export interface ProcessOptions<T = unknown> {
   /**
@@ -31,11 +29,6 @@ export interface ProcessOptions<T = unknown> {
    * fails the whole group.
    */
   handleGroup?: (items: Array<{ body: T; meta: RecordMeta }>) => Promise<boolean[]>;
-}
-
-export interface RecordMeta {
-  messageId: string;
-  receiveCount: number;
 }
 
 /**
@@ -101,8 +94,8 @@ export type BatchHandler<T> = (items: Array<{ body: T; meta: RecordMeta }>) => P
 function observeAges(records: SQSRecord[]): void {
   const now = Date.now();
   for (const r of records) {
-    const sent = Number(r.attributes?.SentTimestamp);
-    if (sent > 0) observeQueueAge(queueOf(r), now - sent);
+    const sent = r.attributes?.SentTimestamp;
+    if (sent) observeAge(queueOf(r), sent, now);
   }
 }
 
@@ -133,7 +126,7 @@ async function processGroup<T>(
   const items: Array<{ i: number; body: T; meta: RecordMeta }> = [];
   for (const i of idx) {
     const record = records[i]!;
-    const parsed = parseRecord(record, schema);
+    const parsed = parseBody(record.messageId, record.body, schema);
     if (parsed === undefined) outcomes[i] = false;
     else items.push({ i, body: parsed.data, meta: metaOf(record) });
   }
@@ -154,38 +147,9 @@ const metaOf = (record: SQSRecord): RecordMeta => ({
   receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? '1'),
 });
 
-function parseRecord<T>(record: SQSRecord, schema: z.ZodType<T>): { data: T } | undefined {
-  let body: unknown;
-  try {
-    body = JSON.parse(record.body);
-  } catch {
-    logger.warn({ messageId: record.messageId }, 'record body is not JSON');
-    return undefined;
-  }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    logger.warn({ messageId: record.messageId, issues: parsed.error.issues.slice(0, 3) }, 'record rejected');
-    return undefined;
-  }
-  return { data: parsed.data };
-}
-
 /** One record; answers false when SQS should deliver it again. */
-async function processOne<T>(
-  record: SQSRecord,
-  schema: z.ZodType<T>,
-  handle: RecordHandler<T>,
-): Promise<boolean> {
-  const parsed = parseRecord(record, schema);
-  if (parsed === undefined) return false;
-  try {
-    await handle(parsed.data, metaOf(record));
-    return true;
-  } catch (err) {
-    logger.error({ messageId: record.messageId, err }, 'record failed; SQS will retry it');
-    return false;
-  }
-}
+const processOne = <T>(record: SQSRecord, schema: z.ZodType<T>, handle: RecordHandler<T>) =>
+  handleBody(record.body, metaOf(record), schema, handle);
 
 export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 

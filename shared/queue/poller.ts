@@ -1,9 +1,7 @@
 import { type Message, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import type { SQSRecord } from 'aws-lambda';
 import { sqsClient } from '../aws/clients.ts';
 import { queueUrl } from '../aws/queue-url.ts';
 import { logger } from '../log/logger.ts';
-import type { SqsHandler } from './consumer.ts';
 import { Deleter } from './deleter.ts';
 import { eachAlone, type LaneDispatch, Lanes, type LaneWork } from './lanes.ts';
 import { changeVisibility, keepInvisible } from './visibility.ts';
@@ -43,18 +41,13 @@ export interface PollOptions {
   };
 }
 
-const toRecord = (queueName: string, m: Message): SQSRecord =>
-  ({
-    messageId: m.MessageId ?? '',
-    receiptHandle: m.ReceiptHandle ?? '',
-    body: m.Body ?? '',
-    attributes: m.Attributes ?? {},
-    messageAttributes: {},
-    md5OfBody: m.MD5OfBody ?? '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: queueName,
-    awsRegion: process.env.AWS_REGION ?? 'us-east-1',
-  }) as SQSRecord;
+/**
+ * Handles received messages (in the order received); answers those that failed, which are left to
+ * the queue's redelivery (the others are deleted). A throw fails them all.
+ */
+export type MessageHandler = (messages: Message[]) => Promise<Message[]>;
+
+const idsOf = (messages: Message[]) => new Set(messages.map((m) => m.MessageId));
 
 export interface QueuePoller {
   /**
@@ -68,10 +61,10 @@ export interface QueuePoller {
 }
 
 /**
- * Locally, the same Lambda handler is driven by a long-polling loop: receive, invoke, delete what
- * succeeded. Failed records become visible again after the visibility timeout, as with the Lambda trigger.
+ * Receives, hands on, deletes what succeeded. Failed messages become visible again after the
+ * visibility timeout, as with the Lambda trigger.
  */
-export function pollQueue(queueName: string, handler: SqsHandler, opts: PollOptions = {}): QueuePoller {
+export function pollQueue(queueName: string, handler: MessageHandler, opts: PollOptions = {}): QueuePoller {
   let running = true;
   let lanes: Lanes | undefined;
   let deleter: Deleter | undefined;
@@ -90,12 +83,9 @@ export function pollQueue(queueName: string, handler: SqsHandler, opts: PollOpti
           ? keepInvisible(url, batch, opts.visibilityTimeout)
           : undefined;
         try {
-          const { batchItemFailures } = await handler({
-            Records: batch.map((m) => toRecord(queueName, m)),
-          });
-          const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
-          for (const m of batch) if (!failed.has(m.MessageId ?? '')) del.add(m);
-          return batch.filter((m) => failed.has(m.MessageId ?? ''));
+          const failed = idsOf(await handler(batch));
+          for (const m of batch) if (!failed.has(m.MessageId)) del.add(m);
+          return batch.filter((m) => failed.has(m.MessageId));
         } catch (err) {
           logger.error({ err, queue: queueName }, 'handler failed');
           return batch;
@@ -139,15 +129,11 @@ export function pollQueue(queueName: string, handler: SqsHandler, opts: PollOpti
           }
           continue;
         }
-        const records = messages.map((m) => toRecord(queueName, m));
         const heartbeat = opts.visibilityTimeout
           ? keepInvisible(url, messages, opts.visibilityTimeout)
           : undefined;
-        const { batchItemFailures } = await handler({ Records: records }).finally(() =>
-          clearInterval(heartbeat),
-        );
-        const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
-        for (const m of messages) if (!failed.has(m.MessageId ?? '')) del.add(m);
+        const failed = idsOf(await handler(messages).finally(() => clearInterval(heartbeat)));
+        for (const m of messages) if (!failed.has(m.MessageId)) del.add(m);
         await del.flush();
       } catch (err) {
         receiving = false;

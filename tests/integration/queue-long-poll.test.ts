@@ -26,9 +26,9 @@ describe('pollQueue with a 20 s wait', () => {
     const received: Array<{ body: string; at: number }> = [];
     const consumer = pollQueue(
       name,
-      async (event) => {
-        for (const r of event.Records) received.push({ body: r.body, at: Date.now() });
-        return { batchItemFailures: [] };
+      async (messages) => {
+        for (const m of messages) received.push({ body: m.Body ?? '', at: Date.now() });
+        return [];
       },
       { waitSeconds: 20 },
     );
@@ -50,9 +50,9 @@ describe('pollQueue with a 20 s wait', () => {
     // gets the next message at once, not after the queue's visibility timeout.
     const next = pollQueue(
       name,
-      async (event) => {
-        for (const r of event.Records) received.push({ body: r.body, at: Date.now() });
-        return { batchItemFailures: [] };
+      async (messages) => {
+        for (const m of messages) received.push({ body: m.Body ?? '', at: Date.now() });
+        return [];
       },
       { waitSeconds: 20 },
     );
