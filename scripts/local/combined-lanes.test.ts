@@ -1,22 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Lanes } from '#shared/queue/lanes';
+import { sleep, useFakeClock } from '../../tests/support/fake-clock.ts';
 import { combinedLanes } from './combined-lanes.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-// A fake clock: the handlers' "work" takes simulated milliseconds and the lanes' retries wait
-// simulated backoffs, so the order and overlap these tests check never depend on how busy the
-// machine is. `settled` runs the clock until `p` is done.
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-async function settled<T>(p: Promise<T>): Promise<T> {
-  await vi.runAllTimersAsync();
-  return p;
-}
+const { settled } = useFakeClock();
 
 describe('combinedLanes', () => {
   it('combined: lanes ready together go in one call, each lane still one batch at a time and in order', async () => {

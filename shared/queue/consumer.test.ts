@@ -1,25 +1,13 @@
 import type { SQSRecord } from 'aws-lambda';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { sleep, useFakeClock } from '../../tests/support/fake-clock.ts';
 import { processBatch, processRecords } from './consumer.ts';
 
 const Body = z.object({ lane: z.string(), n: z.number() });
 type Body = z.infer<typeof Body>;
 const rec = (id: string, body: unknown) => ({ messageId: id, body: JSON.stringify(body) }) as SQSRecord;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-// A fake clock: the handlers' "work" takes simulated milliseconds, so the order and overlap these
-// tests check never depend on how busy the machine is. `settled` runs the clock until `p` is done.
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-async function settled<T>(p: Promise<T>): Promise<T> {
-  await vi.runAllTimersAsync();
-  return p;
-}
+const { settled } = useFakeClock();
 
 describe('processRecords with groupBy', () => {
   it('runs a group in order, groups side by side, and reports failures per record', async () => {

@@ -1,22 +1,9 @@
 import type { Message } from '@aws-sdk/client-sqs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { sleep, useFakeClock } from '../../tests/support/fake-clock.ts';
 import { eachAlone, Lanes } from './lanes.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-// A fake clock: the handlers' "work" takes simulated milliseconds and the lanes' retries wait
-// simulated backoffs, so the order and overlap these tests check never depend on how busy the
-// machine is. `settled` runs the clock until `p` is done.
-beforeEach(() => {
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
-async function settled<T>(p: Promise<T>): Promise<T> {
-  await vi.runAllTimersAsync();
-  return p;
-}
+const { settled } = useFakeClock();
 
 describe('Lanes', () => {
   it('retries a failed message before the lane moves on, so later messages never overtake it', async () => {
