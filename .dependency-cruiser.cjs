@@ -87,6 +87,14 @@ module.exports = {
       to: { path: '^functions/api/messages/' },
     },
     {
+      name: 'local-trigger-stays-local',
+      severity: 'error',
+      comment:
+        'The local poller plays the Lambda SQS trigger (lambda-trigger.ts: messages as Lambda records) and its batching (combined-lanes.ts: lanes ready together in one call); only the local launcher does, so no deployable (nor its tests) imports them: the host hands its commands to the command handler as they are.',
+      from: { path: '^(functions|connection-host|shared)/' },
+      to: { path: '^scripts/local/(combined-lanes|lambda-trigger)\\.ts$' },
+    },
+    {
       name: 'no-unresolvable-imports',
       severity: 'error',
       from: {},

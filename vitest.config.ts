@@ -34,7 +34,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{shared,functions,connection-host,infra,simulator}/**/*.test.ts'],
+          include: ['{shared,functions,connection-host,infra,simulator,scripts}/**/*.test.ts'],
           testTimeout: 30_000,
         },
       },

@@ -1,9 +1,10 @@
-import type { SQSRecord } from 'aws-lambda';
+import type { Message } from '@aws-sdk/client-sqs';
 import { names } from '#shared/aws/names';
 import { queueUrl } from '#shared/aws/queue-url';
 import { Command } from '#shared/commands/types';
 import { logger } from '#shared/log/logger';
-import { pollQueue, type QueuePoller, type SqsHandler } from '#shared/queue/consumer';
+import { type MessageHandler, pollQueue, type QueuePoller } from '#shared/queue/poller';
+import { observeAge } from '#shared/queue/received';
 import { changeVisibility } from '#shared/queue/visibility';
 import { applyCommand, type CommandContext } from './commands.ts';
 import { fifoBatchHandler } from './fifo-batch.ts';
@@ -128,32 +129,35 @@ export class CommandQueues {
     await Promise.all([...this.aborts.keys()].map((shard) => this.stop(shard)));
   }
 
-  /** Hands on the commands of held shards; puts the others back for their holder. */
-  private bouncing(queue: string, apply: SqsHandler): SqsHandler {
-    return async ({ Records }) => {
-      const mine: SQSRecord[] = [];
-      const others: SQSRecord[] = [];
-      for (const r of Records) {
-        const sessionId = r.attributes?.MessageGroupId;
+  /**
+   * Hands the commands of held shards to the command handler, parsed, as the poller received them;
+   * puts the others back for their holder.
+   */
+  private bouncing(queue: string, apply: MessageHandler): MessageHandler {
+    return async (messages) => {
+      const mine: Message[] = [];
+      const others: Message[] = [];
+      for (const m of messages) {
+        const sessionId = m.Attributes?.MessageGroupId;
         // Only shards started here and not being let go: a leaving shard's commands go to its next holder.
         const here = sessionId === undefined || this.aborts.has(this.ctx.shardOf(sessionId));
-        (here ? mine : others).push(r);
+        (here ? mine : others).push(m);
       }
       if (others.length) await this.putBack(queue, others);
-      const { batchItemFailures } = mine.length ? await apply({ Records: mine }) : { batchItemFailures: [] };
-      return {
-        batchItemFailures: [...batchItemFailures, ...others.map((r) => ({ itemIdentifier: r.messageId }))],
-      };
+      const now = Date.now();
+      for (const m of mine) observeAge(queue, m.Attributes?.SentTimestamp, now);
+      const failed = mine.length ? await apply(mine) : [];
+      return [...failed, ...others];
     };
   }
 
-  private async putBack(queue: string, records: SQSRecord[]): Promise<void> {
+  private async putBack(queue: string, messages: Message[]): Promise<void> {
     try {
       await changeVisibility(
         await queueUrl(queue),
-        records.map((r) => ({
-          receiptHandle: r.receiptHandle,
-          seconds: bounceSeconds(Number(r.attributes?.ApproximateReceiveCount ?? '1')),
+        messages.map((m) => ({
+          receiptHandle: m.ReceiptHandle,
+          seconds: bounceSeconds(Number(m.Attributes?.ApproximateReceiveCount ?? '1')),
         })),
       );
     } catch (err) {

@@ -10,7 +10,8 @@ import { type DriverLink, type OutboundMedia, SendRefusedError } from './drivers
 import { emitEvent } from './emit.ts';
 import { boundsFromEnv, deliverHumanLike, deliveryTiming } from './human-delivery.ts';
 import { fetchMedia, MediaError, speak } from './media.ts';
-import { SessionEndedError, type SessionRuntime } from './session-runtime.ts';
+import { SessionEndedError } from './ready-waiters.ts';
+import type { SessionRuntime } from './session-runtime.ts';
 import { cancelTyping, pauseTypingAfter } from './typing-timers.ts';
 
 const UPLOAD_DELETE_DELAY_MS = 5_000;

@@ -1,38 +1,36 @@
-import type { SQSRecord } from 'aws-lambda';
+import type { Message } from '@aws-sdk/client-sqs';
 import type { z } from 'zod';
-import { processRecords, type RecordHandler, type SqsHandler } from '#shared/queue/consumer';
+import { indicesByKey } from '#shared/batching';
+import type { MessageHandler } from '#shared/queue/poller';
+import { handleBody, type RecordHandler } from '#shared/queue/received';
 
 /**
- * A FIFO queue batch handler: records of one MessageGroupId (one session) run in order, different
- * groups side by side. When a record fails, the rest of its group is reported failed unprocessed, so
- * a later command of that session never overtakes the failed one when SQS delivers them again.
+ * A FIFO queue batch handler for the host's poller: messages of one MessageGroupId (one session) run
+ * in order, different groups side by side, each parsed with `schema` and handed to `handle` as it
+ * is (no Lambda record in between). When a message fails, the rest of its group is reported failed
+ * unprocessed, so a later command of that session never overtakes the failed one when SQS delivers
+ * them again.
  */
-export function fifoBatchHandler<T>(schema: z.ZodType<T>, handle: RecordHandler<T>): SqsHandler {
-  return async ({ Records }) => {
-    const failures: Array<{ itemIdentifier: string }> = [];
+export function fifoBatchHandler<T>(schema: z.ZodType<T>, handle: RecordHandler<T>): MessageHandler {
+  return async (messages) => {
+    const failed: Message[] = [];
+    // A message without a MessageGroupId is a group of its own.
+    const groups = indicesByKey(messages, (m) => m.Attributes?.MessageGroupId ?? m.MessageId ?? '');
     await Promise.all(
-      [...groupsOf(Records).values()].map(async (group) => {
-        for (const [i, record] of group.entries()) {
-          const { batchItemFailures } = await processRecords([record], schema, handle);
-          if (batchItemFailures.length) {
-            failures.push(...group.slice(i).map((r) => ({ itemIdentifier: r.messageId })));
+      groups.map(async (idx) => {
+        const group = idx.map((i) => messages[i]!);
+        for (const [i, m] of group.entries()) {
+          const meta = {
+            messageId: m.MessageId ?? '',
+            receiveCount: Number(m.Attributes?.ApproximateReceiveCount ?? '1'),
+          };
+          if (!(await handleBody(m.Body ?? '', meta, schema, handle))) {
+            failed.push(...group.slice(i));
             return;
           }
         }
       }),
     );
-    return { batchItemFailures: failures };
+    return failed;
   };
-}
-
-/** Records by MessageGroupId, in batch order; a record without one is a group of its own. */
-function groupsOf(records: SQSRecord[]): Map<string, SQSRecord[]> {
-  const groups = new Map<string, SQSRecord[]>();
-  for (const r of records) {
-    const g = r.attributes?.MessageGroupId ?? r.messageId;
-    const group = groups.get(g);
-    if (group) group.push(r);
-    else groups.set(g, [r]);
-  }
-  return groups;
 }

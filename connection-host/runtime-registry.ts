@@ -6,8 +6,9 @@ import type { CommandContext } from './commands.ts';
 import type { NetworkDriver } from './drivers/driver.ts';
 import { emitEvent } from './emit.ts';
 import type { LeaseGuard } from './leases.ts';
+import type { RuntimeOptions } from './runtime-options.ts';
 import { claimSession, holdsSession } from './session-fence.ts';
-import { type RuntimeOptions, SessionRuntime } from './session-runtime.ts';
+import { SessionRuntime } from './session-runtime.ts';
 
 type SessionRef = { tenantId: string; sessionId: string };
 

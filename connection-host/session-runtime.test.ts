@@ -3,13 +3,10 @@ import { LidCache } from '#shared/contacts/lid-cache';
 import type { HostEvent } from '#shared/events/types';
 import type { ReconnectState } from '#shared/sessions/session';
 import type { DriverEvents, DriverLink, LinkRequest, NetworkDriver } from './drivers/driver.ts';
-import {
-  MAX_REPLACED,
-  type RuntimeOptions,
-  RuntimeStoppedError,
-  SessionEndedError,
-  SessionRuntime,
-} from './session-runtime.ts';
+import { RuntimeStoppedError, SessionEndedError } from './ready-waiters.ts';
+import { MAX_REPLACED } from './reconnect-policy.ts';
+import type { RuntimeOptions } from './runtime-options.ts';
+import { SessionRuntime } from './session-runtime.ts';
 
 // The backoff formula is tested on its own; here a plain doubling shows which attempt the runtime asks for.
 vi.mock('./backoff.ts', () => ({
@@ -178,29 +175,6 @@ describe('SessionRuntime', () => {
       ['G1', 'offer', undefined],
       ['C2', 'rejected', true],
     ]);
-  });
-
-  it('hands history on in batches of at most 50 messages and about 160 KiB, each marked history', async () => {
-    const { driver, emitted, rt } = setup();
-    running = rt;
-    await rt.start();
-    const message = (i: number, text = 'hi') => ({
-      id: `H${i}`,
-      chatId: '919800000001',
-      senderPhone: '919800000001',
-      kind: 'text' as const,
-      text,
-      timestampMs: 1000 + i,
-    });
-    const short = Array.from({ length: 120 }, (_, i) => message(i));
-    const long = Array.from({ length: 6 }, (_, i) => message(200 + i, 'x'.repeat(60_000)));
-    driver.latest.onHistory([...short, ...long], { syncType: 'RECENT', progress: 40 });
-    await settle();
-    const batches = emitted.flatMap((e) => (e.kind === 'history' ? [e] : []));
-    expect(batches.map((b) => b.messages.length)).toEqual([50, 50, 22, 2, 2]);
-    expect(batches.every((b) => b.messages.every((m) => m.history === true))).toBe(true);
-    expect(batches[0]).toMatchObject({ syncType: 'RECENT', progress: 40 });
-    expect(batches.flatMap((b) => b.messages.map((m) => m.id))).toEqual([...short, ...long].map((m) => m.id));
   });
 
   it('reports a pairing code when linking by phone number', async () => {

@@ -103,6 +103,20 @@ describe('the layout rule (dependency-cruiser)', () => {
       /templates-import-no-messages: functions\/api\/templates\/routes\.ts → functions\/api\/messages\/send\.ts/,
     );
   });
+
+  it('fails when a deployable, even a test of one, imports the local stand-in for the Lambda trigger', () => {
+    const dir = tree({
+      'scripts/local/combined-lanes.ts': 'export const combinedLanes = 1;\n',
+      'shared/queue/lanes.test.ts':
+        "import { combinedLanes } from '../../scripts/local/combined-lanes.ts';\nexport const t = combinedLanes;\n",
+    });
+    made.push(dir);
+    const r = cruise(dir, ['shared', 'scripts']);
+    expect(r.status).not.toBe(0);
+    expect(r.output).toMatch(
+      /local-trigger-stays-local: shared\/queue\/lanes\.test\.ts → scripts\/local\/combined-lanes\.ts/,
+    );
+  });
 });
 
 describe('Lambda bundles', () => {

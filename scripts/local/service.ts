@@ -3,7 +3,8 @@ import { serve } from '@hono/node-server';
 import { names } from '#shared/aws/names';
 import { env, resetEnvCache } from '#shared/config/env';
 import { logger } from '#shared/log/logger';
-import { pollQueue } from '#shared/queue/consumer';
+import type { SqsHandler } from '#shared/queue/consumer';
+import { type PollOptions, pollQueue } from '#shared/queue/poller';
 import { startConnectionHost } from '../../connection-host/host.ts';
 import { createApp } from '../../functions/api/app.ts';
 import { handler as chatbotHandler } from '../../functions/chatbot/handler.ts';
@@ -18,7 +19,9 @@ import {
 import { sweepDeliveries } from '../../functions/webhooks/sweep.ts';
 import { assertSimulatorAllowed, simulatorRoutes } from '../../simulator/routes.ts';
 import { bootstrapResources } from './bootstrap.ts';
+import { combinedLanes } from './combined-lanes.ts';
 import { spawnHosts } from './host-processes.ts';
+import { lambdaTrigger } from './lambda-trigger.ts';
 import { startLocalAws } from './local-aws.ts';
 import { localDriver } from './local-driver.ts';
 import { localSecrets } from './secrets.ts';
@@ -59,6 +62,10 @@ function externalAws() {
   const env = Object.fromEntries(keys.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
   return { env, dynamoPid: undefined as number | undefined, stop: async () => {} };
 }
+
+/** A consumer Lambda's very handler, driven by the local poller as its SQS trigger would drive it. */
+const pollLambda = (queueName: string, handler: SqsHandler, opts: PollOptions) =>
+  pollQueue(queueName, lambdaTrigger(queueName, handler), opts);
 
 /** LEASE_SHARDS in local mode unless set (the cloud's default is 1024). */
 const LOCAL_LEASE_SHARDS = 64;
@@ -122,23 +129,23 @@ export async function startService(opts: ServiceOptions = {}): Promise<RunningSe
   // at the same moment reach the handler together, whose leading runs of inbound messages are
   // stored side by side and their first webhook attempts made within one budget
   // (functions/events/batch.ts). Up to 25 of a session's events at once.
-  const events = pollQueue(names.eventsQueue(), eventsHandler, {
-    lanes: { keyOf: eventLane, handOver: 25, combine: 2 },
+  const events = pollLambda(names.eventsQueue(), eventsHandler, {
+    lanes: { keyOf: eventLane, handOver: 25, dispatch: combinedLanes(2) },
   });
   stops.push(() => events.stop());
   // A session's first attempts in order, one lane each, up to 50 at once; the lanes ready at the
   // same moment reach the handler together, which claims and records them in one transaction each.
   // A slow tenant's jobs each in a lane of its own, run apart from the combined calls, so a slow
   // receiver holds up no other tenant's deliveries (docs/events.md, "Fair sharing").
-  const webhooks = pollQueue(names.webhooksQueue(), webhooksHandler, {
-    lanes: { keyOf: webhookLane, handOver: 50, combine: 2, isolate: isolatedWebhookLane },
+  const webhooks = pollLambda(names.webhooksQueue(), webhooksHandler, {
+    lanes: { keyOf: webhookLane, handOver: 50, dispatch: combinedLanes(2, isolatedWebhookLane) },
   });
   stops.push(() => webhooks.stop());
   // Each chatbot job in a lane of its own: a slow model call never holds up the next receive.
-  const chatbot = pollQueue(names.chatbotQueue(), chatbotHandler, { lanes: { keyOf: () => undefined } });
+  const chatbot = pollLambda(names.chatbotQueue(), chatbotHandler, { lanes: { keyOf: () => undefined } });
   stops.push(() => chatbot.stop());
   // Media analysis: each job in a lane of its own, at most a few at once (OCR and model calls are heavy).
-  const media = pollQueue(names.mediaQueue(), mediaHandler, {
+  const media = pollLambda(names.mediaQueue(), mediaHandler, {
     lanes: { keyOf: () => undefined, maxInFlight: 8 },
     visibilityTimeout: 240,
   });

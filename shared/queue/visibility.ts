@@ -1,5 +1,6 @@
 import { ChangeMessageVisibilityBatchCommand } from '@aws-sdk/client-sqs';
 import { sqsClient } from '../aws/clients.ts';
+import { logger } from '../log/logger.ts';
 
 /**
  * Sets how long received messages stay hidden (0: visible again at once), each its own, in
@@ -21,4 +22,22 @@ export async function changeVisibility(
       }),
     );
   }
+}
+
+/**
+ * While a batch is being worked on, keeps extending its visibility, so a short timeout can be used:
+ * if this process dies, its messages come back to another consumer within `seconds`.
+ */
+export function keepInvisible(
+  url: string,
+  messages: Array<{ ReceiptHandle?: string }>,
+  seconds: number,
+): NodeJS.Timeout {
+  const items = messages.map((m) => ({ receiptHandle: m.ReceiptHandle, seconds }));
+  return setInterval(
+    () => {
+      changeVisibility(url, items).catch((err) => logger.warn({ err }, 'visibility extension failed'));
+    },
+    Math.max(1000, (seconds * 1000) / 3),
+  );
 }

@@ -3,7 +3,7 @@ import { CreateQueueCommand, DeleteQueueCommand, SendMessageCommand } from '@aws
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqsClient } from '#shared/aws/clients';
 import { queueUrl } from '#shared/aws/queue-url';
-import { pollQueue } from '#shared/queue/consumer';
+import { pollQueue } from '#shared/queue/poller';
 
 /**
  * The hosts long-poll their command queues for 20 s (connection-host/command-queues.ts): one billed
@@ -26,9 +26,9 @@ describe('pollQueue with a 20 s wait', () => {
     const received: Array<{ body: string; at: number }> = [];
     const consumer = pollQueue(
       name,
-      async (event) => {
-        for (const r of event.Records) received.push({ body: r.body, at: Date.now() });
-        return { batchItemFailures: [] };
+      async (messages) => {
+        for (const m of messages) received.push({ body: m.Body ?? '', at: Date.now() });
+        return [];
       },
       { waitSeconds: 20 },
     );
@@ -50,9 +50,9 @@ describe('pollQueue with a 20 s wait', () => {
     // gets the next message at once, not after the queue's visibility timeout.
     const next = pollQueue(
       name,
-      async (event) => {
-        for (const r of event.Records) received.push({ body: r.body, at: Date.now() });
-        return { batchItemFailures: [] };
+      async (messages) => {
+        for (const m of messages) received.push({ body: m.Body ?? '', at: Date.now() });
+        return [];
       },
       { waitSeconds: 20 },
     );
