@@ -33,7 +33,7 @@ import { checkNumbers } from './check.ts';
 import type { ClientVersion } from './client-version.ts';
 import { toLinkEnd } from './disconnect.ts';
 import { groupAction } from './groups.ts';
-import { phoneOfJid } from './normalise.ts';
+import { phoneOfJid } from './jids.ts';
 import {
   type KnownMessage,
   keyOf,

@@ -10,18 +10,10 @@ import type { Logger } from '#shared/log/logger';
 import { lidJid } from '#shared/phone/jid';
 import type { DriverEvents } from '../driver.ts';
 import { changeOfUpdate } from './changes.ts';
+import { lidOfJid, phoneOfJid } from './jids.ts';
 import { fetchMedia, type MediaSource } from './media-download.ts';
-import {
-  lidOfJid,
-  normaliseContacts,
-  normaliseGroup,
-  normaliseMessage,
-  normaliseOwnMessage,
-  outcomeOfStatus,
-  outcomeOfUpdate,
-  phoneOfJid,
-  receiptOfUserReceipt,
-} from './normalise.ts';
+import { normaliseContacts, normaliseGroup, normaliseMessage, normaliseOwnMessage } from './normalise.ts';
+import { outcomeOfStatus, outcomeOfUpdate, receiptOfUserReceipt } from './outcomes.ts';
 import { decryptVote, type PollLookup, pollUpdateOf } from './poll-votes.ts';
 
 export interface WireContext {
