@@ -11,7 +11,9 @@ import { toVCard } from '#shared/messages/vcard';
 import { phoneNumberInput } from '#shared/phone/schema';
 import { sessionOfMobid } from '#shared/sessions/repository';
 import { nodeResponse, nodeSink } from '#shared/stream/sink';
-import { KEPT_MAX, KEPT_MAX_BYTES, type Link, simNetwork } from './network.ts';
+import type { Link } from './network/accounts.ts';
+import { KEPT_MAX, KEPT_MAX_BYTES } from './network/peers.ts';
+import { simNetwork } from './network.ts';
 import { DEVICE_TOKEN_HEADER, DeviceAck, DeviceGroupAction, DeviceSend } from './protocol.ts';
 
 const digits = phoneNumberInput();
