@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { groupJid, groupOfJid, userJid } from '#shared/phone/jid';
-import { keep, type OutboxEntry, type PresenceType } from './network/accounts.ts';
+import { keep, type OutboxEntry } from './network/accounts.ts';
 import { PeersNetwork } from './network/peers.ts';
+import type { PresenceType } from './protocol.ts';
 
 /**
  * The simulated messaging network: accounts, linked devices, queued frames, the outbox. It stands

@@ -1,6 +1,6 @@
-import type { List } from '#shared/messages/content';
+import type { z } from 'zod';
 import { digitsOf } from '#shared/phone/number';
-import type { Frame, MessageFrame } from '../protocol.ts';
+import type { DeviceSend, Frame, MessageFrame, PresenceType } from '../protocol.ts';
 
 /**
  * The simulated network's bottom layer: its accounts, what each keeps (frames waiting for a link,
@@ -9,27 +9,14 @@ import type { Frame, MessageFrame } from '../protocol.ts';
  * (peers.ts), and what a linked device asks (network.ts).
  */
 
-export interface OutboxEntry {
-  id: string;
-  to: string;
-  type: string;
-  text?: string;
-  caption?: string;
-  fileName?: string;
-  mimetype?: string;
+/** A message the account's device sent, as the network took it (`GET /_sim/outbox`). */
+export interface OutboxEntry extends Omit<z.infer<typeof DeviceSend>, 'token' | 'mediaBase64'> {
+  /** The media's SHA-256 (hex), when it carried media. */
   sha256?: string;
-  durationMs?: number;
-  /** The message this one replies to. */
-  quotedId?: string;
-  location?: { latitude: number; longitude: number; name?: string; address?: string };
-  contacts?: Array<{ name: string; vcard: string }>;
-  poll?: { question: string; options: string[]; multiple: boolean };
-  list?: List;
+  /** What the device showed the chat before this message (typing, recording …). */
   presence: Array<{ type: PresenceType; at: number }>;
   at: number;
 }
-
-export type PresenceType = 'composing' | 'recording' | 'paused' | 'available' | 'unavailable';
 
 /** What the device did in a chat besides sending (`GET /_sim/activity`). */
 export interface DeviceActivity {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ContactCard, Location, Poll } from '#shared/messages/content';
 import { phoneNumberInput } from '#shared/phone/schema';
+import { MessageKind } from '../protocol.ts';
 
 /** The bodies of the test controls (`POST /_sim/…`, docs/simulator.md), one schema per route. */
 
@@ -11,9 +12,7 @@ export const InboundBody = z.object({
   sessionId: z.string().min(1),
   from: digits,
   name: z.string().max(200).optional(),
-  type: z
-    .enum(['text', 'image', 'audio', 'voice', 'video', 'document', 'sticker', 'location', 'contact', 'poll'])
-    .default('text'),
+  type: MessageKind.default('text'),
   text: z.string().max(65_536).optional(),
   mediaUrl: z.string().url().optional(),
   mimetype: z.string().max(200).optional(),

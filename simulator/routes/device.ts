@@ -1,13 +1,21 @@
 import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Hono } from 'hono';
-import { z } from 'zod';
 import type { AppEnv } from '#shared/http/context';
 import { errorBody } from '#shared/http/errors';
 import { nodeResponse, nodeSink } from '#shared/stream/sink';
 import type { Link } from '../network/accounts.ts';
 import { simNetwork } from '../network.ts';
-import { DEVICE_TOKEN_HEADER, DeviceAck, DeviceGroupAction, DeviceSend } from '../protocol.ts';
+import {
+  DEVICE_TOKEN_HEADER,
+  DeviceAck,
+  DeviceCheck,
+  DeviceGroupAction,
+  DeviceRead,
+  DeviceRejectCall,
+  DeviceSend,
+  PresenceType,
+} from '../protocol.ts';
 import { bad, fieldsOf, jsonBody, parsedBody } from './body.ts';
 
 /**
@@ -38,22 +46,6 @@ function serveLink(res: ServerResponse, sessionId: string, opts: Parameters<type
   });
   simNetwork.attach(sessionId, link, opts);
 }
-
-const PresenceType = z.enum(['composing', 'recording', 'paused', 'available', 'unavailable']);
-const ReadBody = z.object({
-  token: z.string(),
-  to: z.string().min(1).max(100),
-  ids: z.array(z.string().min(1).max(128)).min(1).max(100),
-  played: z.array(z.string().min(1).max(128)).max(100),
-});
-const RejectCallBody = z.object({ token: z.string(), callId: z.string().min(1).max(100) });
-const CheckBody = z.object({
-  token: z.string(),
-  numbers: z
-    .array(z.string().regex(/^\d{1,20}$/))
-    .min(1)
-    .max(100),
-});
 
 const notLinked = () => errorBody('UNAUTHORIZED', 'device not linked');
 
@@ -90,7 +82,7 @@ export function addDeviceRoutes(r: Hono<AppEnv>): void {
   });
 
   r.post('/_sim/device/:sessionId/read', async (c) => {
-    const parsed = await parsedBody(c, ReadBody);
+    const parsed = await parsedBody(c, DeviceRead);
     if (!parsed.ok) return parsed.answer;
     const { token, to, ids, played } = parsed.data;
     const ok = simNetwork.read(c.req.param('sessionId'), token, to, ids, played);
@@ -98,7 +90,7 @@ export function addDeviceRoutes(r: Hono<AppEnv>): void {
   });
 
   r.post('/_sim/device/:sessionId/reject-call', async (c) => {
-    const parsed = await parsedBody(c, RejectCallBody);
+    const parsed = await parsedBody(c, DeviceRejectCall);
     if (!parsed.ok) return parsed.answer;
     const ok = simNetwork.rejectCall(c.req.param('sessionId'), parsed.data.token, parsed.data.callId);
     return ok
@@ -107,7 +99,7 @@ export function addDeviceRoutes(r: Hono<AppEnv>): void {
   });
 
   r.post('/_sim/device/:sessionId/check', async (c) => {
-    const parsed = await parsedBody(c, CheckBody);
+    const parsed = await parsedBody(c, DeviceCheck);
     if (!parsed.ok) return parsed.answer;
     const numbers = simNetwork.checkNumbers(c.req.param('sessionId'), parsed.data.token, parsed.data.numbers);
     return numbers ? c.json({ success: true, numbers }) : c.json(notLinked(), 401);

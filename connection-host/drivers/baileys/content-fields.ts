@@ -1,5 +1,5 @@
 import { getContentType, type proto } from '@whiskeysockets/baileys';
-import type { InboundMessage } from '#shared/messages/content';
+import { contactsSummary, type InboundMessage, locationSummary } from '#shared/messages/content';
 import { fromVCard } from '#shared/messages/vcard';
 
 /**
@@ -20,7 +20,7 @@ function cardsOf(messages: Array<proto.Message.IContactMessage | null | undefine
     if (card) return [card];
     return m?.displayName ? [{ name: m.displayName, phones: [] }] : [];
   });
-  return { kind: 'contact', text: contacts.map((c) => c.name).join(', '), contacts };
+  return { kind: 'contact', text: contactsSummary(contacts), contacts };
 }
 
 /** A poll as it was created; `selectableOptionsCount` 1 is a single choice, 0 (or more) several. */
@@ -72,7 +72,7 @@ export function contentFields(content: proto.IMessage | undefined): ContentField
       const place = c.locationMessage;
       return {
         kind: 'location',
-        text: `${latitude},${longitude}`,
+        text: locationSummary({ latitude, longitude }),
         location: {
           latitude,
           longitude,
