@@ -49,7 +49,7 @@ export interface WireContext {
  */
 export function wireEvents(ctx: WireContext): {
   drain(): Promise<void>;
-  /** Reports a `messages.upsert` payload that did not come through the socket's events (see driver.ts). */
+  /** Reports a `messages.upsert` payload that did not come through the socket's events (see link-lifecycle.ts). */
   upsert(payload: { messages: WAMessage[]; type: string }): void;
 } {
   const { sock, events, log } = ctx;
