@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { KEPT_MAX, type Link, SimNetwork } from './network.ts';
+import type { Link } from './network/accounts.ts';
+import { KEPT_MAX } from './network/peers.ts';
+import { SimNetwork } from './network.ts';
 import type { Frame } from './protocol.ts';
 
 /** A link that records what the network pushes to it. */

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { List } from '#shared/messages/content';
+import {
+  CarriedLocation,
+  CarriedPoll,
+  InboundKind,
+  type InboundMessage,
+  List,
+} from '#shared/messages/content';
 
 /**
  * The simulated network's device protocol, as the host's simulator driver speaks it:
@@ -13,7 +19,21 @@ export const DEVICE_TOKEN_HEADER = 'x-sim-token';
 
 export type CloseReason = 'restart' | 'transient' | 'logged_out' | 'replaced';
 
-export interface MessageFrame {
+/**
+ * The kinds of message a contact sends on the simulated network: our inbound kinds but reactions
+ * (not simulated) and what only our side makes (`unknown`, the undecryptable placeholder).
+ */
+export const MessageKind = InboundKind.exclude(['reaction', 'unknown', 'decrypt_failed']);
+
+/** A contact card as the network carries it: a display name and a vCard. */
+export const NetworkCard = z.object({ name: z.string(), vcard: z.string() });
+
+/** A message to the account; its content fields are those of our `InboundMessage` (shared/messages/content.ts). */
+export interface MessageFrame
+  extends Pick<
+    InboundMessage,
+    'text' | 'caption' | 'fileName' | 'mimetype' | 'location' | 'poll' | 'listReply' | 'timestampMs'
+  > {
   type: 'message';
   id: string;
   /** Sender's phone digits; empty when the network hides it behind `lid`. */
@@ -22,19 +42,10 @@ export interface MessageFrame {
   name?: string;
   /** Group id without the `@g.us` suffix. */
   groupId?: string;
+  /** A `MessageKind`; anything else is reported as `unknown`. */
   kind: string;
-  text?: string;
-  caption?: string;
-  fileName?: string;
-  mimetype?: string;
   mediaUrl?: string;
-  location?: { latitude: number; longitude: number; name?: string; address?: string };
-  /** Contact cards as the network carries them: a display name and a vCard each. */
-  contacts?: Array<{ name: string; vcard: string }>;
-  poll?: { question: string; options: string[]; multiple: boolean };
-  /** A choice from a list message the account sent (`kind` text, `text` the row's title). */
-  listReply?: { id: string; title: string; description?: string };
-  timestampMs: number;
+  contacts?: Array<z.infer<typeof NetworkCard>>;
 }
 
 /** A contact voted on a poll the account sent: the options it now chooses (none: vote withdrawn). */
@@ -125,19 +136,13 @@ export const DeviceSend = z.object({
   fileName: z.string().optional(),
   mimetype: z.string().optional(),
   durationMs: z.number().optional(),
+  /** The message this one replies to. */
   quotedId: z.string().optional(),
   mediaBase64: z.string().optional(),
-  location: z
-    .object({
-      latitude: z.number(),
-      longitude: z.number(),
-      name: z.string().optional(),
-      address: z.string().optional(),
-    })
-    .optional(),
+  location: CarriedLocation.optional(),
   /** Contact cards as the network carries them: a display name and a vCard each. */
-  contacts: z.array(z.object({ name: z.string(), vcard: z.string() })).optional(),
-  poll: z.object({ question: z.string(), options: z.array(z.string()), multiple: z.boolean() }).optional(),
+  contacts: z.array(NetworkCard).optional(),
+  poll: CarriedPoll.optional(),
   list: List.optional(),
 });
 
@@ -169,22 +174,39 @@ export interface DeviceGroupReply {
   action: string;
 }
 
+/** What a device shows a chat it is in (`POST …/presence`). */
+export const PresenceType = z.enum(['composing', 'recording', 'paused', 'available', 'unavailable']);
+export type PresenceType = z.infer<typeof PresenceType>;
+
+/** `POST …/read`: read receipts for received messages of chat `to`; `played` are the voice notes among them. */
+export const DeviceRead = z.object({
+  token: z.string(),
+  to: z.string().min(1).max(100),
+  ids: z.array(z.string().min(1).max(128)).min(1).max(100),
+  played: z.array(z.string().min(1).max(128)).max(100),
+});
+
+/** `POST …/reject-call`: declines a call that rings the account (the caller sees it declined). */
+export const DeviceRejectCall = z.object({ token: z.string(), callId: z.string().min(1).max(100) });
+
+/** `POST …/check`: which numbers (digits) have an account; answered with `{success, numbers: [{number, exists, jid}]}`. */
+export const DeviceCheck = z.object({
+  token: z.string(),
+  numbers: z
+    .array(z.string().regex(/^\d{1,20}$/))
+    .min(1)
+    .max(100),
+});
+
 /** The body of each device request, by the last segment of its path. */
 export interface DeviceRequests {
   send: z.input<typeof DeviceSend>;
   ack: z.input<typeof DeviceAck>;
-  presence: {
-    token: string;
-    to: string;
-    type: 'composing' | 'recording' | 'paused' | 'available' | 'unavailable';
-  };
-  /** Read receipts for received messages of chat `to`; `played` are the voice notes among them. */
-  read: { token: string; to: string; ids: string[]; played: string[] };
-  /** Which numbers (digits) have an account; answered with `{success, numbers: [{number, exists, jid}]}`. */
-  check: { token: string; numbers: string[] };
+  presence: { token: string; to: string; type: PresenceType };
+  read: z.input<typeof DeviceRead>;
+  check: z.input<typeof DeviceCheck>;
   group: z.input<typeof DeviceGroupAction>;
-  /** Declines a call that rings the account (the caller sees it declined). */
-  'reject-call': { token: string; callId: string };
+  'reject-call': z.input<typeof DeviceRejectCall>;
   probe: { token: string };
   logout: { token: string };
 }

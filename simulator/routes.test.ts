@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SIM_CONTROL_BODY_LIMIT, simulatorRoutes } from './routes.ts';
+import { SIM_CONTROL_BODY_LIMIT } from './routes/body.ts';
+import { simulatorRoutes } from './routes.ts';
 
 describe('the simulated network’s routes', () => {
   const saved = process.env.NODE_ENV;

@@ -167,6 +167,30 @@ export const InboundKind = z.enum([
 ]);
 export type InboundKind = z.infer<typeof InboundKind>;
 
+/**
+ * A location as the network carried it (received, or sent as the network has it): not held to the
+ * send limits of `Location`, since what came is kept.
+ */
+export const CarriedLocation = z.object({
+  latitude: z.number(),
+  longitude: z.number(),
+  name: z.string().optional(),
+  address: z.string().optional(),
+});
+/** A poll as the network carried it: its question, its options' texts, one choice or several. */
+export const CarriedPoll = z.object({
+  question: z.string(),
+  options: z.array(z.string()),
+  multiple: z.boolean(),
+});
+
+/**
+ * The text a location or contact message is stored and listed with (a poll's is its question),
+ * whichever network it came from: `<latitude>,<longitude>`, the names.
+ */
+export const locationSummary = (l: { latitude: number; longitude: number }) => `${l.latitude},${l.longitude}`;
+export const contactsSummary = (cards: Array<{ name: string }>) => cards.map((c) => c.name).join(', ');
+
 /** An inbound message, normalised once by the connection host. Phone numbers are digits. */
 export const InboundMessage = z.object({
   id: z.string(),
@@ -188,14 +212,7 @@ export const InboundMessage = z.object({
    * A location, contact or poll as data (its `text` is the summary: `<latitude>,<longitude>`, the
    * names, the question). Not validated against the send limits: what the network carried is kept.
    */
-  location: z
-    .object({
-      latitude: z.number(),
-      longitude: z.number(),
-      name: z.string().optional(),
-      address: z.string().optional(),
-    })
-    .optional(),
+  location: CarriedLocation.optional(),
   contacts: z
     .array(
       z.object({
@@ -206,7 +223,7 @@ export const InboundMessage = z.object({
       }),
     )
     .optional(),
-  poll: z.object({ question: z.string(), options: z.array(z.string()), multiple: z.boolean() }).optional(),
+  poll: CarriedPoll.optional(),
   /** The customer chose a row of a list message (`kind` text, `text` the row's title). */
   listReply: ListReply.optional(),
   timestampMs: z.number(),

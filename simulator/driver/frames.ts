@@ -1,8 +1,8 @@
-import type { InboundMessage } from '#shared/messages/content';
+import { contactsSummary, type InboundMessage, locationSummary } from '#shared/messages/content';
 import { fromVCard } from '#shared/messages/vcard';
 import { groupJid, lidJid } from '#shared/phone/jid';
 import type { DriverEvents, LinkEnd } from '../../connection-host/drivers/driver.ts';
-import type { Frame, MessageFrame } from '../protocol.ts';
+import { type Frame, type MessageFrame, MessageKind } from '../protocol.ts';
 
 /** One driver event as data: the callback's name and its arguments. */
 export type DriverEvent = {
@@ -23,27 +23,17 @@ export type FrameStep =
   /** Nothing to report: the network's ack of our own send (the host reports `sent` when the send resolves). */
   | { step: 'ignore' };
 
-const KINDS = [
-  'text',
-  'image',
-  'audio',
-  'voice',
-  'video',
-  'document',
-  'sticker',
-  'location',
-  'contact',
-  'poll',
-] as const;
+/** Our kind of a frame's `kind`: one a simulated contact sends, else `unknown`. */
+const kindOf = (kind: string) => MessageKind.options.find((k) => k === kind) ?? 'unknown';
 
 /** The data of a location, contact or poll frame, with the summary text the Baileys driver gives too. */
 function structuredOf(f: MessageFrame): Partial<InboundMessage> | undefined {
   if (f.kind === 'location' && f.location) {
-    return { text: `${f.location.latitude},${f.location.longitude}`, location: f.location };
+    return { text: locationSummary(f.location), location: f.location };
   }
   if (f.kind === 'contact' && f.contacts) {
     const contacts = f.contacts.map((c) => fromVCard(c.vcard, c.name) ?? { name: c.name, phones: [] });
-    return { text: contacts.map((c) => c.name).join(', '), contacts };
+    return { text: contactsSummary(contacts), contacts };
   }
   if (f.kind === 'poll' && f.poll) return { text: f.poll.question, poll: f.poll };
   return undefined;
@@ -104,7 +94,7 @@ export function stepOf(f: Frame): FrameStep {
           {
             id: f.id,
             chatId: f.to,
-            kind: KINDS.find((k) => k === f.kind) ?? 'unknown',
+            kind: kindOf(f.kind),
             text: f.kind === 'text' ? f.text : undefined,
             caption: f.kind !== 'text' ? f.text : undefined,
             timestampMs: f.timestampMs,
@@ -149,7 +139,7 @@ export function inboundOf(f: MessageFrame): Omit<InboundMessage, 'mediaKey'> {
     senderLid: f.lid,
     senderName: f.name,
     groupId: group,
-    kind: KINDS.find((k) => k === f.kind) ?? 'unknown',
+    kind: kindOf(f.kind),
     text: f.kind === 'text' ? f.text : undefined,
     caption: f.kind !== 'text' && !structured ? f.text : undefined,
     fileName: f.fileName,

@@ -1,4 +1,4 @@
-import type { OutboxEntry } from '../../simulator/network.ts';
+import type { OutboxEntry } from '../../simulator/network/accounts.ts';
 import { api, waitFor } from './client.ts';
 
 export type { OutboxEntry };

@@ -1,6 +1,6 @@
 import type { WACallEvent } from '@whiskeysockets/baileys';
 import type { CallStatus, CallUpdate } from '#shared/events/types';
-import { lidOfJid, phoneOfJid } from './normalise.ts';
+import { lidOfJid, phoneOfJid } from './jids.ts';
 
 /** The network's call steps that mean something to a user; the rest (ringing, transport, latency) are not reported. */
 const STATUS: Partial<Record<WACallEvent['status'], CallStatus>> = {

@@ -1,6 +1,6 @@
 import type { GroupMetadata, ParticipantAction, WASocket } from '@whiskeysockets/baileys';
 import type { DriverLink } from '../driver.ts';
-import { groupIdOfJid, phoneOfJid } from './normalise.ts';
+import { groupIdOfJid, phoneOfJid } from './jids.ts';
 import { toGroupJid, toJid } from './outbound.ts';
 
 type GroupActionInput = Parameters<DriverLink['groupAction']>[0];

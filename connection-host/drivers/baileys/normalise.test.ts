@@ -1,14 +1,6 @@
 import { proto, type WAMessage } from '@whiskeysockets/baileys';
 import { describe, expect, it } from 'vitest';
-import {
-  normaliseContacts,
-  normaliseGroup,
-  normaliseMessage,
-  normaliseOwnMessage,
-  outcomeOfStatus,
-  outcomeOfUpdate,
-  receiptOfUserReceipt,
-} from './normalise.ts';
+import { normaliseContacts, normaliseGroup, normaliseMessage, normaliseOwnMessage } from './normalise.ts';
 
 const msg = (m: Partial<WAMessage> & { key: WAMessage['key'] }): WAMessage => ({
   messageTimestamp: 1_700_000_000,
@@ -280,24 +272,7 @@ describe('inbound normalisation', () => {
     expect(normaliseMessage(msg({ key: base, message: { protocolMessage: { type: 0 } } }))).toBeUndefined();
   });
 
-  it('receipts and contacts', () => {
-    const S = proto.WebMessageInfo.Status;
-    const key = { remoteJid: '919876543210@s.whatsapp.net', id: 'M1', fromMe: true };
-    // `sent` is the host's, reported when the send resolves; the server ack would be a second report.
-    expect(outcomeOfUpdate({ key, update: { status: S.SERVER_ACK } })).toBeUndefined();
-    expect(outcomeOfUpdate({ key, update: { status: S.DELIVERY_ACK } })).toEqual({ status: 'delivered' });
-    expect(outcomeOfUpdate({ key, update: { status: S.READ } })).toEqual({ status: 'read' });
-    expect(outcomeOfUpdate({ key: { ...key, fromMe: false }, update: { status: S.READ } })).toBeUndefined();
-    // An error ack: Baileys puts the network's error code in the stub parameters.
-    expect(outcomeOfUpdate({ key, update: { status: S.ERROR, messageStubParameters: ['479'] } })).toEqual({
-      status: 'failed',
-      reason: 'network refused the message (error 479)',
-    });
-    expect(outcomeOfStatus(S.PENDING)).toBeUndefined();
-    expect(outcomeOfStatus(S.PLAYED)).toEqual({ status: 'read' });
-    expect(receiptOfUserReceipt({ userJid: 'x', receiptTimestamp: 5 })).toBe('delivered');
-    expect(receiptOfUserReceipt({ userJid: 'x', receiptTimestamp: 5, readTimestamp: 6 })).toBe('read');
-
+  it('contacts: by phone, or by LID with a phone alternative; LID-only ones left out', () => {
     expect(
       normaliseContacts([
         { id: '919876543210@s.whatsapp.net', name: 'Asha', lid: '123456789012345@lid' },

@@ -3,17 +3,11 @@ import {
   extractMessageContent,
   type GroupMetadata,
   getContentType,
-  isHostedLidUser,
-  isHostedPnUser,
   isJidBroadcast,
   isJidGroup,
   isJidNewsletter,
-  isLidUser,
-  isPnUser,
-  jidDecode,
   proto,
   type WAMessage,
-  type WAMessageUpdate,
 } from '@whiskeysockets/baileys';
 import {
   DECRYPT_FAILED,
@@ -21,33 +15,15 @@ import {
   type InboundMessage,
   type OwnMessage,
 } from '#shared/messages/content';
-import { fromVCard } from '#shared/messages/vcard';
-import { chatIdOf, groupJid, isUserJid } from '#shared/phone/jid';
+import { chatIdOf } from '#shared/phone/jid';
+import { type ContentFields, contentFields } from './content-fields.ts';
+import { groupIdOfJid, isLid, isPn, lidOfJid, phoneOfJid } from './jids.ts';
 
-/** Network → our shapes. JIDs and LIDs never leave this folder: phones are digits, LIDs their user part. */
-
-const userOf = (jid: string | null | undefined): string | undefined =>
-  jid ? jidDecode(jid)?.user : undefined;
-const isPn = (jid: string | null | undefined): jid is string =>
-  !!jid && (isPnUser(jid) === true || isHostedPnUser(jid) === true || isUserJid(jid));
-const isLid = (jid: string | null | undefined): jid is string =>
-  !!jid && (isLidUser(jid) === true || isHostedLidUser(jid) === true);
-
-/** Digits of a phone-number JID (`919876543210:3@s.whatsapp.net` → `919876543210`). */
-export function phoneOfJid(jid: string | null | undefined): string | undefined {
-  const user = isPn(jid) ? userOf(jid) : undefined;
-  return user && /^\d+$/.test(user) ? user : undefined;
-}
-
-/** User part of a LID JID (`123456789012345@lid` → `123456789012345`). */
-export function lidOfJid(jid: string | null | undefined): string | undefined {
-  return isLid(jid) ? userOf(jid) : undefined;
-}
-
-/** Our group id: `<id>@g.us` with any device/agent suffix dropped. */
-export function groupIdOfJid(jid: string): string {
-  return groupJid(userOf(jid) ?? jid);
-}
+/**
+ * Network → our shapes: received and own messages, contacts, groups. JIDs and LIDs never leave
+ * this folder (jids.ts); a message's content fields come from content-fields.ts, what the network
+ * says of our own messages from outcomes.ts.
+ */
 
 export interface NormalisedInbound {
   message: Omit<InboundMessage, 'mediaKey'>;
@@ -67,118 +43,6 @@ function toMs(ts: WAMessage['messageTimestamp']): number {
   const n = typeof ts === 'number' ? ts : ts.toNumber();
   return n > 0 ? n * 1000 : Date.now();
 }
-
-type Fields = Pick<
-  InboundMessage,
-  'kind' | 'text' | 'caption' | 'fileName' | 'mimetype' | 'location' | 'contacts' | 'poll' | 'listReply'
->;
-
-/** The cards of contact messages; a vCard that names nobody and no number is left out. */
-function cardsOf(messages: Array<proto.Message.IContactMessage | null | undefined>): Fields {
-  const contacts = messages.flatMap((m) => {
-    const card = m?.vcard ? fromVCard(m.vcard, m.displayName ?? undefined) : undefined;
-    if (card) return [card];
-    return m?.displayName ? [{ name: m.displayName, phones: [] }] : [];
-  });
-  return { kind: 'contact', text: contacts.map((c) => c.name).join(', '), contacts };
-}
-
-/** A poll as it was created; `selectableOptionsCount` 1 is a single choice, 0 (or more) several. */
-function pollOf(p: proto.Message.IPollCreationMessage | null | undefined): Fields {
-  const question = p?.name ?? '';
-  const options = (p?.options ?? []).map((o) => o.optionName ?? '');
-  return {
-    kind: 'poll',
-    text: question,
-    poll: { question, options, multiple: p?.selectableOptionsCount !== 1 },
-  };
-}
-
-/** Kind and text fields from (unwrapped) content; undefined for protocol-only messages. */
-export function contentFields(content: proto.IMessage | undefined): Fields | undefined {
-  const type = getContentType(content);
-  if (!content || !type) return undefined;
-  const c = content;
-  switch (type) {
-    case 'conversation':
-      return { kind: 'text', text: c.conversation ?? '' };
-    case 'extendedTextMessage':
-      return { kind: 'text', text: c.extendedTextMessage?.text ?? '' };
-    case 'imageMessage':
-      return { kind: 'image', caption: c.imageMessage?.caption ?? undefined, mimetype: mime(c.imageMessage) };
-    case 'videoMessage':
-    case 'ptvMessage': {
-      const v = c.videoMessage ?? c.ptvMessage;
-      return { kind: 'video', caption: v?.caption ?? undefined, mimetype: mime(v) };
-    }
-    case 'audioMessage':
-      return { kind: c.audioMessage?.ptt ? 'voice' : 'audio', mimetype: mime(c.audioMessage) };
-    case 'documentMessage': {
-      const d = c.documentMessage;
-      return {
-        kind: 'document',
-        caption: d?.caption ?? undefined,
-        fileName: d?.fileName ?? undefined,
-        mimetype: mime(d),
-      };
-    }
-    case 'stickerMessage':
-      return { kind: 'sticker', mimetype: mime(c.stickerMessage) };
-    case 'locationMessage':
-    case 'liveLocationMessage': {
-      const l = c.locationMessage ?? c.liveLocationMessage;
-      const latitude = l?.degreesLatitude ?? 0;
-      const longitude = l?.degreesLongitude ?? 0;
-      const place = c.locationMessage;
-      return {
-        kind: 'location',
-        text: `${latitude},${longitude}`,
-        location: {
-          latitude,
-          longitude,
-          ...(place?.name ? { name: place.name } : {}),
-          ...(place?.address ? { address: place.address } : {}),
-        },
-      };
-    }
-    case 'contactMessage':
-      return cardsOf([c.contactMessage]);
-    case 'contactsArrayMessage':
-      return cardsOf(c.contactsArrayMessage?.contacts ?? []);
-    case 'pollCreationMessage':
-      return pollOf(c.pollCreationMessage);
-    case 'pollCreationMessageV2':
-      return pollOf(c.pollCreationMessageV2);
-    case 'pollCreationMessageV3':
-      return pollOf(c.pollCreationMessageV3);
-    case 'reactionMessage':
-      return { kind: 'reaction', text: c.reactionMessage?.text ?? '' };
-    case 'buttonsResponseMessage':
-      return { kind: 'text', text: c.buttonsResponseMessage?.selectedDisplayText ?? '' };
-    case 'listResponseMessage': {
-      // The row's title is the text; its id (what the list was sent with) tells the choice apart.
-      const r = c.listResponseMessage;
-      const title = r?.title ?? '';
-      const id = r?.singleSelectReply?.selectedRowId;
-      return {
-        kind: 'text',
-        text: title,
-        ...(id
-          ? { listReply: { id, title, ...(r?.description ? { description: r.description } : {}) } }
-          : {}),
-      };
-    }
-    case 'templateButtonReplyMessage':
-      return { kind: 'text', text: c.templateButtonReplyMessage?.selectedDisplayText ?? '' };
-    case 'protocolMessage':
-    case 'messageContextInfo':
-      return undefined;
-    default:
-      return { kind: 'unknown' };
-  }
-}
-
-const mime = (m: { mimetype?: string | null } | null | undefined) => m?.mimetype ?? undefined;
 
 /**
  * Baileys could not decrypt the message (or found nothing to decrypt in it): it upserts a stub with
@@ -204,7 +68,7 @@ export function normaliseMessage(
   const remote = key.remoteJid;
   if (!remote || key.fromMe || !key.id) return undefined;
   if (isJidBroadcast(remote) || isJidNewsletter(remote)) return undefined;
-  const fields: Fields | undefined = undecryptable(msg)
+  const fields: ContentFields | undefined = undecryptable(msg)
     ? { kind: DECRYPT_FAILED }
     : contentFields(extractMessageContent(msg.message));
   if (!fields) return undefined;
@@ -285,51 +149,6 @@ export function normaliseOwnMessage(
 
 function stripUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-}
-
-/** What the network said about one of our own messages after it took it (docs/events.md). */
-export type SendOutcome = { status: 'delivered' | 'read' } | { status: 'failed'; reason: string };
-
-/**
- * What a status of our own message tells the host. The server ack is not reported (the host reports
- * `sent` when `send` resolves); an error ack carries the network's error code as its stub parameter.
- */
-export function outcomeOfStatus(
-  status: number | null | undefined,
-  stubParameters?: readonly string[] | null,
-): SendOutcome | undefined {
-  const S = proto.WebMessageInfo.Status;
-  switch (status) {
-    case S.ERROR: {
-      const code = stubParameters?.[0];
-      return {
-        status: 'failed',
-        reason: code ? `network refused the message (error ${code})` : 'network refused the message',
-      };
-    }
-    case S.DELIVERY_ACK:
-      return { status: 'delivered' };
-    case S.READ:
-    case S.PLAYED:
-      return { status: 'read' };
-    default:
-      return undefined;
-  }
-}
-
-/** A `messages.update` for one of our own messages; others' messages are not ours to report. */
-export function outcomeOfUpdate(u: WAMessageUpdate): SendOutcome | undefined {
-  if (!u.key.fromMe || !u.key.id) return undefined;
-  return outcomeOfStatus(u.update.status, u.update.messageStubParameters);
-}
-
-/** Our delivery status from a per-user receipt (groups). */
-export function receiptOfUserReceipt(r: proto.IUserReceipt): 'delivered' | 'read' | undefined {
-  const set = (t: number | { toNumber(): number } | null | undefined) =>
-    t !== null && t !== undefined && (typeof t === 'number' ? t : t.toNumber()) > 0;
-  if (set(r.readTimestamp) || set(r.playedTimestamp)) return 'read';
-  if (set(r.receiptTimestamp)) return 'delivered';
-  return undefined;
 }
 
 /** Contacts with a known phone number; LID-only contacts are left out (their mapping arrives later). */

@@ -188,7 +188,7 @@ export function toMessageContent(content: OutboundContent, media?: OutboundMedia
 /**
  * The network message for a kind Baileys' content builder does not make (a list), sent as it is;
  * undefined for every other kind. A list is a single-select list message: the customer's choice
- * comes back as a list response carrying the row id (normalise.ts).
+ * comes back as a list response carrying the row id (content-fields.ts).
  */
 export function rawMessage(content: OutboundContent): proto.IMessage | undefined {
   if (content.kind !== 'list') return undefined;

@@ -9,7 +9,8 @@ import {
 } from '@whiskeysockets/baileys';
 import type { PollVote } from '#shared/messages/content';
 import { chatIdOf } from '#shared/phone/jid';
-import { groupIdOfJid, lidOfJid, type PhoneForLid, phoneOfJid } from './normalise.ts';
+import { groupIdOfJid, lidOfJid, phoneOfJid } from './jids.ts';
+import type { PhoneForLid } from './normalise.ts';
 import { pollCreationOf } from './outbound.ts';
 
 /**

@@ -10,18 +10,10 @@ import type { Logger } from '#shared/log/logger';
 import { lidJid } from '#shared/phone/jid';
 import type { DriverEvents } from '../driver.ts';
 import { changeOfUpdate } from './changes.ts';
+import { lidOfJid, phoneOfJid } from './jids.ts';
 import { fetchMedia, type MediaSource } from './media-download.ts';
-import {
-  lidOfJid,
-  normaliseContacts,
-  normaliseGroup,
-  normaliseMessage,
-  normaliseOwnMessage,
-  outcomeOfStatus,
-  outcomeOfUpdate,
-  phoneOfJid,
-  receiptOfUserReceipt,
-} from './normalise.ts';
+import { normaliseContacts, normaliseGroup, normaliseMessage, normaliseOwnMessage } from './normalise.ts';
+import { outcomeOfStatus, outcomeOfUpdate, receiptOfUserReceipt } from './outcomes.ts';
 import { decryptVote, type PollLookup, pollUpdateOf } from './poll-votes.ts';
 
 export interface WireContext {
@@ -57,7 +49,7 @@ export interface WireContext {
  */
 export function wireEvents(ctx: WireContext): {
   drain(): Promise<void>;
-  /** Reports a `messages.upsert` payload that did not come through the socket's events (see driver.ts). */
+  /** Reports a `messages.upsert` payload that did not come through the socket's events (see link-lifecycle.ts). */
   upsert(payload: { messages: WAMessage[]; type: string }): void;
 } {
   const { sock, events, log } = ctx;
