@@ -1,0 +1,63 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/*
+ * Where the bench's messages arrive: a webhook receiver and one SSE client, each noting when every
+ * message tag came first and how often it came.
+ */
+
+/** Arrival times by message tag, and how often each tag arrived. */
+export class Arrivals {
+  readonly at = new Map<string, number>();
+  readonly seen = new Map<string, number>();
+  add(tag: string | undefined) {
+    if (!tag?.startsWith('b')) return;
+    this.seen.set(tag, (this.seen.get(tag) ?? 0) + 1);
+    if (!this.at.has(tag)) this.at.set(tag, performance.now());
+  }
+}
+
+export async function webhookReceiver(arrivals: Arrivals) {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      res.writeHead(200).end('ok');
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        if (body.event === 'message.inbound') arrivals.add(body.content?.text);
+      } catch {}
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, server };
+}
+
+/** One client on the tenant stream, reading `data:` lines. */
+export async function sseClient(url: string, arrivals: Arrivals) {
+  const ac = new AbortController();
+  const res = await fetch(url, { headers: { accept: 'text/event-stream' }, signal: ac.signal });
+  let connected!: () => void;
+  const ready = new Promise<void>((r) => {
+    connected = r;
+  });
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buf = '';
+    try {
+      for await (const chunk of res.body!) {
+        buf += decoder.decode(chunk as Uint8Array, { stream: true });
+        let end = buf.indexOf('\n');
+        while (end >= 0) {
+          const line = buf.slice(0, end);
+          buf = buf.slice(end + 1);
+          end = buf.indexOf('\n');
+          if (line.startsWith(': connected')) connected();
+          if (line.startsWith('data: ')) arrivals.add(JSON.parse(line.slice(6)).message);
+        }
+      }
+    } catch {}
+  })();
+  await ready;
+  return { close: () => ac.abort() };
+}
