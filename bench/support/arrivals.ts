@@ -1,5 +1,4 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { inboundWebhookReceiver } from './webhook-receiver.ts';
 
 /*
  * Where the bench's messages arrive: a webhook receiver and one SSE client, each noting when every
@@ -17,20 +16,9 @@ export class Arrivals {
   }
 }
 
-export async function webhookReceiver(arrivals: Arrivals) {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      res.writeHead(200).end('ok');
-      try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        if (body.event === 'message.inbound') arrivals.add(body.content?.text);
-      } catch {}
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, server };
+/** The webhook receiver noting each inbound delivery's tag. */
+export function webhookReceiver(arrivals: Arrivals) {
+  return inboundWebhookReceiver((text) => arrivals.add(text as string | undefined));
 }
 
 /** One client on the tenant stream, reading `data:` lines. */
