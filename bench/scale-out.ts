@@ -1,8 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { shardOf } from '#shared/sessions/shard';
 import { rssOf, startCluster, until } from './support/cluster.ts';
+import { inboundWebhookReceiver } from './support/webhook-receiver.ts';
 
 /**
  * Scale-out proof (issue 29): 4 host processes share N simulated sessions; one is killed (SIGKILL);
@@ -31,20 +30,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function webhookReceiver() {
   const seen = new Map<string, number>();
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      res.writeHead(200).end('ok');
-      try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        const tag = body.event === 'message.inbound' ? body.content?.text : undefined;
-        if (typeof tag === 'string' && tag.startsWith('f')) seen.set(tag, (seen.get(tag) ?? 0) + 1);
-      } catch {}
-    });
+  const receiver = await inboundWebhookReceiver((tag) => {
+    if (typeof tag === 'string' && tag.startsWith('f')) seen.set(tag, (seen.get(tag) ?? 0) + 1);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, server, seen };
+  return { ...receiver, seen };
 }
 
 async function main() {

@@ -10,6 +10,7 @@ import { leaseShardsFor } from '#shared/sessions/shard';
 import { COMMAND_WAIT_SECONDS } from '../connection-host/command-queues.ts';
 import { leaseTickMs } from '../connection-host/shard-leases.ts';
 import { OLDEST_MESSAGE_ALARM_SECONDS } from './alarms.ts';
+import { API_ACCESS_LOG_FIELDS, API_BURST_LIMIT, API_RATE_LIMIT } from './api.ts';
 import { cdkJsonContext } from './app-context.ts';
 import { settingsFromContext } from './context.ts';
 import { type Template as CostTemplate, idleCost, total } from './cost/estimate.ts';
@@ -24,7 +25,7 @@ import {
   STREAM_PATHS,
 } from './host.ts';
 import { checkWithNag } from './nag.ts';
-import { API_ACCESS_LOG_FIELDS, API_BURST_LIMIT, API_RATE_LIMIT, SessionManagerStack } from './stack.ts';
+import { SessionManagerStack } from './stack.ts';
 import { SERVICE_FUNCTION } from './template-queries.ts';
 
 const prefix = 'hst';

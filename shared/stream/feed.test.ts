@@ -2,16 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logger } from '../log/logger.ts';
 import type { StoredMessage } from '../messages/message.ts';
 import { feedPk, legacyFeedPk, orderKey } from '../store/keys.ts';
-import {
-  type FeedEvent,
-  feedStats,
-  LOOKBACK_MS,
-  nudgeTenantFeed,
-  openFeed,
-  POLL_INTERVAL_MS,
-  REPLAYS_PER_TENANT,
-  SHARDS_REFRESH_MS,
-} from './feed.ts';
+import { type FeedEvent, feedStats, nudgeTenantFeed, openFeed } from './feed.ts';
+import { REPLAYS_PER_TENANT } from './replay.ts';
+import { LOOKBACK_MS, POLL_INTERVAL_MS, SHARDS_REFRESH_MS } from './tenant-poller.ts';
 
 type Row = StoredMessage & { gsi1sk: string };
 

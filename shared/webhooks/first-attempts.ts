@@ -1,10 +1,12 @@
 import { indicesByKey } from '../batching.ts';
 import { env } from '../config/env.ts';
 import { logger } from '../log/logger.ts';
-import { type AttemptResult, afterSettled, attempt, draftOf, settlementOf } from './deliver.ts';
+import { type AttemptResult, attempt } from './attempt.ts';
+import { draftOf } from './claim.ts';
 import { sendJobs, TAKEOVER_DELAY_MS, type WebhookJob } from './job.ts';
 import { type DeliveryDraft, newDelivery } from './lifecycle.ts';
 import { recordFirstOutcome } from './repository.ts';
+import { afterSettled, settlementOf } from './settlement.ts';
 import { isSlow, markSlow } from './slow-tenants.ts';
 
 /**

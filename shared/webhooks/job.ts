@@ -58,7 +58,7 @@ export function firstAttemptCreating(
   return { ...firstAttempt(d), createdAt: createdAtMs };
 }
 
-/** How long one attempt's POST may take, answer included (shared/webhooks/deliver.ts). */
+/** How long one attempt's POST may take, answer included (shared/webhooks/attempt.ts). */
 export const POST_TIMEOUT_MS = 10_000;
 
 /** A claim older than this belongs to a consumer that died mid-POST: another may take it over. */

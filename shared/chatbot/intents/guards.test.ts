@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Brain } from '../brain-schema.ts';
-import {
-  asksOf,
-  closedDaysNamed,
-  contentKeys,
-  daysNamed,
-  questionsOf,
-  signsOf,
-  Vocabulary,
-} from './guards.ts';
+import { closedDaysNamed, daysNamed } from './days.ts';
+import { asksOf, questionsOf, signsOf } from './guards.ts';
+import { contentKeys, Vocabulary } from './vocabulary.ts';
 
 const brain = {
   business: { name: 'Clinic' },

@@ -1,4 +1,4 @@
-import { isDayKey } from './guards.ts';
+import { isDayKey } from './days.ts';
 import { normalise } from './normalise.ts';
 import { matchForm } from './transliterate.ts';
 
