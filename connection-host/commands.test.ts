@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Command } from '#shared/commands/types';
 import type { HostEvent } from '#shared/events/types';
+import { must } from '#shared/must';
 import type { CommandContext } from './commands.ts';
 import type { DriverEvents, DriverLink, NetworkDriver } from './drivers/driver.ts';
 import { SessionRuntime } from './session-runtime.ts';
@@ -48,7 +49,7 @@ function driver() {
     },
     clearAuth: async () => {},
   };
-  return { d, links, latest: () => links.at(-1)!.events };
+  return { d, links, latest: () => must(links.at(-1), 'a link').events };
 }
 
 const send = (n: number): Command => ({

@@ -40,10 +40,11 @@ async function drain(key: string, lane: { pending: Pending[]; sending: boolean }
     while (lane.pending.length) {
       const batch: Pending[] = [];
       let bytes = 0;
-      while (lane.pending.length && batch.length < BATCH_MAX_ENTRIES) {
-        const next = lane.pending[0]!;
-        if (batch.length && bytes + next.size > BATCH_MAX_BYTES) break;
-        batch.push(lane.pending.shift()!);
+      while (batch.length < BATCH_MAX_ENTRIES) {
+        const next = lane.pending[0];
+        if (!next || (batch.length && bytes + next.size > BATCH_MAX_BYTES)) break;
+        lane.pending.shift();
+        batch.push(next);
         bytes += next.size;
       }
       await sendWithOthers(batch);

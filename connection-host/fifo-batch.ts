@@ -1,6 +1,7 @@
 import type { Message } from '@aws-sdk/client-sqs';
 import type { z } from 'zod';
 import { indicesByKey } from '#shared/batching';
+import { must } from '#shared/must';
 import type { MessageHandler } from '#shared/queue/poller';
 import { handleBody, type RecordHandler } from '#shared/queue/received';
 
@@ -18,7 +19,7 @@ export function fifoBatchHandler<T>(schema: z.ZodType<T>, handle: RecordHandler<
     const groups = indicesByKey(messages, (m) => m.Attributes?.MessageGroupId ?? m.MessageId ?? '');
     await Promise.all(
       groups.map(async (idx) => {
-        const group = idx.map((i) => messages[i]!);
+        const group = idx.map((i) => must(messages[i], `message ${i} of the batch`));
         for (const [i, m] of group.entries()) {
           const meta = {
             messageId: m.MessageId ?? '',

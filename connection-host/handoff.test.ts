@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HostEvent } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
+import { must } from '#shared/must';
 import { EventSpool, type HandoffMedia } from './event-spool.ts';
 import { Handoff } from './handoff.ts';
 
@@ -71,6 +72,8 @@ describe('Handoff', () => {
     for (const d of await readdir(root)) out.push(...(await readdir(path.join(root, d))));
     return out;
   };
+  /** The one process folder an opened spool made under root. */
+  const spoolDir = async () => must((await readdir(root))[0], 'the spool folder');
 
   it('loses nothing in a 30 s events-queue outage and a failed upload: spooled, retried, handed on in order', async () => {
     const { world, deps } = outage(30_000);
@@ -107,9 +110,9 @@ describe('Handoff', () => {
       event: inbound('A'),
       media: { key: 'k', bytes: new Uint8Array([1]), mimetype: 'image/png' },
     });
-    const [dir] = await readdir(root);
-    expect((await stat(path.join(root, dir!))).mode & 0o777).toBe(0o700);
-    for (const f of await files()) expect((await stat(path.join(root, dir!, f))).mode & 0o777).toBe(0o600);
+    const dir = await spoolDir();
+    expect((await stat(path.join(root, dir))).mode & 0o777).toBe(0o700);
+    for (const f of await files()) expect((await stat(path.join(root, dir, f))).mode & 0o777).toBe(0o600);
   });
 
   it('sends straight on when the queue takes it, writing nothing to disk', async () => {
@@ -144,8 +147,7 @@ describe('Handoff', () => {
     });
     expect(crashed).toBe(true);
     // The folder of the process that died (a pid no process has).
-    const [own] = await readdir(root);
-    await rename(path.join(root, own!), path.join(root, `${hostname()}-2147483646`));
+    await rename(path.join(root, await spoolDir()), path.join(root, `${hostname()}-2147483646`));
 
     const next = outage(0);
     next.world.mediaFailures = 0;
@@ -162,7 +164,7 @@ describe('Handoff', () => {
     const live = path.join(root, `${hostname()}-${process.ppid}`);
     const spool = new EventSpool(root);
     await spool.open();
-    await rename(path.join(root, (await readdir(root))[0]!), live);
+    await rename(path.join(root, await spoolDir()), live);
     await writeFile(
       path.join(live, '000000000000001-1-000000000.json'),
       JSON.stringify({ event: inbound('X') }),
@@ -178,8 +180,7 @@ describe('Handoff', () => {
     const spool = new EventSpool(root);
     await spool.open();
     await spool.put({ event: inbound('A') });
-    const [dir] = await readdir(root);
-    await writeFile(path.join(root, dir!, '000000000000000-1-000000000.json'), '{not json');
+    await writeFile(path.join(root, await spoolDir(), '000000000000000-1-000000000.json'), '{not json');
     const { world, deps } = outage(0);
     const handoff = new Handoff({ ...deps, spool: new EventSpool(root) });
     await handoff.start();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { must } from '#shared/must';
 import { type DeliveryBounds, deliverHumanLike, deliveryTiming } from './human-delivery.ts';
 
 const bounds: DeliveryBounds = {
@@ -45,8 +46,10 @@ describe('deliverHumanLike', () => {
       (e) => errors.push(e),
     );
     expect(log.map(([k]) => k)).toEqual(['composing', 'message', 'paused']);
-    expect(log[0]![1]).toBeGreaterThanOrEqual(19);
-    expect(log[1]![1] - log[0]![1]).toBeGreaterThanOrEqual(79);
+    const [, composingAt] = must(log[0], 'the composing entry');
+    const [, messageAt] = must(log[1], 'the message entry');
+    expect(composingAt).toBeGreaterThanOrEqual(19);
+    expect(messageAt - composingAt).toBeGreaterThanOrEqual(79);
     expect(errors).toHaveLength(1);
   });
 });

@@ -42,7 +42,8 @@ export async function speak(
 async function mediaBytes(content: OutboundContent): Promise<{ bytes: Uint8Array; declared: string }> {
   const key = content.uploadKey ?? content.storedKey;
   if (key) return readUpload(key);
-  const url = content.mediaUrl!;
+  const url = content.mediaUrl;
+  if (!url) throw new MediaError('media content names no upload, stored file or URL');
   let res: Response;
   try {
     const { guardedFetch } = await import('#shared/outbound/guard');
@@ -69,7 +70,8 @@ async function readUpload(key: string): Promise<{ bytes: Uint8Array; declared: s
   try {
     const res = await s3Client().send(new GetObjectCommand({ Bucket: names.mediaBucket(), Key: key }));
     if ((res.ContentLength ?? 0) > MEDIA_MAX_BYTES) throw new Error(`larger than ${MEDIA_MAX_BYTES} bytes`);
-    return { bytes: await res.Body!.transformToByteArray(), declared: res.ContentType ?? '' };
+    if (!res.Body) throw new Error('S3 answered no body');
+    return { bytes: await res.Body.transformToByteArray(), declared: res.ContentType ?? '' };
   } catch (err) {
     throw new MediaError(`the uploaded file could not be read: ${(err as Error).message}`);
   }
@@ -79,7 +81,8 @@ async function readUpload(key: string): Promise<{ bytes: Uint8Array; declared: s
 export async function fetchMedia(content: OutboundContent): Promise<OutboundMedia> {
   const { bytes, declared: header } = await mediaBytes(content);
   if (bytes.byteLength > MEDIA_MAX_BYTES) throw new MediaError(`media larger than ${MEDIA_MAX_BYTES} bytes`);
-  const declared = header.split(';')[0]!.trim().toLowerCase();
+  const [mediaType = ''] = header.split(';');
+  const declared = mediaType.trim().toLowerCase();
   const expected = EXPECTED[content.kind];
   if (expected && declared && !expected.test(declared) && declared !== 'application/octet-stream') {
     throw new MediaError(`media is ${declared}, not what a ${content.kind} message needs`);

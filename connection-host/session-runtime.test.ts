@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LidCache } from '#shared/contacts/lid-cache';
 import type { HostEvent } from '#shared/events/types';
+import { must } from '#shared/must';
 import type { ReconnectState } from '#shared/sessions/session';
 import type { DriverEvents, DriverLink, LinkRequest, NetworkDriver } from './drivers/driver.ts';
 import { RuntimeStoppedError, SessionEndedError } from './ready-waiters.ts';
@@ -502,7 +503,7 @@ describe('SessionRuntime', () => {
     await rt.start();
     driver.latest.onOpen({ mobile: '1' });
     await settle();
-    const first = driver.connects[0]!.link;
+    const first = must(driver.connects[0], 'the first connect').link;
     first.probe.mockRejectedValueOnce(new Error('no answer'));
 
     await vi.advanceTimersByTimeAsync(10_000);

@@ -7,8 +7,10 @@ const context: Record<string, string> = {};
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
   const kv = args[i] === '-c' || args[i] === '--context' ? args[++i] : undefined;
-  const m = kv?.match(/^([^=]+)=(.*)$/);
-  if (!m) throw new Error(`usage: npm run cost [-- -c key=value ...]; got ${args[i]}`);
-  context[m[1]!] = m[2]!;
+  const [, key, value] = kv?.match(/^([^=]+)=(.*)$/) ?? [];
+  if (key === undefined || value === undefined) {
+    throw new Error(`usage: npm run cost [-- -c key=value ...]; got ${args[i]}`);
+  }
+  context[key] = value;
 }
 process.stdout.write(`${costReport(context)}\n`);

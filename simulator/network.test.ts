@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { must } from '#shared/must';
 import type { Link } from './network/accounts.ts';
 import { KEPT_MAX } from './network/peers.ts';
 import { SimNetwork } from './network.ts';
@@ -53,10 +54,13 @@ describe('SimNetwork: inbound messages are kept until the device acknowledges th
     vi.useFakeTimers();
     const net = new SimNetwork();
     const { first, token } = await linked(net, 's1');
-    const one = net.inbound('s1', { from: '919800000001', kind: 'text', text: 'one' });
+    const one = must(
+      net.inbound('s1', { from: '919800000001', kind: 'text', text: 'one' }),
+      'the id of message one',
+    );
     net.inbound('s1', { from: '919800000001', kind: 'text', text: 'two' });
-    expect(net.ack('s1', 'wrong token', [one!])).toBe(false);
-    expect(net.ack('s1', token, [one!])).toBe(true);
+    expect(net.ack('s1', 'wrong token', [one])).toBe(false);
+    expect(net.ack('s1', token, [one])).toBe(true);
     net.detach('s1', first);
     net.inbound('s1', { from: '919800000001', kind: 'text', text: 'three' });
     const second = recordingLink(net);
@@ -89,7 +93,7 @@ describe('SimNetwork: inbound messages are kept until the device acknowledges th
     );
     expect(ids.every((id) => id?.startsWith('SIM'))).toBe(true);
     expect(net.inbound('s1', { from: '9198', kind: 'text', text: 'x' })).toBe('full');
-    net.ack('s1', token, [ids[0]!]);
+    net.ack('s1', token, [must(ids[0], 'the first id')]);
     expect(net.inbound('s1', { from: '9198', kind: 'text', text: 'x' })).toMatch(/^SIM/);
   });
 

@@ -17,7 +17,7 @@ describe('combinedLanes', () => {
       combinedLanes(1)(async (batch) => {
         const ids = batch.map((m) => m.MessageId ?? '');
         calls.push(ids);
-        const laneOf = (id: string) => id[0]!;
+        const laneOf = (id: string) => id.charAt(0);
         for (const id of ids) if (inFlight.has(laneOf(id))) overlap = true;
         inFlight = new Set([...inFlight, ...ids.map(laneOf)]);
         await sleep(5);
@@ -28,7 +28,7 @@ describe('combinedLanes', () => {
         return failed;
       }),
     );
-    for (const id of ['a1', 'b1', 'c1', 'a2', 'b2', 'a3', 'b3']) lanes.add(id[0]!, { MessageId: id });
+    for (const id of ['a1', 'b1', 'c1', 'a2', 'b2', 'a3', 'b3']) lanes.add(id.charAt(0), { MessageId: id });
     await settled(lanes.idle());
     // The first call has the three lanes' first batches; a lane never has two batches in flight.
     expect(calls[0]).toEqual(['a1', 'a2', 'b1', 'b2', 'c1']);
@@ -53,7 +53,7 @@ describe('combinedLanes', () => {
     lanes.add('a', { MessageId: 'a1' });
     for (const id of ['b1', 'c1', 'd1']) {
       await vi.advanceTimersByTimeAsync(5);
-      lanes.add(id[0]!, { MessageId: id });
+      lanes.add(id.charAt(0), { MessageId: id });
     }
     await settled(lanes.idle());
     expect(calls).toEqual([['a1'], ['b1', 'c1', 'd1']]);

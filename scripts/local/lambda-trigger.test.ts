@@ -1,6 +1,7 @@
 import type { Message } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { must } from '#shared/must';
 import { lambdaTrigger } from './lambda-trigger.ts';
 
 describe('lambdaTrigger', () => {
@@ -16,7 +17,7 @@ describe('lambdaTrigger', () => {
     ];
     const failed = await handle(messages);
     expect(failed).toEqual([messages[1]]);
-    const [a, b] = seen[0]!.Records;
+    const [a, b] = must(seen[0], 'the Lambda event').Records;
     expect(a).toMatchObject({
       messageId: 'a',
       body: '{"n":1}',

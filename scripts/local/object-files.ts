@@ -12,6 +12,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { must } from '#shared/must';
 import { syncDir } from './queue-journal.ts';
 
 /** An object as fauxqs holds it. */
@@ -48,7 +49,7 @@ export function keepObjectsIn(dir: string, store: FauxS3Store): void {
   store.createBucket = (name) => {
     const fresh = !store.buckets.has(name);
     create(name);
-    if (fresh) load(join(dir, name), store.buckets.get(name)!);
+    if (fresh) load(join(dir, name), must(store.buckets.get(name), `bucket ${name}, just created`));
   };
   const put = store.putObject.bind(store);
   store.putObject = (bucket, key, ...rest) => {

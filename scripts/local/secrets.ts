@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export interface LocalSecrets {
   ADMIN_API_KEY: string;
@@ -21,7 +21,7 @@ export function localSecrets(dataDir?: string): LocalSecrets & { generatedAdminK
     JWT_SECRET: process.env.JWT_SECRET ?? stored.JWT_SECRET ?? randomBytes(48).toString('base64url'),
   };
   if (file) {
-    mkdirSync(dataDir!, { recursive: true });
+    mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   }
   return { ...secrets, generatedAdminKey: !process.env.ADMIN_API_KEY };

@@ -59,7 +59,12 @@ function externalAws() {
     'AWS_ENDPOINT_URL_SQS',
     'AWS_ENDPOINT_URL_SECRETS_MANAGER',
   ];
-  const env = Object.fromEntries(keys.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
+  const env = Object.fromEntries(
+    keys.flatMap((k) => {
+      const value = process.env[k];
+      return value ? [[k, value]] : [];
+    }),
+  );
   return { env, dynamoPid: undefined as number | undefined, stop: async () => {} };
 }
 

@@ -1,4 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import { must } from '#shared/must';
 import { type Account, Accounts, type Link, lidPhone } from './accounts.ts';
 
 /**
@@ -34,8 +35,10 @@ export class LinkingNetwork extends Accounts {
         link.end();
         return;
       }
+      // Linking sets the mobile with the token; logging out clears the token only.
+      const mobile = must(a.mobile, `the mobile of linked session ${sessionId}`);
       this.replaceLink(a, link);
-      link.push({ type: 'open', mobile: a.mobile! });
+      link.push({ type: 'open', mobile });
       this.flush(a);
       return;
     }

@@ -81,7 +81,7 @@ describe('outbound mapping', () => {
     };
     expect(two.contacts.displayName).toBe('2 contacts');
     expect(two.contacts.contacts.map((c) => c.displayName)).toEqual(['Asha Rao', 'Bob']);
-    expect(two.contacts.contacts[1]!.vcard).toContain(
+    expect(two.contacts.contacts[1]?.vcard).toContain(
       'TEL;type=CELL;type=VOICE;waid=14155550101:+14155550101',
     );
 

@@ -156,9 +156,10 @@ export function toMessageContent(content: OutboundContent, media?: OutboundMedia
       return { location: locationMessage(need(content.location, 'location')) };
     case 'contact': {
       const cards = need(content.contacts, 'contact');
+      const [only, ...more] = cards;
       return {
         contacts: {
-          displayName: cards.length === 1 ? cards[0]!.name : `${cards.length} contacts`,
+          displayName: only && !more.length ? only.name : `${cards.length} contacts`,
           contacts: cards.map((c) => ({ displayName: c.name, vcard: toVCard(c) })),
         },
       };

@@ -1,6 +1,7 @@
 import { createCipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { proto, type WAMessage } from '@whiskeysockets/baileys';
 import { describe, expect, it } from 'vitest';
+import { must } from '#shared/must';
 import { decryptVote, optionsOfVote, pollUpdateOf } from './poll-votes.ts';
 
 const sha = (s: string) => createHash('sha256').update(s).digest();
@@ -57,7 +58,7 @@ describe('poll votes', () => {
       const m = vote(creator, voter);
       const got = await decryptVote(
         m,
-        pollUpdateOf(m)!,
+        must(pollUpdateOf(m), 'the poll update'),
         me,
         async (id) => (id === 'POLL1' ? kept : undefined),
         () => undefined,
@@ -76,7 +77,7 @@ describe('poll votes', () => {
     expect(
       await decryptVote(
         m,
-        pollUpdateOf(m)!,
+        must(pollUpdateOf(m), 'the poll update'),
         me,
         async () => undefined,
         () => undefined,
@@ -86,7 +87,7 @@ describe('poll votes', () => {
     expect(
       await decryptVote(
         m,
-        pollUpdateOf(m)!,
+        must(pollUpdateOf(m), 'the poll update'),
         me,
         async () => other,
         () => undefined,

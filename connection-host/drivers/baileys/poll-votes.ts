@@ -62,8 +62,11 @@ export async function decryptVote(
   lookup: PollLookup,
   phoneForLid: PhoneForLid,
 ): Promise<PollVote | undefined> {
-  const pollKey = update.pollCreationMessageKey!;
-  const pollId = pollKey.id!;
+  const pollId = update.pollCreationMessageKey?.id;
+  const vote = update.vote;
+  // pollUpdateOf lets no update without these through; one here is a caller's mistake.
+  if (!pollId || !vote)
+    throw new Error('a poll update needs its poll key id and its vote (see pollUpdateOf)');
   const stored = await lookup(pollId);
   const creation = pollCreationOf(stored);
   const secret = stored?.messageContextInfo?.messageSecret;
@@ -79,7 +82,7 @@ export async function decryptVote(
     for (const pollCreatorJid of creators) {
       let decrypted: proto.Message.PollVoteMessage;
       try {
-        decrypted = decryptPollVote(update.vote!, {
+        decrypted = decryptPollVote(vote, {
           pollCreatorJid,
           pollMsgId: pollId,
           pollEncKey: secret,
