@@ -4,6 +4,7 @@ import { queueUrl } from '#shared/aws/queue-url';
 import { Command } from '#shared/commands/types';
 import { logger } from '#shared/log/logger';
 import { pollQueue, type QueuePoller, type SqsHandler } from '#shared/queue/consumer';
+import { commandLane, sessionOfCommandGroup } from '#shared/queue/lanes';
 import { changeVisibility } from '#shared/queue/visibility';
 import { applyCommand, type CommandContext } from './commands.ts';
 import { fifoBatchHandler } from './fifo-batch.ts';
@@ -28,12 +29,6 @@ export const COMMAND_WAIT_SECONDS = 20;
  * start all through the tests: a 1 s wait keeps their exits quick (`drained` below).
  */
 const waitSeconds = () => (process.env.AWS_ENDPOINT_URL_SQS ? 1 : COMMAND_WAIT_SECONDS);
-
-/** The session of a command body, its lane: one session's commands in order, sessions side by side. */
-const sessionOf = (body: string): string | undefined => {
-  const parsed = JSON.parse(body) as { sessionId?: unknown };
-  return typeof parsed.sessionId === 'string' ? parsed.sessionId : undefined;
-};
 
 /**
  * How long a command for a shard another host holds stays hidden before it is received again:
@@ -88,7 +83,7 @@ export class CommandQueues {
     const consumer = pollQueue(name, this.bouncing(name, apply), {
       waitSeconds: waitSeconds(),
       visibilityTimeout: COMMAND_VISIBILITY_SECONDS,
-      lanes: { keyOf: sessionOf, maxInFlight: MAX_HELD },
+      lanes: { keyOf: commandLane, maxInFlight: MAX_HELD },
     });
     this.consumers.set(queue, consumer);
   }
@@ -134,7 +129,8 @@ export class CommandQueues {
       const mine: SQSRecord[] = [];
       const others: SQSRecord[] = [];
       for (const r of Records) {
-        const sessionId = r.attributes?.MessageGroupId;
+        const group = r.attributes?.MessageGroupId;
+        const sessionId = group === undefined ? undefined : sessionOfCommandGroup(group);
         // Only shards started here and not being let go: a leaving shard's commands go to its next holder.
         const here = sessionId === undefined || this.aborts.has(this.ctx.shardOf(sessionId));
         (here ? mine : others).push(r);

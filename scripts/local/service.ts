@@ -4,10 +4,11 @@ import { names } from '#shared/aws/names';
 import { env, resetEnvCache } from '#shared/config/env';
 import { logger } from '#shared/log/logger';
 import { pollQueue } from '#shared/queue/consumer';
+import { eventLane } from '#shared/queue/lanes';
 import { startConnectionHost } from '../../connection-host/host.ts';
 import { createApp } from '../../functions/api/app.ts';
 import { handler as chatbotHandler } from '../../functions/chatbot/handler.ts';
-import { eventLane, handler as eventsHandler } from '../../functions/events/handler.ts';
+import { handler as eventsHandler } from '../../functions/events/handler.ts';
 import { handler as mediaHandler } from '../../functions/media/handler.ts';
 import { shutdownOcr } from '../../functions/media/ocr/index.ts';
 import {
