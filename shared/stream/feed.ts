@@ -3,7 +3,7 @@ import { logger } from '../log/logger.ts';
 import type { StoredMessage } from '../messages/message.ts';
 import { feedEntries, feedMessages, tenantFeed } from '../messages/repository.ts';
 import { listSessionIds } from '../sessions/repository.ts';
-import { feedKey, feedPk, legacyFeedPk, orderKeyAt } from '../store/keys.ts';
+import { feedKey, feedPk, legacyFeedPk, orderKeyAt, orderKeyTime } from '../store/keys.ts';
 import { INDEX_SHARDS } from '../store/shards.ts';
 import { mediaLink } from '../webhooks/media-link.ts';
 import { resolveSender } from '../webhooks/sender.ts';
@@ -57,9 +57,6 @@ async function toEvent(tenantId: string, m: FeedRow): Promise<FeedEvent> {
   const data = JSON.stringify(streamPayload(m, sender, url, m.analysis));
   return { id, data, frame: encoder.encode(`id: ${id}\ndata: ${data}\n\n`) };
 }
-
-/** The time part of an order key. */
-const timeOf = (key: string) => Number(key.slice(0, 13));
 
 class TenantPoller {
   readonly listeners = new Set<FeedListener>();
@@ -145,7 +142,7 @@ class TenantPoller {
   private markFresh<R extends { direction: string }>(rows: R[], key: (row: R) => string): R[] {
     const fresh = rows.filter((r) => streamed(r) && !this.seen.has(key(r)));
     for (const r of fresh) {
-      const ts = timeOf(key(r));
+      const ts = orderKeyTime(key(r));
       this.seen.set(key(r), ts);
       this.newestTs = Math.max(this.newestTs, ts);
     }
@@ -197,10 +194,10 @@ class TenantPoller {
       // emitted; what came since (a listener waiting for it, its stream open) is live. Later polls
       // mark what they read (a failed read is tried again at the next poll) and emit what was not
       // offered meanwhile.
-      const live = emit ? unseen : unseen.filter((e) => timeOf(e.gsi1sk) >= this.createdAt);
+      const live = emit ? unseen : unseen.filter((e) => orderKeyTime(e.gsi1sk) >= this.createdAt);
       if (!emit)
         this.markFresh(
-          unseen.filter((e) => timeOf(e.gsi1sk) < this.createdAt),
+          unseen.filter((e) => orderKeyTime(e.gsi1sk) < this.createdAt),
           (e) => e.gsi1sk,
         );
       if (live.length) this.emit(this.markFresh(await feedMessages(live), keyOf));
