@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { env } from '#shared/config/env';
 import { loadSecrets } from '#shared/config/load-secrets';
+import { HOST_MOUNTS } from '#shared/host/paths';
 import type { Router } from '#shared/http/context';
 import { corsMiddleware } from '#shared/http/cors';
 import { edgeOnly } from '#shared/http/edge-origin';
@@ -30,7 +31,7 @@ interface Mount {
  * a longer prefix is listed before a shorter one that contains it.
  */
 const MOUNTS: Mount[] = [
-  { prefix: '/health', routes: async () => (await import('#shared/http/health')).healthRoutes() },
+  { prefix: HOST_MOUNTS.health, routes: async () => (await import('#shared/http/health')).healthRoutes() },
   { prefix: '/api/auth', routes: async () => (await import('./auth/routes.ts')).authRoutes() },
   { prefix: '/api/portal', routes: async () => (await import('./auth/routes.ts')).portalRoutes() },
   { prefix: '/api/admin', routes: async () => (await import('./admin/routes.ts')).adminRoutes() },
@@ -50,7 +51,7 @@ const MOUNTS: Mount[] = [
   },
   { prefix: '/api/v1/chatbot', routes: async () => (await import('./chatbot/index.ts')).chatbotApi() },
   {
-    prefix: '/api/v1/chatbot',
+    prefix: HOST_MOUNTS.extractionStream,
     routes: async () => (await import('#shared/stream/extraction')).extractionStreamRoutes(),
   },
   { prefix: '/api/v1/ai', routes: async () => (await import('./ai/routes.ts')).aiRoutes() },
@@ -59,7 +60,7 @@ const MOUNTS: Mount[] = [
     prefix: '/api/v1',
     routes: async () => (await import('./history/formatted-routes.ts')).formattedRoutes(),
   },
-  { prefix: '/api/v1', routes: async () => (await import('#shared/speech/routes')).ttsRoutes() },
+  { prefix: HOST_MOUNTS.speech, routes: async () => (await import('#shared/speech/routes')).ttsRoutes() },
   {
     prefix: '/api/chatbot',
     routes: async () => (await import('./chatbot/legacy-routes.ts')).legacyChatbotRoutes(),
@@ -70,7 +71,7 @@ const MOUNTS: Mount[] = [
     routes: async () => (await import('./history/live-routes.ts')).liveRoutes(),
   },
   {
-    prefix: '/api/public/portal',
+    prefix: HOST_MOUNTS.portalStream,
     routes: async () => (await import('#shared/stream/routes')).streamRoutes(),
   },
   { prefix: '/docs', routes: async () => (await import('./docs.ts')).docsRoutes() },
