@@ -4,6 +4,7 @@ import { logger } from '#shared/log/logger';
 import type { InboundMessage } from '#shared/messages/content';
 import type { Restriction } from '#shared/sessions/restriction';
 import type { ReconnectState } from '#shared/sessions/session';
+import { objectKey } from '#shared/store/object-keys';
 import { reconnectDelay } from './backoff.ts';
 import type { DriverEvents, DriverLink, LinkEnd, LinkRequest, NetworkDriver } from './drivers/driver.ts';
 import { Handoff, hostHandoff, putMediaInS3 } from './handoff.ts';
@@ -469,7 +470,9 @@ export class SessionRuntime {
     const revealed =
       !received.senderPhone && received.senderLid ? this.lids.get(received.senderLid) : undefined;
     const message = revealed ? { ...received, senderPhone: revealed } : received;
-    const mediaKey = media ? `media/${this.request.tenantId}/${this.sessionId}/${message.id}` : undefined;
+    const mediaKey = media
+      ? objectKey('inboundMedia', this.request.tenantId, this.sessionId, message.id)
+      : undefined;
     await this.emit(
       { kind: 'message.inbound', message: { ...message, mediaKey } },
       media && mediaKey ? { key: mediaKey, ...media } : undefined,

@@ -7,6 +7,7 @@ import { names } from '#shared/aws/names';
 import { router } from '#shared/http/context';
 import { ServiceError } from '#shared/http/errors';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
+import { objectKey } from '#shared/store/object-keys';
 import { requireAuth } from '../auth/middleware.ts';
 import { NETWORK_LIMITS, PRESIGN_SECONDS, type UploadType } from '../messages/upload.ts';
 import { cloudMediaIdRoutes } from './cloud-routes.ts';
@@ -74,7 +75,7 @@ export function mediaRoutes() {
       if (size > max) {
         throw new ServiceError('PAYLOAD_TOO_LARGE', `size: ${kind} files may be at most ${max / MiB} MiB`);
       }
-      const key = `uploads/${c.get('auth').tenant}/large-${randomUUID()}`;
+      const key = objectKey('uploads', c.get('auth').tenant, `large-${randomUUID()}`);
       const Bucket = names.mediaBucket();
       // Content type and length are signed: S3 refuses a PUT with another size or type.
       const uploadUrl = await getSignedUrl(

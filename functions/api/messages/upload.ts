@@ -6,6 +6,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import { ServiceError, ValidationError } from '#shared/http/errors';
+import { objectKey } from '#shared/store/object-keys';
 
 export type UploadType = 'image' | 'pdf' | 'document' | 'audio' | 'video' | 'voice';
 
@@ -60,7 +61,7 @@ export function checkNetworkLimit(type: UploadType, size: number): void {
   if (size === 0) throw new ValidationError('file: the file is empty', 'file');
 }
 
-export const uploadKeyOf = (tenantId: string, messageId: string) => `uploads/${tenantId}/${messageId}`;
+export const uploadKeyOf = (tenantId: string, messageId: string) => objectKey('uploads', tenantId, messageId);
 
 /** Bytes of a file's start that identify its type (what file-type reads). */
 const SNIFF_BYTES = 4100;
