@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { AppEnv } from '#shared/http/context';
 import { errorBody } from '#shared/http/errors';
 import { jsonTextProblem } from '#shared/http/json-text';
+import { MEDIA_MAX_BYTES } from '#shared/media/limits';
 import { ContactCard, Location, Poll } from '#shared/messages/content';
 import { toVCard } from '#shared/messages/vcard';
 import { phoneNumberInput } from '#shared/phone/schema';
@@ -84,7 +85,7 @@ async function resolve(identifier: string): Promise<string> {
 /** Bodies of the test controls (`/_sim/inbound` …): small JSON. */
 export const SIM_CONTROL_BODY_LIMIT = 1024 * 1024;
 /** Bodies of the device protocol: a send carries its media in base64 (64 MiB of media is ~86 MiB). */
-export const SIM_DEVICE_BODY_LIMIT = 96 * 1024 * 1024;
+export const SIM_DEVICE_BODY_LIMIT = 1.5 * MEDIA_MAX_BYTES;
 
 const limitOf = (path: string) =>
   path.startsWith('/_sim/device/') ? SIM_DEVICE_BODY_LIMIT : SIM_CONTROL_BODY_LIMIT;

@@ -9,10 +9,11 @@ import { edgeOnly } from '#shared/http/edge-origin';
 import { errorBody, ServiceUnavailableError } from '#shared/http/errors';
 import { serviceApp } from '#shared/http/service-app';
 import { logger } from '#shared/log/logger';
+import { MEDIA_MAX_BYTES } from '#shared/media/limits';
 import { forGenerators } from './openapi.ts';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
-export const UPLOAD_BODY_LIMIT = 64 * 1024 * 1024;
+export const UPLOAD_BODY_LIMIT = MEDIA_MAX_BYTES;
 
 /** The rest of an oversized body is never read, so the connection cannot be reused. */
 function tooLarge(c: Context, message: string) {

@@ -12,6 +12,7 @@ import {
 import { env } from '#shared/config/env';
 import { LidCache } from '#shared/contacts/lid-cache';
 import { type Logger, logger as rootLogger } from '#shared/log/logger';
+import { MEDIA_MAX_BYTES } from '#shared/media/limits';
 import { STATUS_JID, userJid } from '#shared/phone/jid';
 import { digitsOf } from '#shared/phone/number';
 import { newChatsRefusal } from '#shared/sessions/restriction';
@@ -398,7 +399,7 @@ async function connect(
     },
     ...(proxy ? { mediaDispatcher: proxy.dispatcher } : {}),
     ...(request.syncHistory ? { history: request.syncHistory } : {}),
-    maxMediaBytes: opts.maxMediaBytes ?? 64 * 1024 * 1024,
+    maxMediaBytes: opts.maxMediaBytes ?? MEDIA_MAX_BYTES,
     mediaTimeoutMs: opts.mediaTimeoutMs ?? 60_000,
   });
 

@@ -7,12 +7,11 @@ import { names } from '#shared/aws/names';
 import { router } from '#shared/http/context';
 import { ServiceError } from '#shared/http/errors';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
+import { MEDIA_MAX_BYTES, MiB } from '#shared/media/limits';
 import { objectKey } from '#shared/store/object-keys';
 import { requireAuth } from '../auth/middleware.ts';
 import { NETWORK_LIMITS, PRESIGN_SECONDS, type UploadType } from '../messages/upload.ts';
 import { cloudMediaIdRoutes } from './cloud-routes.ts';
-
-const MiB = 1024 * 1024;
 
 function kindOf(mime: string): UploadType {
   if (mime === 'application/pdf') return 'pdf';
@@ -34,7 +33,7 @@ const UploadRequest = z
       .number()
       .int()
       .min(1)
-      .max(64 * MiB)
+      .max(MEDIA_MAX_BYTES)
       .openapi({ description: 'Exact size in bytes; the upload must send this Content-Length' }),
   })
   .openapi('MediaUploadRequest');
