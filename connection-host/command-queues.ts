@@ -5,6 +5,7 @@ import { Command } from '#shared/commands/types';
 import { logger } from '#shared/log/logger';
 import { pollQueue, type QueuePoller, type SqsHandler } from '#shared/queue/consumer';
 import { commandLane, sessionOfCommandGroup } from '#shared/queue/lanes';
+import { SQS_MAX_WAIT_SECONDS } from '#shared/queue/limits';
 import { changeVisibility } from '#shared/queue/visibility';
 import { applyCommand, type CommandContext } from './commands.ts';
 import { fifoBatchHandler } from './fifo-batch.ts';
@@ -23,7 +24,7 @@ const MAX_HELD = 2000;
  * a command still starts as soon as it arrives, and a hand-over does not wait for it (a command the
  * last receive gets goes back to the queue at once).
  */
-export const COMMAND_WAIT_SECONDS = 20;
+export const COMMAND_WAIT_SECONDS = SQS_MAX_WAIT_SECONDS;
 /**
  * Local mode (the launcher sets the SQS endpoint) pays nothing per receive, and its hosts stop and
  * start all through the tests: a 1 s wait keeps their exits quick (`drained` below).

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { SQS_MAX_DELAY_SECONDS } from '../queue/limits.ts';
+
+const SQS_MAX_DELAY_MS = SQS_MAX_DELAY_SECONDS * 1000;
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -140,9 +143,14 @@ const EnvSchema = z
     /** How often an open SSE stream checks that its credential still holds (revoked, disabled, rotated). */
     SSE_ACCESS_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
     /** SQS caps DelaySeconds at 15 minutes. */
-    WEBHOOK_RETRY_MAX_DELAY_MS: z.coerce.number().int().min(0).max(900_000).default(900_000),
+    WEBHOOK_RETRY_MAX_DELAY_MS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(SQS_MAX_DELAY_MS)
+      .default(SQS_MAX_DELAY_MS),
     /** Inbound messages from one chat within this window are answered as one turn (SQS DelaySeconds, whole seconds). */
-    CHATBOT_DEBOUNCE_MS: z.coerce.number().int().min(0).max(900_000).default(1000),
+    CHATBOT_DEBOUNCE_MS: z.coerce.number().int().min(0).max(SQS_MAX_DELAY_MS).default(1000),
     /** No automatic reply to a message older than this when the chatbot sees it (docs/events.md, "Backlog"). */
     CHATBOT_MAX_MESSAGE_AGE_S: z.coerce.number().int().min(1).default(300),
     /**

@@ -7,6 +7,7 @@ import { groupCommit, indicesByKey } from '../batching.ts';
 import { logger } from '../log/logger.ts';
 import { flushMetrics } from '../metrics/flush.ts';
 import { observeQueueAge } from '../metrics/metrics.ts';
+import { SQS_BATCH_MAX } from './limits.ts';
 import { changeVisibility } from './visibility.ts';
 
 export type RecordHandler<T> = (body: T, meta: { messageId: string; receiveCount: number }) => Promise<void>;
@@ -310,7 +311,7 @@ export function pollQueue(queueName: string, handler: SqsHandler, opts: PollOpti
     deleter = del;
     if (opts.lanes) {
       // A lane hands everything it has waiting (up to a batch) to the handler at once, in order.
-      const handOver = opts.lanes.handOver ?? opts.batchSize ?? 10;
+      const handOver = opts.lanes.handOver ?? opts.batchSize ?? SQS_BATCH_MAX;
       lanes = new Lanes(
         opts.lanes.maxInFlight ?? 300,
         handOver,
@@ -347,7 +348,7 @@ export function pollQueue(queueName: string, handler: SqsHandler, opts: PollOpti
         const r = await sqsClient().send(
           new ReceiveMessageCommand({
             QueueUrl: url,
-            MaxNumberOfMessages: opts.batchSize ?? 10,
+            MaxNumberOfMessages: opts.batchSize ?? SQS_BATCH_MAX,
             WaitTimeSeconds: opts.waitSeconds ?? 1,
             VisibilityTimeout: opts.visibilityTimeout,
             MessageSystemAttributeNames: ['ApproximateReceiveCount', 'MessageGroupId', 'SentTimestamp'],
@@ -530,7 +531,7 @@ class Deleter {
   private async drain(): Promise<void> {
     try {
       while (this.pending.length) {
-        const batch = this.pending.splice(0, 10);
+        const batch = this.pending.splice(0, SQS_BATCH_MAX);
         await sqsClient()
           .send(
             new DeleteMessageBatchCommand({
