@@ -2,6 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { names } from '#shared/aws/names';
 import { queueUrl } from '#shared/aws/queue-url';
 import { Command } from '#shared/commands/types';
+import { runtimeEnv } from '#shared/config/env';
 import { logger } from '#shared/log/logger';
 import { pollQueue, type QueuePoller, type SqsHandler } from '#shared/queue/consumer';
 import { commandLane, sessionOfCommandGroup } from '#shared/queue/lanes';
@@ -29,7 +30,7 @@ export const COMMAND_WAIT_SECONDS = SQS_MAX_WAIT_SECONDS;
  * Local mode (the launcher sets the SQS endpoint) pays nothing per receive, and its hosts stop and
  * start all through the tests: a 1 s wait keeps their exits quick (`drained` below).
  */
-const waitSeconds = () => (process.env.AWS_ENDPOINT_URL_SQS ? 1 : COMMAND_WAIT_SECONDS);
+const waitSeconds = () => (runtimeEnv().AWS_ENDPOINT_URL_SQS ? 1 : COMMAND_WAIT_SECONDS);
 
 /**
  * How long a command for a shard another host holds stays hidden before it is received again:

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { env } from '#shared/config/env';
+import { env, runtimeEnv } from '#shared/config/env';
 import { loadSecrets } from '#shared/config/load-secrets';
 import { HOST_MOUNTS } from '#shared/host/paths';
 import type { Router } from '#shared/http/context';
@@ -150,7 +150,7 @@ const DOCUMENT = {
   openapi: '3.1.0',
   info: {
     title: 'Messaging session manager API',
-    version: process.env.npm_package_version ?? '0.1.0',
+    version: runtimeEnv().npm_package_version,
     description:
       'Multi-session manager for the messaging network. Errors: `{success:false,error:{code,message}}`. Reference: docs/api.md.',
     // package.json `license`: a private package, no licence granted. Its owner changes both together.

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { handle } from 'hono/aws-lambda';
+import { runtimeEnv } from '#shared/config/env';
 import { servedByHost } from '#shared/host/paths';
 import { errorBody, statusOf } from '#shared/http/errors';
 import { flushMetrics } from '#shared/metrics/flush';
@@ -22,7 +23,7 @@ const app = handle(createLazyApp());
  */
 export const handler = async (...args: Parameters<typeof app>) => {
   const event = args[0] as unknown as Partial<APIGatewayProxyEventV2>;
-  const streams = process.env.STREAM_BASE_URL;
+  const streams = runtimeEnv().STREAM_BASE_URL;
   if (streams && typeof event?.rawPath === 'string' && servedByHost(event.rawPath)) {
     // The query is left out: it may hold a key.
     const url = `${streams}${event.rawPath}`;

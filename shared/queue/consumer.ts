@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { sqsClient } from '../aws/clients.ts';
 import { queueUrl } from '../aws/queue-url.ts';
 import { groupCommit, indicesByKey } from '../batching.ts';
+import { runtimeEnv } from '../config/env.ts';
 import { logger } from '../log/logger.ts';
 import { flushMetrics } from '../metrics/flush.ts';
 import { observeQueueAge } from '../metrics/metrics.ts';
@@ -280,7 +281,7 @@ const toRecord = (queueName: string, m: Message): SQSRecord =>
     md5OfBody: m.MD5OfBody ?? '',
     eventSource: 'aws:sqs',
     eventSourceARN: queueName,
-    awsRegion: process.env.AWS_REGION ?? 'us-east-1',
+    awsRegion: runtimeEnv().AWS_REGION,
   }) as SQSRecord;
 
 export interface QueuePoller {

@@ -9,7 +9,7 @@ import {
   type WASocket,
   type WAVersion,
 } from '@whiskeysockets/baileys';
-import { env } from '#shared/config/env';
+import { env, runtimeEnv } from '#shared/config/env';
 import { LidCache } from '#shared/contacts/lid-cache';
 import { type Logger, logger as rootLogger } from '#shared/log/logger';
 import { MEDIA_MAX_BYTES } from '#shared/media/limits';
@@ -185,8 +185,8 @@ function proxiedEnd(end: LinkEnd, proxy: ProxyRoute | undefined, opened: boolean
 }
 
 function trustTestRootKey(): void {
-  const hex = process.env.BAILEYS_TEST_ROOT_PUBLIC_KEY;
-  if (hex && process.env.NODE_ENV === 'test') WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(hex, 'hex');
+  const { BAILEYS_TEST_ROOT_PUBLIC_KEY: hex, NODE_ENV } = runtimeEnv();
+  if (hex && NODE_ENV === 'test') WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(hex, 'hex');
 }
 
 /** Every event, named once: a Record, so a callback added to DriverEvents cannot be left unwrapped. */
