@@ -2,17 +2,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { leaseShardsFor } from '../sessions/shard.ts';
 import { env, resetEnvCache, runtimeEnv } from './env.ts';
 
-const saved = { SHARD_COUNT: process.env.SHARD_COUNT, LEASE_SHARDS: process.env.LEASE_SHARDS };
+const saved = Object.fromEntries(
+  ['SHARD_COUNT', 'LEASE_SHARDS', 'AWS_REGION', 'STREAM_BASE_URL'].map((k) => [k, process.env[k]]),
+);
+
+afterEach(() => {
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  resetEnvCache();
+});
 
 describe('lease shards and command queues', () => {
-  afterEach(() => {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-    resetEnvCache();
-  });
-
   it('LEASE_SHARDS must be a multiple of SHARD_COUNT, so a lease shard feeds one command queue', () => {
     process.env.SHARD_COUNT = '3';
     process.env.LEASE_SHARDS = '1024';
@@ -33,15 +35,6 @@ describe('lease shards and command queues', () => {
 });
 
 describe('the runtime variables (runtimeEnv)', () => {
-  const before = { AWS_REGION: process.env.AWS_REGION, STREAM_BASE_URL: process.env.STREAM_BASE_URL };
-  afterEach(() => {
-    for (const [k, v] of Object.entries(before)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-    resetEnvCache();
-  });
-
   it('reads them as they are now, with the defaults the code used to write beside each read', () => {
     delete process.env.AWS_REGION;
     expect(runtimeEnv().AWS_REGION).toBe('us-east-1');
