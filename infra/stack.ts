@@ -10,6 +10,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { allQueues, buckets, commandQueue, type QueueDef, queues, tables } from '#shared/aws/resources';
+import { SQS_BATCH_MAX } from '#shared/queue/limits';
 import { leaseShardsFor } from '#shared/sessions/shard';
 import { addObservability } from './alarms.ts';
 import type { DeploymentSettings } from './context.ts';
@@ -234,7 +235,11 @@ export class SessionManagerStack extends Stack {
       grantCommon(fn);
       grantMediaRead(media, fn);
       fn.addEventSource(
-        new SqsEventSource(queue(def.id), { batchSize: 10, reportBatchItemFailures: true, maxConcurrency }),
+        new SqsEventSource(queue(def.id), {
+          batchSize: SQS_BATCH_MAX,
+          reportBatchItemFailures: true,
+          maxConcurrency,
+        }),
       );
       return fn;
     };
