@@ -2,7 +2,10 @@ import type { Message } from '@aws-sdk/client-sqs';
 import { names } from '#shared/aws/names';
 import { queueUrl } from '#shared/aws/queue-url';
 import { Command } from '#shared/commands/types';
+import { runtimeEnv } from '#shared/config/env';
 import { logger } from '#shared/log/logger';
+import { commandLane, sessionOfCommandGroup } from '#shared/queue/lane-keys';
+import { SQS_MAX_WAIT_SECONDS } from '#shared/queue/limits';
 import { type MessageHandler, pollQueue, type QueuePoller } from '#shared/queue/poller';
 import { observeAge } from '#shared/queue/received';
 import { changeVisibility } from '#shared/queue/visibility';
@@ -23,18 +26,12 @@ const MAX_HELD = 2000;
  * a command still starts as soon as it arrives, and a hand-over does not wait for it (a command the
  * last receive gets goes back to the queue at once).
  */
-export const COMMAND_WAIT_SECONDS = 20;
+export const COMMAND_WAIT_SECONDS = SQS_MAX_WAIT_SECONDS;
 /**
  * Local mode (the launcher sets the SQS endpoint) pays nothing per receive, and its hosts stop and
  * start all through the tests: a 1 s wait keeps their exits quick (`drained` below).
  */
-const waitSeconds = () => (process.env.AWS_ENDPOINT_URL_SQS ? 1 : COMMAND_WAIT_SECONDS);
-
-/** The session of a command body, its lane: one session's commands in order, sessions side by side. */
-const sessionOf = (body: string): string | undefined => {
-  const parsed = JSON.parse(body) as { sessionId?: unknown };
-  return typeof parsed.sessionId === 'string' ? parsed.sessionId : undefined;
-};
+const waitSeconds = () => (runtimeEnv().AWS_ENDPOINT_URL_SQS ? 1 : COMMAND_WAIT_SECONDS);
 
 /**
  * How long a command for a shard another host holds stays hidden before it is received again:
@@ -89,7 +86,7 @@ export class CommandQueues {
     const consumer = pollQueue(name, this.bouncing(name, apply), {
       waitSeconds: waitSeconds(),
       visibilityTimeout: COMMAND_VISIBILITY_SECONDS,
-      lanes: { keyOf: sessionOf, maxInFlight: MAX_HELD },
+      lanes: { keyOf: commandLane, maxInFlight: MAX_HELD },
     });
     this.consumers.set(queue, consumer);
   }
@@ -138,7 +135,8 @@ export class CommandQueues {
       const mine: Message[] = [];
       const others: Message[] = [];
       for (const m of messages) {
-        const sessionId = m.Attributes?.MessageGroupId;
+        const group = m.Attributes?.MessageGroupId;
+        const sessionId = group === undefined ? undefined : sessionOfCommandGroup(group);
         // Only shards started here and not being let go: a leaving shard's commands go to its next holder.
         const here = sessionId === undefined || this.aborts.has(this.ctx.shardOf(sessionId));
         (here ? mine : others).push(m);

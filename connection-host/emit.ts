@@ -1,6 +1,7 @@
 import { names } from '#shared/aws/names';
 import { packInOrder, withinWindow } from '#shared/batching';
 import type { HostEvent } from '#shared/events/types';
+import { sessionLane } from '#shared/queue/lane-keys';
 import { BATCH_MAX_BYTES, BATCH_MAX_ENTRIES, jsonSize, sendJsonBatch } from '#shared/queue/send';
 
 interface Pending {
@@ -23,7 +24,7 @@ const lanes = new Map<string, { pending: Pending[]; sending: boolean }>();
  */
 export function emitEvent(event: HostEvent): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const key = `${event.tenantId}:${event.sessionId}`;
+    const key = sessionLane(event);
     let lane = lanes.get(key);
     if (!lane) {
       lane = { pending: [], sending: false };

@@ -77,7 +77,7 @@ export async function startConnectionHost(
   const startedAt = new Date().toISOString();
   // The process id helps only where several hosts share one machine: local mode, whose AWS
   // endpoints the launcher sets (shared/aws/clients.ts).
-  const pid = process.env.AWS_ENDPOINT_URL_DYNAMODB ? process.pid : undefined;
+  const pid = cfg.AWS_ENDPOINT_URL_DYNAMODB ? process.pid : undefined;
   const presence: Presence = {
     async beat() {
       await beat(

@@ -1,3 +1,4 @@
+import { HOST_MOUNTS } from '#shared/host/paths';
 import { corsMiddleware } from '#shared/http/cors';
 import { healthRoutes } from '#shared/http/health';
 import { serviceApp } from '#shared/http/service-app';
@@ -9,10 +10,10 @@ import { streamRoutes } from '#shared/stream/routes';
 export function hostApp() {
   const app = serviceApp();
   app.use('*', corsMiddleware());
-  app.route('/health', healthRoutes());
-  app.route('/api/public/portal', streamRoutes());
-  app.route('/api/v1/chatbot', extractionStreamRoutes());
+  app.route(HOST_MOUNTS.health, healthRoutes());
+  app.route(HOST_MOUNTS.portalStream, streamRoutes());
+  app.route(HOST_MOUNTS.extractionStream, extractionStreamRoutes());
   // Speech synthesis runs where espeak-ng and ffmpeg are: the host image.
-  app.route('/api/v1', ttsRoutes());
+  app.route(HOST_MOUNTS.speech, ttsRoutes());
   return app;
 }

@@ -1,6 +1,7 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
+import { MEDIA_MAX_BYTES } from '#shared/media/limits';
 import type { OutboundContent } from '#shared/messages/content';
 import { synthesise } from '#shared/speech/synthesise';
 import { toVoiceNote } from '#shared/speech/voice-note';
@@ -10,7 +11,6 @@ import { STICKER_MIMETYPE, toSticker } from './sticker.ts';
 /** A media URL that can never work (refused address, too large, wrong type): the message fails. */
 export class MediaError extends Error {}
 
-export const MEDIA_MAX_BYTES = 64 * 1024 * 1024;
 const MEDIA_TIMEOUT_MS = 30_000;
 
 const EXPECTED: Partial<Record<OutboundContent['kind'], RegExp>> = {

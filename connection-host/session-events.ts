@@ -1,6 +1,7 @@
 import type { LidCache } from '#shared/contacts/lid-cache';
 import type { HostEvent } from '#shared/events/types';
 import type { InboundMessage } from '#shared/messages/content';
+import { objectKey } from '#shared/store/object-keys';
 import type { DriverEvents } from './drivers/driver.ts';
 import type { Handoff } from './handoff.ts';
 
@@ -100,7 +101,7 @@ export class SessionEvents {
       !received.senderPhone && received.senderLid ? this.lids.get(received.senderLid) : undefined;
     const message = revealed ? { ...received, senderPhone: revealed } : received;
     const { tenantId, sessionId } = this.session();
-    const mediaKey = media ? `media/${tenantId}/${sessionId}/${message.id}` : undefined;
+    const mediaKey = media ? objectKey('inboundMedia', tenantId, sessionId, message.id) : undefined;
     await this.emit(
       { kind: 'message.inbound', message: { ...message, mediaKey } },
       media && mediaKey ? { key: mediaKey, ...media } : undefined,

@@ -4,6 +4,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { type QueueDef, queues } from '#shared/aws/resources';
+import { SQS_BATCH_MAX } from '#shared/queue/limits';
 import { type FunctionBase, grantCommon, pick } from './function-base.ts';
 import { nodeFunction } from './functions.ts';
 import { grantMediaRead, grantMediaWrite } from './grants.ts';
@@ -54,7 +55,11 @@ export function addConsumers(stack: Stack, base: FunctionBase, props: ConsumersP
     grantCommon(base, fn);
     grantMediaRead(base.media, fn);
     fn.addEventSource(
-      new SqsEventSource(queue(def.id), { batchSize: 10, reportBatchItemFailures: true, maxConcurrency }),
+      new SqsEventSource(queue(def.id), {
+        batchSize: SQS_BATCH_MAX,
+        reportBatchItemFailures: true,
+        maxConcurrency,
+      }),
     );
     return fn;
   };

@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
+import { HOST_PATHS } from '#shared/host/paths';
 import { EDGE_ORIGIN_HEADER, VIEWER_ADDRESS_HEADER } from '#shared/http/edge-origin';
 import { HEARTBEAT_MS } from '#shared/stream/routes';
 import { cdkJsonContext } from './app-context.ts';
 import { settingsFromContext } from './context.ts';
 import { API_READ_TIMEOUT_SECONDS, STREAM_KEEPALIVE_SECONDS, STREAM_READ_TIMEOUT_SECONDS } from './edge.ts';
-import { ALB_IDLE_TIMEOUT_SECONDS, STREAM_PATHS } from './host.ts';
+import { ALB_IDLE_TIMEOUT_SECONDS } from './host.ts';
 import { checkWithNag } from './nag.ts';
 import { SessionManagerStack } from './stack.ts';
 import { SERVICE_FUNCTION } from './template-queries.ts';
@@ -130,7 +131,7 @@ describe('one public name: a CloudFront distribution in front of the API and the
     };
     expect(config.DefaultCacheBehavior).toMatchObject({ ...passThrough, TargetOriginId: api.Id });
     const behaviours = config.CacheBehaviors as Array<Record<string, unknown>>;
-    expect(behaviours.map((b) => b.PathPattern)).toEqual(STREAM_PATHS);
+    expect(behaviours.map((b) => b.PathPattern)).toEqual(HOST_PATHS);
     for (const b of behaviours) {
       expect(b, String(b.PathPattern)).toMatchObject({
         ...passThrough,

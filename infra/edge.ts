@@ -8,8 +8,9 @@ import * as route53 from 'aws-cdk-lib/aws-route53';
 import * as targets from 'aws-cdk-lib/aws-route53-targets';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { HOST_PATHS } from '#shared/host/paths';
 import { EDGE_ORIGIN_HEADER, VIEWER_ADDRESS_HEADER } from '#shared/http/edge-origin';
-import { ALB_IDLE_TIMEOUT_SECONDS, STREAM_PATHS } from './host.ts';
+import { ALB_IDLE_TIMEOUT_SECONDS } from './host.ts';
 
 /**
  * How long CloudFront waits for the next bytes of a stream from the load balancer before it cuts
@@ -100,7 +101,7 @@ export class Edge extends Construct {
         ],
       },
       additionalBehaviors: Object.fromEntries(
-        STREAM_PATHS.map((path) => [path, { origin: hosts, ...passThrough }]),
+        HOST_PATHS.map((path) => [path, { origin: hosts, ...passThrough }]),
       ),
       // HTTP/2: a browser's streams share one connection instead of six per host under HTTP/1.1.
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,

@@ -6,6 +6,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allQueues, deadLetterQueueName, queueName } from '#shared/aws/resources';
 import { envDefaults } from '#shared/config/env';
+import { HOST_LIVENESS_PATH, HOST_PATHS } from '#shared/host/paths';
 import { leaseShardsFor } from '#shared/sessions/shard';
 import { COMMAND_WAIT_SECONDS } from '../connection-host/command-queues.ts';
 import { leaseTickMs } from '../connection-host/shard-leases.ts';
@@ -17,12 +18,10 @@ import { type Template as CostTemplate, idleCost, total } from './cost/estimate.
 import {
   ALB_IDLE_TIMEOUT_SECONDS,
   HOST_HTTP_PORT,
-  HOST_LIVENESS_PATH,
   hostHeapMiB,
   hostMemoryBudgetMb,
   MEMORY_TARGET_PERCENT,
   STOP_TIMEOUT_SECONDS,
-  STREAM_PATHS,
 } from './host.ts';
 import { checkWithNag } from './nag.ts';
 import { SessionManagerStack } from './stack.ts';
@@ -273,10 +272,10 @@ describe('SSE behind the Application Load Balancer', () => {
       TargetGroupAttributes: Match.arrayWith([{ Key: 'deregistration_delay.timeout_seconds', Value: '30' }]),
     });
     template.hasResourceProperties('AWS::ElasticLoadBalancingV2::ListenerRule', {
-      Conditions: [{ Field: 'path-pattern', PathPatternConfig: { Values: STREAM_PATHS } }],
+      Conditions: [{ Field: 'path-pattern', PathPatternConfig: { Values: HOST_PATHS } }],
       Actions: [Match.objectLike({ Type: 'forward', TargetGroupArn: { Ref: tgId } })],
     });
-    expect(STREAM_PATHS).toContain('/api/public/portal/*/stream');
+    expect(HOST_PATHS).toContain('/api/public/portal/*/stream');
     expect(HOST_LIVENESS_PATH).toBe('/health/live');
     // ECS replaces a task on the load balancer's verdict alone: no container check that could call a dependency.
     const task = one('AWS::ECS::TaskDefinition')[1].Properties as {

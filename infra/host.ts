@@ -9,6 +9,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { HOST_LIVENESS_PATH, HOST_PATHS } from '#shared/host/paths';
 import { leaseShardsFor } from '#shared/sessions/shard';
 import { projectRoot } from './functions.ts';
 import { grantMediaReadWrite } from './grants.ts';
@@ -20,13 +21,10 @@ export const hostHeapMiB = (taskMiB: number) => Math.floor(taskMiB * 0.75);
 
 /** The port the host serves `/health` and the SSE streams on inside the task. */
 export const HOST_HTTP_PORT = 8080;
-/**
- * What the load balancer asks each task, and through it ECS (docs/deploy.md, "Health checks"):
- * liveness, which calls no dependency. The dependency report (`/health`) would mark every task
- * unhealthy together during a DynamoDB, S3 or SQS blip, and ECS would replace them all, dropping
- * every linked session, which no new task could bring back until the dependency returned anyway.
- */
-export const HOST_LIVENESS_PATH = '/health/live';
+// The load balancer asks each task, and through it ECS (docs/deploy.md, "Health checks"), its
+// liveness (HOST_LIVENESS_PATH), which calls no dependency. The dependency report (`/health`) would
+// mark every task unhealthy together during a DynamoDB, S3 or SQS blip, and ECS would replace them
+// all, dropping every linked session, which no new task could bring back until the dependency returned.
 /**
  * Above the 15 s SSE heartbeat (shared/stream/routes.ts HEARTBEAT_MS) with room to spare, and above
  * CloudFront's keep-alive to it (infra/edge.ts), so CloudFront never reuses a connection it closed.
@@ -34,16 +32,6 @@ export const HOST_LIVENESS_PATH = '/health/live';
 export const ALB_IDLE_TIMEOUT_SECONDS = 120;
 /** SIGTERM → the host stops its sessions and releases its shard leases; ECS waits this long before SIGKILL. */
 export const STOP_TIMEOUT_SECONDS = 120;
-/**
- * Paths the distribution (infra/edge.ts) and the load balancer send to the host: the two long-lived
- * SSE streams, and speech synthesis (espeak-ng and ffmpeg are in the host image, not in the Lambda
- * runtime). The API function answers them with an error naming the public URL (functions/api/handler.ts).
- */
-export const STREAM_PATHS = [
-  '/api/public/portal/*/stream',
-  '/api/v1/chatbot/extracted-stream',
-  '/api/v1/tts',
-];
 
 /**
  * A host past this much resident memory takes no more shards (connection-host/memory-budget.ts):
@@ -263,7 +251,7 @@ export class ConnectionHost extends Construct {
     const http = this.loadBalancer.addListener('Http', { port: 80, defaultAction: notHere });
     http.addAction('Streams', {
       priority: 10,
-      conditions: [elbv2.ListenerCondition.pathPatterns(STREAM_PATHS)],
+      conditions: [elbv2.ListenerCondition.pathPatterns(HOST_PATHS)],
       action: elbv2.ListenerAction.forward([this.targetGroup]),
     });
   }

@@ -1,17 +1,19 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { env } from '#shared/config/env';
+import { env, runtimeEnv } from '#shared/config/env';
 import { loadSecrets } from '#shared/config/load-secrets';
+import { HOST_MOUNTS } from '#shared/host/paths';
 import type { Router } from '#shared/http/context';
 import { corsMiddleware } from '#shared/http/cors';
 import { edgeOnly } from '#shared/http/edge-origin';
 import { errorBody, ServiceUnavailableError } from '#shared/http/errors';
 import { serviceApp } from '#shared/http/service-app';
 import { logger } from '#shared/log/logger';
+import { MEDIA_MAX_BYTES } from '#shared/media/limits';
 import { forGenerators } from './openapi.ts';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
-export const UPLOAD_BODY_LIMIT = 64 * 1024 * 1024;
+export const UPLOAD_BODY_LIMIT = MEDIA_MAX_BYTES;
 
 /** The rest of an oversized body is never read, so the connection cannot be reused. */
 function tooLarge(c: Context, message: string) {
@@ -30,7 +32,7 @@ interface Mount {
  * a longer prefix is listed before a shorter one that contains it.
  */
 const MOUNTS: Mount[] = [
-  { prefix: '/health', routes: async () => (await import('#shared/http/health')).healthRoutes() },
+  { prefix: HOST_MOUNTS.health, routes: async () => (await import('#shared/http/health')).healthRoutes() },
   { prefix: '/api/auth', routes: async () => (await import('./auth/routes.ts')).authRoutes() },
   { prefix: '/api/portal', routes: async () => (await import('./auth/routes.ts')).portalRoutes() },
   { prefix: '/api/admin', routes: async () => (await import('./admin/routes.ts')).adminRoutes() },
@@ -50,7 +52,7 @@ const MOUNTS: Mount[] = [
   },
   { prefix: '/api/v1/chatbot', routes: async () => (await import('./chatbot/index.ts')).chatbotApi() },
   {
-    prefix: '/api/v1/chatbot',
+    prefix: HOST_MOUNTS.extractionStream,
     routes: async () => (await import('#shared/stream/extraction')).extractionStreamRoutes(),
   },
   { prefix: '/api/v1/ai', routes: async () => (await import('./ai/routes.ts')).aiRoutes() },
@@ -59,7 +61,7 @@ const MOUNTS: Mount[] = [
     prefix: '/api/v1',
     routes: async () => (await import('./history/formatted-routes.ts')).formattedRoutes(),
   },
-  { prefix: '/api/v1', routes: async () => (await import('#shared/speech/routes')).ttsRoutes() },
+  { prefix: HOST_MOUNTS.speech, routes: async () => (await import('#shared/speech/routes')).ttsRoutes() },
   {
     prefix: '/api/chatbot',
     routes: async () => (await import('./chatbot/legacy-routes.ts')).legacyChatbotRoutes(),
@@ -70,7 +72,7 @@ const MOUNTS: Mount[] = [
     routes: async () => (await import('./history/live-routes.ts')).liveRoutes(),
   },
   {
-    prefix: '/api/public/portal',
+    prefix: HOST_MOUNTS.portalStream,
     routes: async () => (await import('#shared/stream/routes')).streamRoutes(),
   },
   { prefix: '/docs', routes: async () => (await import('./docs.ts')).docsRoutes() },
@@ -148,7 +150,7 @@ const DOCUMENT = {
   openapi: '3.1.0',
   info: {
     title: 'Messaging session manager API',
-    version: process.env.npm_package_version ?? '0.1.0',
+    version: runtimeEnv().npm_package_version,
     description:
       'Multi-session manager for the messaging network. Errors: `{success:false,error:{code,message}}`. Reference: docs/api.md.',
     // package.json `license`: a private package, no licence granted. Its owner changes both together.

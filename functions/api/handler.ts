@@ -1,5 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { handle } from 'hono/aws-lambda';
+import { runtimeEnv } from '#shared/config/env';
+import { servedByHost } from '#shared/host/paths';
 import { errorBody, statusOf } from '#shared/http/errors';
 import { flushMetrics } from '#shared/metrics/flush';
 import { createLazyApp } from './app.ts';
@@ -7,15 +9,11 @@ import { createLazyApp } from './app.ts';
 const app = handle(createLazyApp());
 
 /**
- * The long-lived SSE streams and speech synthesis (espeak-ng and ffmpeg are in the host image): in
- * the cloud the connection hosts serve them, reached through the same public name as the API (the
- * CloudFront distribution routes these paths to the load balancer; infra/edge.ts, STREAM_PATHS).
- */
-const STREAM_PATH =
-  /^\/api\/public\/portal\/[^/]+\/stream$|^\/api\/v1\/chatbot\/extracted-stream$|^\/api\/v1\/tts$/;
-
-/**
  * API Gateway (HTTP API) → the one Hono application (which loads the secrets first).
+ *
+ * The long-lived SSE streams and speech synthesis (espeak-ng and ffmpeg are in the host image): in
+ * the cloud the connection hosts serve them (shared/host/paths.ts), reached through the same public
+ * name as the API (the CloudFront distribution routes those paths to the load balancer).
  *
  * A stream request reaches this function only when a client calls API Gateway's own address instead
  * of the public one. It is answered with a JSON error naming the public URL, never a redirect: a
@@ -25,8 +23,8 @@ const STREAM_PATH =
  */
 export const handler = async (...args: Parameters<typeof app>) => {
   const event = args[0] as unknown as Partial<APIGatewayProxyEventV2>;
-  const streams = process.env.STREAM_BASE_URL;
-  if (streams && typeof event?.rawPath === 'string' && STREAM_PATH.test(event.rawPath)) {
+  const streams = runtimeEnv().STREAM_BASE_URL;
+  if (streams && typeof event?.rawPath === 'string' && servedByHost(event.rawPath)) {
     // The query is left out: it may hold a key.
     const url = `${streams}${event.rawPath}`;
     return {

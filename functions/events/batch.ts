@@ -1,6 +1,7 @@
 import { indicesByKey } from '#shared/batching';
 import type { HostEvent } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
+import { sessionLane } from '#shared/queue/lane-keys';
 import { applyEvent } from './apply-event.ts';
 import {
   afterRunsStored,
@@ -20,7 +21,7 @@ import {
  */
 export async function applyEvents(events: HostEvent[]): Promise<boolean[]> {
   const ok: boolean[] = new Array(events.length).fill(false);
-  const groups = indicesByKey(events, (e) => `${e.tenantId}:${e.sessionId}`);
+  const groups = indicesByKey(events, sessionLane);
   const leading = groups.map((idx) => {
     const n = idx.findIndex((i) => events[i]!.kind !== 'message.inbound');
     return idx.slice(0, n < 0 ? idx.length : n);

@@ -6,9 +6,3 @@ import { applyEvents } from './batch.ts';
 // A session's events apply in order (its inbound messages in runs, inbound-messages.ts); different
 // sessions' events side by side, their leading runs of inbound messages stored together.
 export const handler = sqsBatchHandler(HostEvent, (items) => applyEvents(items.map((i) => i.body)));
-
-/** The lane of a raw events-queue body for the local poller: the session (its events in order). */
-export function eventLane(body: string): string | undefined {
-  const e = JSON.parse(body) as { tenantId?: string; sessionId?: string };
-  return e.tenantId && e.sessionId ? `${e.tenantId}:${e.sessionId}` : undefined;
-}

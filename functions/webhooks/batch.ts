@@ -1,5 +1,6 @@
 import { indicesByKey, packInOrder } from '#shared/batching';
 import { logger } from '#shared/log/logger';
+import { sessionLane } from '#shared/queue/lane-keys';
 import { TRANSACTION_MAX_ITEMS } from '#shared/store/db';
 import { processInOrderGroups, processWebhookJob } from '#shared/webhooks/deliver';
 import { sendJob, type WebhookJob } from '#shared/webhooks/job';
@@ -11,8 +12,9 @@ import { isSlow, requeueDelayMs, takeSlot } from '#shared/webhooks/slow-tenants'
  */
 export const laneOf = (job: Pick<WebhookJob, 'tenantId' | 'sessionId' | 'deliveryId' | 'attempt'>) =>
   job.sessionId && job.attempt === 1
-    ? `session:${job.tenantId}:${job.sessionId}`
+    ? `${SESSION}${sessionLane({ tenantId: job.tenantId, sessionId: job.sessionId })}`
     : `delivery:${job.deliveryId}`;
+const SESSION = 'session:';
 
 /**
  * A batch of webhook jobs: the sessions' first attempts claimed and recorded together, each
@@ -29,7 +31,7 @@ export async function processWebhookBatch(jobs: WebhookJob[]): Promise<boolean[]
     const kept = idx.filter((i) => !slow[i]);
     return kept.length ? [kept] : [];
   });
-  const inOrder = (idx: number[]) => laneOf(jobs[idx[0]!]!).startsWith('session:');
+  const inOrder = (idx: number[]) => laneOf(jobs[idx[0]!]!).startsWith(SESSION);
   const ordered = lanes.filter(inOrder);
   const alone = lanes.filter((idx) => !inOrder(idx)).flat();
   const handled = (i: number) => () => {

@@ -1,5 +1,6 @@
 import { logger } from '#shared/log/logger';
 import { dataTable } from '#shared/store/tables';
+import { MAX_DELAY_MS } from '#shared/webhooks/backoff';
 import { STALE_CLAIM_MS, sendJob, sendJobs, type WebhookJob } from '#shared/webhooks/job';
 import type { Delivery } from '#shared/webhooks/repository';
 
@@ -16,9 +17,6 @@ type Open = Pick<
   | 'claimedAt'
   | 'updatedAt'
 >;
-
-/** The longest delay SQS takes on a message. */
-const MAX_DELAY_MS = 900_000;
 
 /**
  * The job that makes an open delivery's next attempt, and when it is due: pending, its first

@@ -1,5 +1,6 @@
 import type { Message } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
+import { runtimeEnv } from '#shared/config/env';
 import type { SqsHandler } from '#shared/queue/consumer';
 import type { MessageHandler } from '#shared/queue/poller';
 
@@ -28,5 +29,5 @@ const toRecord = (queueName: string, m: Message): SQSRecord =>
     md5OfBody: m.MD5OfBody ?? '',
     eventSource: 'aws:sqs',
     eventSourceARN: queueName,
-    awsRegion: process.env.AWS_REGION ?? 'us-east-1',
+    awsRegion: runtimeEnv().AWS_REGION,
   }) as SQSRecord;

@@ -4,11 +4,12 @@ import { names } from '#shared/aws/names';
 import { env, resetEnvCache } from '#shared/config/env';
 import { logger } from '#shared/log/logger';
 import type { SqsHandler } from '#shared/queue/consumer';
+import { eventLane } from '#shared/queue/lane-keys';
 import { type PollOptions, pollQueue } from '#shared/queue/poller';
 import { startConnectionHost } from '../../connection-host/host.ts';
 import { createApp } from '../../functions/api/app.ts';
 import { handler as chatbotHandler } from '../../functions/chatbot/handler.ts';
-import { eventLane, handler as eventsHandler } from '../../functions/events/handler.ts';
+import { handler as eventsHandler } from '../../functions/events/handler.ts';
 import { handler as mediaHandler } from '../../functions/media/handler.ts';
 import { shutdownOcr } from '../../functions/media/ocr/index.ts';
 import {

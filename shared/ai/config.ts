@@ -96,7 +96,7 @@ export function modelChainConfigFromEnv(): ModelChainConfig {
       ? {
           modelId: e.BEDROCK_MODEL_ID,
           endpointUrl: e.BEDROCK_ENDPOINT_URL,
-          region: process.env.AWS_REGION ?? 'us-east-1',
+          region: e.AWS_REGION,
         }
       : undefined,
     timeoutMs: e.AI_TIMEOUT_MS,

@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { Remembered } from '../remembered.ts';
 import { tenantKey } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
 
@@ -18,22 +18,16 @@ export interface TenantState {
   linkEpoch: number;
 }
 
-const cache = new LRUCache<string, Promise<TenantState>>({ max: 10_000, ttl: TENANT_STATE_TTL_MS });
+const cache = new Remembered<TenantState>({ ttlMs: TENANT_STATE_TTL_MS });
 
 /** What the tenant item says about its credentials: one GetItem per tenant per TTL per process. */
 export function tenantState(tenantId: string): Promise<TenantState> {
-  let state = cache.get(tenantId);
-  if (!state) {
-    state = read(tenantId);
-    cache.set(tenantId, state);
-    state.catch(() => cache.delete(tenantId));
-  }
-  return state;
+  return cache.get(tenantId, () => read(tenantId));
 }
 
 /** After a change made here: the next check reads the item again. */
 export function forgetTenantState(tenantId: string): void {
-  cache.delete(tenantId);
+  cache.forget(tenantId);
 }
 
 async function read(tenantId: string): Promise<TenantState> {

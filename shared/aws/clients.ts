@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { runtimeEnv } from '../config/env.ts';
 
 /**
  * One set of AWS SDK clients per process. Locally the endpoints come from the SDK's own
@@ -10,7 +11,7 @@ let dynamo: DynamoDBClient | undefined;
 let s3: S3Client | undefined;
 let sqs: SQSClient | undefined;
 
-const region = () => process.env.AWS_REGION ?? 'us-east-1';
+const region = () => runtimeEnv().AWS_REGION;
 
 /**
  * Every client resolves its middleware stack once per command type (`cacheMiddleware`), not on every
@@ -39,7 +40,7 @@ export function s3Client(): S3Client {
     new S3Client({
       ...once,
       region: region(),
-      forcePathStyle: Boolean(process.env.AWS_ENDPOINT_URL_S3),
+      forcePathStyle: Boolean(runtimeEnv().AWS_ENDPOINT_URL_S3),
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     }),
@@ -50,7 +51,7 @@ export function s3Client(): S3Client {
 export function sqsClient(): SQSClient {
   // Local SQS servers answer queue URLs on a host name of their own; the endpoint is what counts.
   sqs ??= quiet(
-    new SQSClient({ ...once, region: region(), useQueueUrlAsEndpoint: !process.env.AWS_ENDPOINT_URL_SQS }),
+    new SQSClient({ ...once, region: region(), useQueueUrlAsEndpoint: !runtimeEnv().AWS_ENDPOINT_URL_SQS }),
   );
   return sqs;
 }

@@ -3,6 +3,8 @@
  * build from it, so local and cloud cannot drift.
  */
 
+import { expiringPrefixes } from '../store/object-keys.ts';
+
 export interface KeyDef {
   name: string;
   type: 'S' | 'N';
@@ -72,18 +74,8 @@ export const tables = {
 export const buckets = {
   media: {
     id: 'media',
-    expiring: [
-      // Sent files: deleted by the service seconds after use; this is the backstop.
-      { prefix: 'uploads/', days: 1 },
-      // Cloud API media ids (functions/api/media/cloud-media.ts): kept 30 days, as Meta keeps them.
-      { prefix: 'cloud-media/', days: 30 },
-      // Synthesised speech: its link works 1 hour (shared/speech/routes.ts).
-      { prefix: 'tts/', days: 1 },
-      // Large contacts exports: their link works 24 hours (functions/api/contacts-export).
-      { prefix: 'exports/', days: 2 },
-      // Payment QR images: their link works 7 days and each new link writes the image again.
-      { prefix: 'payments/', days: 8 },
-    ],
+    // Each prefix and its days are defined beside the keys written under it.
+    expiring: expiringPrefixes(),
   },
 } satisfies Record<string, BucketDef>;
 

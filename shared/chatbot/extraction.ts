@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { s3Client } from '../aws/clients.ts';
 import { names } from '../aws/names.ts';
 import { extractionFeedPk, extractionKey, extractionsOf, orderKey } from '../store/keys.ts';
+import { objectKey } from '../store/object-keys.ts';
 import { dataTable } from '../store/tables.ts';
 
 /**
@@ -74,7 +75,7 @@ interface StoredExtraction extends ExtractionRecord {
 
 /** The S3 key of one version's archived copy (tenant-scoped). */
 export const extractionArchiveKey = (tenantId: string, recordId: string, version: number) =>
-  `extractions/${tenantId}/${recordId}/v${String(version).padStart(6, '0')}.json`;
+  objectKey('extractions', tenantId, recordId, `v${String(version).padStart(6, '0')}.json`);
 
 export type SaveResult = { record: ExtractionRecord; changed: boolean };
 

@@ -1,3 +1,4 @@
+import { Remembered } from '../remembered.ts';
 import { chatbotRulesOf, chatbotSwitchesOf } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
 
@@ -10,9 +11,8 @@ import { dataTable } from '../store/tables.ts';
  * rule or switch of a tenant takes effect within that time (docs/chatbot.md).
  */
 export const GATE_CACHE_MS = 5_000;
-const CACHE_MAX = 10_000;
 
-const cache = new Map<string, { until: number; value: Promise<boolean> }>();
+const cache = new Remembered<boolean>({ ttlMs: GATE_CACHE_MS });
 
 interface SwitchItem {
   [flag: string]: unknown;
@@ -28,18 +28,9 @@ async function readGate(tenantId: string): Promise<boolean> {
 
 /** A rule or switch of the tenant changed: ask the store again for its next message. */
 export function forgetChatbotGate(tenantId: string): void {
-  cache.delete(tenantId);
+  cache.forget(tenantId);
 }
 
-export function chatbotMayAct(tenantId: string, now = Date.now()): Promise<boolean> {
-  const hit = cache.get(tenantId);
-  if (hit && hit.until > now) return hit.value;
-  if (cache.size >= CACHE_MAX) cache.clear();
-  const value = readGate(tenantId);
-  cache.set(tenantId, { until: now + GATE_CACHE_MS, value });
-  // A failed read is not kept: the next message asks again.
-  value.catch(() => {
-    if (cache.get(tenantId)?.value === value) cache.delete(tenantId);
-  });
-  return value;
+export function chatbotMayAct(tenantId: string): Promise<boolean> {
+  return cache.get(tenantId, () => readGate(tenantId));
 }

@@ -4,6 +4,7 @@ import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '../aws/clients.ts';
 import { names } from '../aws/names.ts';
 import { chatbotBrainKey, chatbotIntentsKey, chatbotProfileKey, chatbotPromptKey } from '../store/keys.ts';
+import { objectKey } from '../store/object-keys.ts';
 import { dataTable } from '../store/tables.ts';
 import type { Brain } from './brain-schema.ts';
 import type { Intents } from './intents-schema.ts';
@@ -18,7 +19,6 @@ import { GLOBAL_KEY, PROFILE_NAMES, type ProfileName } from './session-keys.ts';
 
 /** Compressed documents up to this size stay in the item (DynamoDB's limit is 400 KB per item). */
 const INLINE_MAX_BYTES = 300 * 1024;
-const S3_PREFIX = 'chatbot/';
 
 export interface KnowledgeSource {
   /** Where the document was read from when it was given as a URL (kept for re-sync). */
@@ -57,7 +57,7 @@ async function encode(
 ): Promise<Pick<StoredDoc, 'gz' | 's3Key'>> {
   const gz = gzipSync(text);
   if (gz.byteLength <= INLINE_MAX_BYTES) return { gz };
-  const s3Key = `${S3_PREFIX}${tenantId}/${kind}/${versionOf(text)}.json.gz`;
+  const s3Key = objectKey('knowledge', tenantId, kind, `${versionOf(text)}.json.gz`);
   await s3Client().send(
     new PutObjectCommand({
       Bucket: names.mediaBucket(),

@@ -2,6 +2,7 @@ import { names } from '../aws/names.ts';
 import { env } from '../config/env.ts';
 import { type InboundMessage, isDecryptFailed } from '../messages/content.ts';
 import { isGroupJid, parseJid } from '../phone/jid.ts';
+import { SQS_MAX_DELAY_SECONDS } from '../queue/limits.ts';
 import { sendJson } from '../queue/send.ts';
 import { chatbotMayAct } from './gate.ts';
 import type { ChatbotJob } from './job.ts';
@@ -51,6 +52,6 @@ export async function enqueueChatbotTurn(
     queuedAt: Date.now(),
   };
   await sendJson(names.chatbotQueue(), job, {
-    delaySeconds: Math.min(900, Math.ceil(env().CHATBOT_DEBOUNCE_MS / 1000)),
+    delaySeconds: Math.min(SQS_MAX_DELAY_SECONDS, Math.ceil(env().CHATBOT_DEBOUNCE_MS / 1000)),
   });
 }

@@ -1,6 +1,7 @@
 import { names } from '../aws/names.ts';
 import { env } from '../config/env.ts';
 import { saveMessage } from '../messages/repository.ts';
+import { commandGroup } from '../queue/lane-keys.ts';
 import { sendJson } from '../queue/send.ts';
 import type { Session } from '../sessions/session.ts';
 import { shardOf } from '../sessions/shard.ts';
@@ -57,7 +58,7 @@ export async function queueOwnSend(
     ...(s.delivery ? { delivery: s.delivery } : {}),
   };
   await sendJson(names.commandQueue(shardOf(sessionId, env().SHARD_COUNT)), command, {
-    groupId: sessionId,
+    groupId: commandGroup(sessionId),
     dedupId: command.commandId,
   });
 }

@@ -1,12 +1,48 @@
 import { z } from 'zod';
+import { SQS_MAX_DELAY_SECONDS } from '../queue/limits.ts';
+
+const SQS_MAX_DELAY_MS = SQS_MAX_DELAY_SECONDS * 1000;
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()
   .transform((v) => v === 'true' || v === '1');
 
+/**
+ * What the runtime sets (Lambda, ECS, the local launcher, npm) rather than the deployment: read by
+ * the logger as it loads and by the AWS clients, so parsed on their own (`runtimeEnv()`, uncached,
+ * cheap): the logger starts even when the rest of the settings are invalid, and can say so.
+ */
+const runtimeFields = {
+  AWS_REGION: z.string().min(1).default('us-east-1'),
+  /** Local mode: the launcher points the SDK at its emulators (the SDK reads these itself too). */
+  AWS_ENDPOINT_URL_DYNAMODB: z.string().url().optional(),
+  AWS_ENDPOINT_URL_S3: z.string().url().optional(),
+  AWS_ENDPOINT_URL_SQS: z.string().url().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `pretty`: readable lines through pino-pretty (`npm start` on a terminal); anything else JSON. */
+  LOG_FORMAT: z.string().optional(),
+  /** The `svc` of every log line and the metrics' service dimension. */
+  SERVICE_NAME: z.string().min(1).optional(),
+  /** npm sets it when it runs a script: the version `/health` and `/openapi.json` report. */
+  npm_package_version: z.string().min(1).default('0.1.0'),
+  /** Set by the stack on the API: the public address of the streams (functions/api/handler.ts). */
+  STREAM_BASE_URL: z.string().url().optional(),
+  NODE_ENV: z.string().optional(),
+  /** Tests only (with NODE_ENV=test): the root key the Baileys driver trusts, for a fake server. */
+  BAILEYS_TEST_ROOT_PUBLIC_KEY: z.string().optional(),
+};
+const RuntimeSchema = z.object(runtimeFields);
+export type RuntimeEnv = z.infer<typeof RuntimeSchema>;
+
+/** The runtime's variables, read now (not cached: the launcher and tests set them as they go). */
+export function runtimeEnv(): RuntimeEnv {
+  return RuntimeSchema.parse(process.env);
+}
+
 const EnvSchema = z
   .object({
+    ...runtimeFields,
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     MESSAGING_DRIVER: z.enum(['baileys', 'simulator']).default('baileys'),
     ADMIN_API_KEY: z.string().min(16).optional(),
@@ -140,9 +176,14 @@ const EnvSchema = z
     /** How often an open SSE stream checks that its credential still holds (revoked, disabled, rotated). */
     SSE_ACCESS_RECHECK_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
     /** SQS caps DelaySeconds at 15 minutes. */
-    WEBHOOK_RETRY_MAX_DELAY_MS: z.coerce.number().int().min(0).max(900_000).default(900_000),
+    WEBHOOK_RETRY_MAX_DELAY_MS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(SQS_MAX_DELAY_MS)
+      .default(SQS_MAX_DELAY_MS),
     /** Inbound messages from one chat within this window are answered as one turn (SQS DelaySeconds, whole seconds). */
-    CHATBOT_DEBOUNCE_MS: z.coerce.number().int().min(0).max(900_000).default(1000),
+    CHATBOT_DEBOUNCE_MS: z.coerce.number().int().min(0).max(SQS_MAX_DELAY_MS).default(1000),
     /** No automatic reply to a message older than this when the chatbot sees it (docs/events.md, "Backlog"). */
     CHATBOT_MAX_MESSAGE_AGE_S: z.coerce.number().int().min(1).default(300),
     /**
@@ -163,7 +204,6 @@ const EnvSchema = z
      * `prometheus`: they are kept for `GET /metrics` (docs/observability.md).
      */
     METRICS_FORMAT: z.enum(['prometheus', 'emf']).default('prometheus'),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .refine((e) => e.LEASE_SHARDS % e.SHARD_COUNT === 0, {
     message: 'LEASE_SHARDS must be a multiple of SHARD_COUNT',

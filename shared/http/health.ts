@@ -6,6 +6,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { dynamoClient, s3Client, sqsClient } from '../aws/clients.ts';
 import { names } from '../aws/names.ts';
 import { queueUrl } from '../aws/queue-url.ts';
+import { runtimeEnv } from '../config/env.ts';
 import { loadSecrets } from '../config/load-secrets.ts';
 import { router } from './context.ts';
 import { json } from './schemas.ts';
@@ -94,10 +95,7 @@ export function healthRoutes() {
     ]);
     const checks = { secrets, dynamodb, s3, sqs };
     const ok = Object.values(checks).every((x) => x.ok);
-    return c.json(
-      { success: ok, version: process.env.npm_package_version ?? '0.1.0', checks },
-      ok ? 200 : 503,
-    );
+    return c.json({ success: ok, version: runtimeEnv().npm_package_version, checks }, ok ? 200 : 503);
   });
   // What the load balancer and ECS ask (docs/deploy.md): a dependency outage must not get every
   // host replaced and every linked session dropped, so this calls nothing.

@@ -1,4 +1,7 @@
 import { pino, type TransportSingleOptions } from 'pino';
+import { runtimeEnv } from '../config/env.ts';
+
+const runtime = runtimeEnv();
 
 /**
  * LOG_FORMAT=pretty (which `npm start` sets when its output is a terminal) prints readable lines
@@ -6,7 +9,7 @@ import { pino, type TransportSingleOptions } from 'pino';
  * imported, so no Lambda or host bundle contains it; everywhere else the lines are JSON.
  */
 function prettyTransport(): TransportSingleOptions | undefined {
-  if (process.env.LOG_FORMAT !== 'pretty') return undefined;
+  if (runtime.LOG_FORMAT !== 'pretty') return undefined;
   return {
     target: 'pino-pretty',
     // The transport runs in a worker thread, which cannot see that stdout is a terminal.
@@ -21,8 +24,8 @@ function prettyTransport(): TransportSingleOptions | undefined {
 
 /** Structured JSON logs: object first, message last, errors under `err`. Secrets are redacted. */
 export const logger = pino({
-  level: process.env.LOG_LEVEL ?? 'info',
-  base: { svc: process.env.SERVICE_NAME ?? 'wsm' },
+  level: runtime.LOG_LEVEL,
+  base: { svc: runtime.SERVICE_NAME ?? 'wsm' },
   redact: {
     paths: [
       '*.authorization',

@@ -1,4 +1,4 @@
-import { env } from '../config/env.ts';
+import { env, runtimeEnv } from '../config/env.ts';
 import { takeEmf } from './metrics.ts';
 
 /**
@@ -9,6 +9,6 @@ import { takeEmf } from './metrics.ts';
 export function flushMetrics(): void {
   const cfg = env();
   if (cfg.METRICS_FORMAT !== 'emf') return;
-  const service = process.env.SERVICE_NAME ?? 'service';
+  const service = runtimeEnv().SERVICE_NAME ?? 'service';
   for (const doc of takeEmf(cfg.RESOURCE_PREFIX, service)) process.stdout.write(`${doc}\n`);
 }

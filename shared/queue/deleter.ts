@@ -1,6 +1,7 @@
 import { DeleteMessageBatchCommand, type Message } from '@aws-sdk/client-sqs';
 import { sqsClient } from '../aws/clients.ts';
 import { logger } from '../log/logger.ts';
+import { SQS_BATCH_MAX } from './limits.ts';
 
 /**
  * Deletes the poller's handled messages in batches of up to ten (SQS's limit), one request in
@@ -26,7 +27,7 @@ export class Deleter {
   private async drain(): Promise<void> {
     try {
       while (this.pending.length) {
-        const batch = this.pending.splice(0, 10);
+        const batch = this.pending.splice(0, SQS_BATCH_MAX);
         await sqsClient()
           .send(
             new DeleteMessageBatchCommand({

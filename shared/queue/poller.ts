@@ -4,6 +4,7 @@ import { queueUrl } from '../aws/queue-url.ts';
 import { logger } from '../log/logger.ts';
 import { Deleter } from './deleter.ts';
 import { eachAlone, type LaneDispatch, Lanes, type LaneWork } from './lanes.ts';
+import { SQS_BATCH_MAX } from './limits.ts';
 import { changeVisibility, keepInvisible } from './visibility.ts';
 
 /**
@@ -77,7 +78,7 @@ export function pollQueue(queueName: string, handler: MessageHandler, opts: Poll
     deleter = del;
     if (opts.lanes) {
       // A lane hands everything it has waiting (up to a batch) to the handler at once, in order.
-      const handOver = opts.lanes.handOver ?? opts.batchSize ?? 10;
+      const handOver = opts.lanes.handOver ?? opts.batchSize ?? SQS_BATCH_MAX;
       const work: LaneWork = async (batch) => {
         const heartbeat = opts.visibilityTimeout
           ? keepInvisible(url, batch, opts.visibilityTimeout)
@@ -106,7 +107,7 @@ export function pollQueue(queueName: string, handler: MessageHandler, opts: Poll
         const r = await sqsClient().send(
           new ReceiveMessageCommand({
             QueueUrl: url,
-            MaxNumberOfMessages: opts.batchSize ?? 10,
+            MaxNumberOfMessages: opts.batchSize ?? SQS_BATCH_MAX,
             WaitTimeSeconds: opts.waitSeconds ?? 1,
             VisibilityTimeout: opts.visibilityTimeout,
             MessageSystemAttributeNames: ['ApproximateReceiveCount', 'MessageGroupId', 'SentTimestamp'],

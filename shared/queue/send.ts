@@ -2,6 +2,7 @@ import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs
 import { sqsClient } from '../aws/clients.ts';
 import { queueUrl } from '../aws/queue-url.ts';
 import { packInOrder } from '../batching.ts';
+import { SQS_BATCH_MAX } from './limits.ts';
 
 /** Sends one JSON message. FIFO queues need `groupId` and `dedupId`. */
 export async function sendJson(
@@ -20,8 +21,8 @@ export async function sendJson(
   );
 }
 
-/** What SendMessageBatch takes at most: ten entries, and a total size we keep under 256 KiB. */
-export const BATCH_MAX_ENTRIES = 10;
+/** What SendMessageBatch takes at most: ten entries, and a total size we keep well under SQS's 256 KiB. */
+export const BATCH_MAX_ENTRIES = SQS_BATCH_MAX;
 export const BATCH_MAX_BYTES = 200 * 1024;
 
 /**

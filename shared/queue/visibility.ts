@@ -1,20 +1,21 @@
 import { ChangeMessageVisibilityBatchCommand } from '@aws-sdk/client-sqs';
 import { sqsClient } from '../aws/clients.ts';
 import { logger } from '../log/logger.ts';
+import { SQS_BATCH_MAX } from './limits.ts';
 
 /**
  * Sets how long received messages stay hidden (0: visible again at once), each its own, in
- * batches of SQS's limit of 10 entries.
+ * batches of SQS's limit of entries.
  */
 export async function changeVisibility(
   url: string,
   items: Array<{ receiptHandle?: string; seconds: number }>,
 ): Promise<void> {
-  for (let i = 0; i < items.length; i += 10) {
+  for (let i = 0; i < items.length; i += SQS_BATCH_MAX) {
     await sqsClient().send(
       new ChangeMessageVisibilityBatchCommand({
         QueueUrl: url,
-        Entries: items.slice(i, i + 10).map((m, j) => ({
+        Entries: items.slice(i, i + SQS_BATCH_MAX).map((m, j) => ({
           Id: String(j),
           ReceiptHandle: m.receiptHandle,
           VisibilityTimeout: m.seconds,

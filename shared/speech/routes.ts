@@ -7,6 +7,7 @@ import { names } from '../aws/names.ts';
 import { router } from '../http/context.ts';
 import { bearerOrQueryKey, errorResponses, json } from '../http/schemas.ts';
 import { LINK_TTL_SECONDS, linkTo } from '../links/links.ts';
+import { objectKey } from '../store/object-keys.ts';
 import { SPEAKER_PATTERN, synthesise, TTS_MAX_CHARS } from './synthesise.ts';
 
 /** How long the JSON answer's URL (a link of ours, shared/links/links.ts) serves the audio. */
@@ -84,7 +85,7 @@ export function ttsRoutes() {
       }
       const tenant = c.get('auth').tenant;
       const hash = createHash('sha256').update(speech.bytes).digest('hex').slice(0, 32);
-      const key = `tts/${tenant}/${hash}.ogg`;
+      const key = objectKey('speech', tenant, `${hash}.ogg`);
       const Bucket = names.mediaBucket();
       await s3Client().send(
         new PutObjectCommand({ Bucket, Key: key, Body: speech.bytes, ContentType: speech.mimetype }),

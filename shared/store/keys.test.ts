@@ -44,6 +44,16 @@ describe('DynamoDB keys', () => {
     expect(k.lidsOf('t', 's1')).toEqual({ pk, skBeginsWith: 'LID#' });
   });
 
+  it('reads back the time of an order key and knows one a client hands back', () => {
+    // The streams' look-back windows and Last-Event-ID check read keys the store wrote: one format.
+    expect(k.orderKeyTime(k.orderKey(1_700_000_000_123, 'M1'))).toBe(1_700_000_000_123);
+    expect(k.orderKeyTime(k.orderKey(42, 'M1'))).toBe(42);
+    expect(k.orderKeyTime(k.orderKeyAt(42))).toBe(42);
+    expect(k.ORDER_KEY.test(k.orderKey(42, 'rst_ab#v1'))).toBe(true);
+    expect(k.ORDER_KEY.test('42#M1')).toBe(false);
+    expect(k.ORDER_KEY.test(`${k.orderKeyAt(42)}#a b`)).toBe(false);
+  });
+
   it('index keys order by time as strings', () => {
     expect(k.orderKey(1_700_000_000_000, 'M1')).toBe('1700000000000#M1');
     expect(k.orderKey(42, 'M1')).toBe('0000000000042#M1');

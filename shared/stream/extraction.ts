@@ -8,7 +8,7 @@ import { router } from '../http/context.ts';
 import { TenantDisabledError, UnauthorizedError } from '../http/errors.ts';
 import { bearerOrQueryKey, errorResponses, rateLimitedResponse } from '../http/schemas.ts';
 import { logger } from '../log/logger.ts';
-import { orderKeyAt } from '../store/keys.ts';
+import { orderKeyAt, orderKeyTime } from '../store/keys.ts';
 import type { OpenedFeed } from './feed.ts';
 import { resumeId, serveSse } from './routes.ts';
 
@@ -48,7 +48,7 @@ export async function openExtractionFeed(
   let newest = opened;
   const emit = (rows: Row[]) => {
     for (const r of rows) {
-      const ts = Number(r.gsi1sk.slice(0, 13));
+      const ts = orderKeyTime(r.gsi1sk);
       newest = Math.max(newest, ts);
       if (seen.has(r.gsi1sk)) continue;
       seen.set(r.gsi1sk, ts);
@@ -63,7 +63,7 @@ export async function openExtractionFeed(
     emit(missed);
     if (missed.length >= replayMax) return { close: () => {}, truncated: true };
   }
-  for (const r of initial) if (!seen.has(r.gsi1sk)) seen.set(r.gsi1sk, Number(r.gsi1sk.slice(0, 13)));
+  for (const r of initial) if (!seen.has(r.gsi1sk)) seen.set(r.gsi1sk, orderKeyTime(r.gsi1sk));
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let failures = 0;

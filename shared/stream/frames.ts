@@ -40,6 +40,3 @@ export async function toEvent(tenantId: string, m: FeedRow): Promise<FeedEvent> 
   const data = JSON.stringify(streamPayload(m, sender, url, m.analysis));
   return { id, data, frame: encoder.encode(`id: ${id}\ndata: ${data}\n\n`) };
 }
-
-/** The time part of an order key. */
-export const timeOf = (key: string) => Number(key.slice(0, 13));

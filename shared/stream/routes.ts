@@ -10,6 +10,7 @@ import { corsHeadersFor } from '../http/cors.ts';
 import { NotFoundError, ValidationError } from '../http/errors.ts';
 import { errorResponses, rateLimitedResponse } from '../http/schemas.ts';
 import { logger } from '../log/logger.ts';
+import { ORDER_KEY } from '../store/keys.ts';
 import { admitStream } from './admission.ts';
 import { type OpenedFeed, openFeed } from './feed.ts';
 import { nodeResponse, nodeSink, type SseSink, webSink } from './sink.ts';
@@ -18,8 +19,6 @@ export const HEARTBEAT_MS = 15_000;
 /** A client this far behind (bytes not yet sent) is disconnected; it resumes with Last-Event-ID. */
 const MAX_BACKLOG_BYTES = 1024 * 1024;
 const RECONNECT_MS = 3_000;
-
-const EVENT_ID = /^\d{13}#[^\s]{1,200}$/;
 
 const route = createRoute({
   method: 'get',
@@ -103,7 +102,7 @@ export type StillAllowed = () => Promise<boolean>;
 /** The `Last-Event-ID` a client resumes after: the header, else the `lastEventId` query; checked. */
 export function resumeId(header: string | undefined, query: string | undefined): string | undefined {
   const id = header || query || undefined;
-  if (id && !EVENT_ID.test(id))
+  if (id && !ORDER_KEY.test(id))
     throw new ValidationError('Last-Event-ID: not an id this stream sent', 'Last-Event-ID');
   return id;
 }

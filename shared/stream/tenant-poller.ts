@@ -2,9 +2,9 @@ import { logger } from '../log/logger.ts';
 import type { StoredMessage } from '../messages/message.ts';
 import { feedEntries, feedMessages } from '../messages/repository.ts';
 import { listSessionIds } from '../sessions/repository.ts';
-import { feedPk, legacyFeedPk, orderKeyAt } from '../store/keys.ts';
+import { feedPk, legacyFeedPk, orderKeyAt, orderKeyTime } from '../store/keys.ts';
 import { INDEX_SHARDS } from '../store/shards.ts';
-import { type FeedListener, type FeedRow, keyOf, streamed, timeOf, toEvent } from './frames.ts';
+import { type FeedListener, type FeedRow, keyOf, streamed, toEvent } from './frames.ts';
 
 /*
  * One tenant's poller of the stored feed, shared by all of that tenant's clients in this process
@@ -105,7 +105,7 @@ export class TenantPoller {
   private markFresh<R extends { direction: string }>(rows: R[], key: (row: R) => string): R[] {
     const fresh = rows.filter((r) => streamed(r) && !this.seen.has(key(r)));
     for (const r of fresh) {
-      const ts = timeOf(key(r));
+      const ts = orderKeyTime(key(r));
       this.seen.set(key(r), ts);
       this.newestTs = Math.max(this.newestTs, ts);
     }
@@ -157,10 +157,10 @@ export class TenantPoller {
       // emitted; what came since (a listener waiting for it, its stream open) is live. Later polls
       // mark what they read (a failed read is tried again at the next poll) and emit what was not
       // offered meanwhile.
-      const live = emit ? unseen : unseen.filter((e) => timeOf(e.gsi1sk) >= this.createdAt);
+      const live = emit ? unseen : unseen.filter((e) => orderKeyTime(e.gsi1sk) >= this.createdAt);
       if (!emit)
         this.markFresh(
-          unseen.filter((e) => timeOf(e.gsi1sk) < this.createdAt),
+          unseen.filter((e) => orderKeyTime(e.gsi1sk) < this.createdAt),
           (e) => e.gsi1sk,
         );
       if (live.length) this.emit(this.markFresh(await feedMessages(live), keyOf));

@@ -1,9 +1,10 @@
 import { type Backoff, backoffDelay } from '../backoff.ts';
 import { env } from '../config/env.ts';
+import { SQS_MAX_DELAY_SECONDS } from '../queue/limits.ts';
 /** Up to this many POSTs per delivery (the first one included). */
 export const MAX_ATTEMPTS = 10;
-/** SQS caps DelaySeconds at 15 minutes. */
-export const MAX_DELAY_MS = 900_000;
+/** The longest delay SQS takes on a message. */
+export const MAX_DELAY_MS = SQS_MAX_DELAY_SECONDS * 1000;
 
 export interface BackoffConfig {
   baseMs: number;

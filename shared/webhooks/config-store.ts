@@ -1,3 +1,4 @@
+import { Remembered } from '../remembered.ts';
 import { webhookConfigKey, webhookOverridesOf } from '../store/keys.ts';
 import { dataTable } from '../store/tables.ts';
 import { type EffectiveConfig, effectiveConfig, type WebhookConfig } from './config.ts';
@@ -50,28 +51,17 @@ export async function listSessionOverrides(
  * (the local service runs API and consumers in one process) and within this bound everywhere else.
  */
 export const CONFIG_CACHE_MS = 5_000;
-const CACHE_MAX = 10_000;
-const cache = new Map<string, { until: number; value: Promise<EffectiveConfig> }>();
+const cache = new Remembered<EffectiveConfig>({ ttlMs: CONFIG_CACHE_MS });
 const cacheKey = (tenantId: string, sessionId?: string) => `${tenantId}\0${sessionId ?? ''}`;
 
 /** Forgets the remembered configurations of a tenant (after a change of its tenant or session config). */
 export function forgetConfig(tenantId: string): void {
-  for (const k of cache.keys()) if (k.startsWith(`${tenantId}\0`)) cache.delete(k);
+  cache.forgetWhere((k) => k.startsWith(`${tenantId}\0`));
 }
 
 /** What a delivery for this session uses right now (remembered up to CONFIG_CACHE_MS). */
 export function resolveConfig(tenantId: string, sessionId?: string): Promise<EffectiveConfig> {
-  const key = cacheKey(tenantId, sessionId);
-  const hit = cache.get(key);
-  const now = Date.now();
-  if (hit && hit.until > now) return hit.value;
-  if (cache.size >= CACHE_MAX) cache.clear();
-  const value = readConfig(tenantId, sessionId);
-  cache.set(key, { until: now + CONFIG_CACHE_MS, value });
-  value.catch(() => {
-    if (cache.get(key)?.value === value) cache.delete(key);
-  });
-  return value;
+  return cache.get(cacheKey(tenantId, sessionId), () => readConfig(tenantId, sessionId));
 }
 
 async function readConfig(tenantId: string, sessionId?: string): Promise<EffectiveConfig> {

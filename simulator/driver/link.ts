@@ -3,6 +3,7 @@ import { get as httpsGet } from 'node:https';
 import type { NumberCheck } from '#shared/commands/types';
 import { maskUrl } from '#shared/http/mask-url';
 import { logger } from '#shared/log/logger';
+import { MEDIA_MAX_BYTES } from '#shared/media/limits';
 import { toVCard } from '#shared/messages/vcard';
 import { guardedFetch } from '#shared/outbound/guard';
 import { STATUS_JID } from '#shared/phone/jid';
@@ -12,7 +13,6 @@ import type {
   LinkRequest,
   OutboundMedia,
 } from '../../connection-host/drivers/driver.ts';
-import { MEDIA_MAX_BYTES } from '../../connection-host/media.ts';
 import { DEVICE_TOKEN_HEADER, type DeviceGroupReply, type DeviceRequests, type Frame } from '../protocol.ts';
 import { readSseData } from './sse-reader.ts';
 

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { AppEnv } from '#shared/http/context';
 import { errorBody } from '#shared/http/errors';
 import { jsonTextProblem } from '#shared/http/json-text';
+import { MEDIA_MAX_BYTES } from '#shared/media/limits';
 
 /**
  * Reading a `/_sim/*` request's body: bounded by the route's limit, checked as every JSON body is,
@@ -13,7 +14,7 @@ import { jsonTextProblem } from '#shared/http/json-text';
 /** Bodies of the test controls (`/_sim/inbound` …): small JSON. */
 export const SIM_CONTROL_BODY_LIMIT = 1024 * 1024;
 /** Bodies of the device protocol: a send carries its media in base64 (64 MiB of media is ~86 MiB). */
-export const SIM_DEVICE_BODY_LIMIT = 96 * 1024 * 1024;
+export const SIM_DEVICE_BODY_LIMIT = 1.5 * MEDIA_MAX_BYTES;
 
 export const limitOf = (path: string) =>
   path.startsWith('/_sim/device/') ? SIM_DEVICE_BODY_LIMIT : SIM_CONTROL_BODY_LIMIT;

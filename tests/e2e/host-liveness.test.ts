@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HOST_LIVENESS_PATH } from '../../infra/host.ts';
+import { HOST_LIVENESS_PATH } from '#shared/host/paths';
 import { freePort } from '../../scripts/local/free-port.ts';
 import { waitFor } from '../support/client.ts';
 import { spawnScript, stopProcess } from '../support/processes.ts';

@@ -5,9 +5,10 @@ import {
   S_WHATSAPP_NET,
   WA_CERT_DETAILS,
 } from '@whiskeysockets/baileys';
-import { env } from '#shared/config/env';
+import { env, runtimeEnv } from '#shared/config/env';
 import { LidCache } from '#shared/contacts/lid-cache';
 import { logger as rootLogger } from '#shared/log/logger';
+import { MEDIA_MAX_BYTES } from '#shared/media/limits';
 import { digitsOf } from '#shared/phone/number';
 import { proxyRoute } from '../../proxy.ts';
 import { byteCache, recentSet, SESSION_CACHE_BYTES } from '../../session-memory.ts';
@@ -49,8 +50,8 @@ export function baileysDriver(opts: BaileysDriverOptions = {}): NetworkDriver {
  * under NODE_ENV=test; anywhere else the variable is ignored.
  */
 function trustTestRootKey(): void {
-  const hex = process.env.BAILEYS_TEST_ROOT_PUBLIC_KEY;
-  if (hex && process.env.NODE_ENV === 'test') WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(hex, 'hex');
+  const { BAILEYS_TEST_ROOT_PUBLIC_KEY: hex, NODE_ENV } = runtimeEnv();
+  if (hex && NODE_ENV === 'test') WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(hex, 'hex');
 }
 
 async function connect(
@@ -113,7 +114,7 @@ async function connect(
     },
     ...(proxy ? { mediaDispatcher: proxy.dispatcher } : {}),
     ...(request.syncHistory ? { history: request.syncHistory } : {}),
-    maxMediaBytes: opts.maxMediaBytes ?? 64 * 1024 * 1024,
+    maxMediaBytes: opts.maxMediaBytes ?? MEDIA_MAX_BYTES,
     mediaTimeoutMs: opts.mediaTimeoutMs ?? 60_000,
   });
 

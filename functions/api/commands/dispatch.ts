@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { names } from '#shared/aws/names';
 import type { Command } from '#shared/commands/types';
 import { env } from '#shared/config/env';
+import { commandGroup } from '#shared/queue/lane-keys';
 import { sendJson } from '#shared/queue/send';
 import { shardOf } from '#shared/sessions/shard';
 
@@ -11,7 +12,7 @@ export const newCommandId = () => `cmd_${randomUUID().replace(/-/g, '')}`;
 export async function dispatchCommand(command: Command): Promise<void> {
   const shard = shardOf(command.sessionId, env().SHARD_COUNT);
   await sendJson(names.commandQueue(shard), command, {
-    groupId: command.sessionId,
+    groupId: commandGroup(command.sessionId),
     dedupId: command.commandId,
   });
 }

@@ -3,12 +3,13 @@ import { Readable } from 'node:stream';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import { LINK_TTL_SECONDS, linkTo } from '#shared/links/links';
+import { objectKey } from '#shared/store/object-keys';
 
 /** How long the download link of a large export works. */
 export const EXPORT_LINK_TTL_SECONDS = LINK_TTL_SECONDS.export;
 
 export const exportKeyOf = (tenantId: string, stamp: string) =>
-  `exports/${tenantId}/contacts-${stamp}-${randomUUID().slice(0, 8)}.csv`;
+  objectKey('exports', tenantId, `contacts-${stamp}-${randomUUID().slice(0, 8)}.csv`);
 
 /**
  * Streams `body` into the media bucket (multipart upload, 5 MiB parts sent one at a time, so the file is never whole in

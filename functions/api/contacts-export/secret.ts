@@ -7,7 +7,7 @@ import {
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import { tenantSecretName } from '#shared/aws/resources';
-import { env } from '#shared/config/env';
+import { env, runtimeEnv } from '#shared/config/env';
 
 /**
  * One tenant's credentials of one kind, kept as a JSON secret in Secrets Manager
@@ -16,7 +16,7 @@ import { env } from '#shared/config/env';
  */
 let client: SecretsManagerClient | undefined;
 const secrets = () => {
-  client ??= new SecretsManagerClient({ region: process.env.AWS_REGION ?? 'us-east-1' });
+  client ??= new SecretsManagerClient({ region: runtimeEnv().AWS_REGION });
   return client;
 };
 

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { tokenOrApiKey } from '#shared/auth/host-auth';
 import { router } from '#shared/http/context';
 import { bearerOrQueryKey, errorResponses, json } from '#shared/http/schemas';
 import type { StoredMessage } from '#shared/messages/message';
@@ -6,7 +7,6 @@ import { queryMessages } from '#shared/messages/repository';
 import { userJid } from '#shared/phone/jid';
 import { mediaLink } from '#shared/presentation/media-link';
 import { listSessions, requireSession } from '#shared/sessions/repository';
-import { requireAuthOrQueryKey } from '../auth/middleware.ts';
 import { chatsOfNumber, queryChats } from './chats.ts';
 import { Limit, PhoneDigits } from './query.ts';
 import { displayText, LidResolver, partyJid } from './readable.ts';
@@ -61,7 +61,7 @@ const route = createRoute({
   method: 'get',
   path: '/messages/v1',
   tags: ['history'],
-  // requireAuthOrQueryKey: a token in the header, or an API key or token in `key` (or `apiKey`).
+  // tokenOrApiKey: a token or an API key as the Bearer credential, or either in `key` (or `apiKey`).
   security: bearerOrQueryKey,
   summary: 'Raw live view of inbound and outbound messages, newest first',
   request: { query: ViewQuery },
@@ -114,7 +114,7 @@ async function liveMessage(m: StoredMessage, resolver: LidResolver): Promise<z.i
 
 export function viewRoutes() {
   const r = router();
-  r.use('/messages/v1', requireAuthOrQueryKey);
+  r.use('/messages/v1', tokenOrApiKey({ peerIsClient: true }));
   r.openapi(route, async (c) => {
     const tenantId = c.get('auth').tenant;
     const q = c.req.valid('query');

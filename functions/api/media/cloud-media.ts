@@ -4,6 +4,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import { NotFoundError } from '#shared/http/errors';
+import { objectKey } from '#shared/store/object-keys';
 import { PRESIGN_SECONDS } from '../messages/upload.ts';
 
 /**
@@ -27,7 +28,7 @@ export interface CloudMedia {
 export const MEDIA_ID = /^\d{1,30}$/;
 export const newMediaId = () => `${randomInt(100_000, 999_999)}${String(randomInt(0, 1e9)).padStart(9, '0')}`;
 
-export const cloudMediaKeyOf = (tenantId: string, id: string) => `cloud-media/${tenantId}/${id}`;
+export const cloudMediaKeyOf = (tenantId: string, id: string) => objectKey('cloudMedia', tenantId, id);
 const recordKeyOf = (tenantId: string, id: string) => `${cloudMediaKeyOf(tenantId, id)}.json`;
 
 export async function saveCloudMedia(tenantId: string, media: CloudMedia): Promise<void> {

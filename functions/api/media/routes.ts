@@ -7,11 +7,11 @@ import { names } from '#shared/aws/names';
 import { router } from '#shared/http/context';
 import { ServiceError } from '#shared/http/errors';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
+import { MEDIA_MAX_BYTES, MiB } from '#shared/media/limits';
+import { objectKey } from '#shared/store/object-keys';
 import { requireAuth } from '../auth/middleware.ts';
 import { NETWORK_LIMITS, PRESIGN_SECONDS, type UploadType } from '../messages/upload.ts';
 import { cloudMediaIdRoutes } from './cloud-routes.ts';
-
-const MiB = 1024 * 1024;
 
 function kindOf(mime: string): UploadType {
   if (mime === 'application/pdf') return 'pdf';
@@ -33,7 +33,7 @@ const UploadRequest = z
       .number()
       .int()
       .min(1)
-      .max(64 * MiB)
+      .max(MEDIA_MAX_BYTES)
       .openapi({ description: 'Exact size in bytes; the upload must send this Content-Length' }),
   })
   .openapi('MediaUploadRequest');
@@ -74,7 +74,7 @@ export function mediaRoutes() {
       if (size > max) {
         throw new ServiceError('PAYLOAD_TOO_LARGE', `size: ${kind} files may be at most ${max / MiB} MiB`);
       }
-      const key = `uploads/${c.get('auth').tenant}/large-${randomUUID()}`;
+      const key = objectKey('uploads', c.get('auth').tenant, `large-${randomUUID()}`);
       const Bucket = names.mediaBucket();
       // Content type and length are signed: S3 refuses a PUT with another size or type.
       const uploadUrl = await getSignedUrl(

@@ -3,6 +3,10 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import type { OutboundContent } from '#shared/messages/content';
+import { objectPrefixes } from '#shared/store/object-keys';
+
+const uploads = objectPrefixes.uploads.prefix;
+const cloudMedia = objectPrefixes.cloudMedia.prefix;
 
 /** Where the media bucket's objects are addressed: origin and path before the key. */
 export interface BucketAddress {
@@ -41,7 +45,7 @@ export function ownMediaKeyOf(url: string, tenantId: string, bucket: BucketAddre
   } catch {
     return undefined;
   }
-  return new RegExp(`^(uploads/${tenantId}/[\\w.-]+|cloud-media/${tenantId}/\\d+)$`).test(key)
+  return new RegExp(`^(${uploads}${tenantId}/[\\w.-]+|${cloudMedia}${tenantId}/\\d+)$`).test(key)
     ? key
     : undefined;
 }

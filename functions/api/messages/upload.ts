@@ -6,22 +6,22 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import { ServiceError, ValidationError } from '#shared/http/errors';
+import { MEDIA_MAX_BYTES, MiB } from '#shared/media/limits';
+import { objectKey } from '#shared/store/object-keys';
 
 export type UploadType = 'image' | 'pdf' | 'document' | 'audio' | 'video' | 'voice';
 
-const MiB = 1024 * 1024;
-
 /**
  * What the network accepts per kind (documented in docs/messaging.md). Everything is also bounded by
- * the 64 MiB multipart limit of the API.
+ * the multipart limit of the API (MEDIA_MAX_BYTES).
  */
 export const NETWORK_LIMITS: Record<UploadType, number> = {
   image: 16 * MiB,
   audio: 16 * MiB,
   voice: 16 * MiB,
-  video: 64 * MiB,
-  pdf: 64 * MiB,
-  document: 64 * MiB,
+  video: MEDIA_MAX_BYTES,
+  pdf: MEDIA_MAX_BYTES,
+  document: MEDIA_MAX_BYTES,
 };
 
 /** How long the host has to fetch an uploaded file. */
@@ -60,7 +60,7 @@ export function checkNetworkLimit(type: UploadType, size: number): void {
   if (size === 0) throw new ValidationError('file: the file is empty', 'file');
 }
 
-export const uploadKeyOf = (tenantId: string, messageId: string) => `uploads/${tenantId}/${messageId}`;
+export const uploadKeyOf = (tenantId: string, messageId: string) => objectKey('uploads', tenantId, messageId);
 
 /** Bytes of a file's start that identify its type (what file-type reads). */
 const SNIFF_BYTES = 4100;

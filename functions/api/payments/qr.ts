@@ -3,13 +3,14 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import { LINK_TTL_SECONDS, linkTo } from '#shared/links/links';
+import { objectKey } from '#shared/store/object-keys';
 
 /** How long a QR image's link works. */
 export const QR_LINK_TTL_SECONDS = LINK_TTL_SECONDS.qr;
 
 /** `payments/<tenant>/<sha256 of the URI>.png`: one object per distinct link, under its tenant. */
 export const paymentQrKeyOf = (tenantId: string, uri: string) =>
-  `payments/${tenantId}/${createHash('sha256').update(uri).digest('hex')}.png`;
+  objectKey('paymentQr', tenantId, `${createHash('sha256').update(uri).digest('hex')}.png`);
 
 /**
  * The QR code of `uri` as a PNG (generated here with `qrcode`, error correction M), stored in the

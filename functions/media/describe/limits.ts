@@ -1,5 +1,6 @@
 import { inflateSync } from 'node:zlib';
 import { imageSize } from 'image-size';
+import { MEDIA_MAX_BYTES } from '#shared/media/limits';
 import { DescribeError } from './errors.ts';
 
 /**
@@ -16,7 +17,7 @@ export const DESCRIBE_LIMITS = {
   pdfMaxBytes: 10 * 1024 * 1024,
   /** Each page costs about 1,500–3,000 input tokens (its text and an image of it). */
   pdfMaxPages: 20,
-  videoMaxBytes: 64 * 1024 * 1024,
+  videoMaxBytes: MEDIA_MAX_BYTES,
   videoMaxSeconds: 300,
   /** Keyframes sent per video, evenly spaced, each at most `frameWidth` px wide (JPEG). */
   videoFrames: 4,

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { ChatbotRule, TriggerType } from '../rules.ts';
 import { cachedRegexSet, cachedSafeRegex } from '../safe-regex.ts';
 import { isWordChar, normaliseForMatch, trimPunctuation } from './normalise.ts';
@@ -120,11 +121,10 @@ function containsMatch(kw: string, norm: string): boolean {
   return false;
 }
 
-const keywordCache = new Map<string, { norm: string; bare: string }>();
+const keywordCache = new LRUCache<string, { norm: string; bare: string }>({ max: 10_000 });
 function keyword(raw: string): { norm: string; bare: string } {
   let k = keywordCache.get(raw);
   if (k === undefined) {
-    if (keywordCache.size >= 10_000) keywordCache.clear();
     const norm = normaliseForMatch(raw);
     k = { norm, bare: trimPunctuation(norm) };
     keywordCache.set(raw, k);

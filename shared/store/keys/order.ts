@@ -3,11 +3,16 @@
  * chat's messages, the delivery log), and the feed's clock.
  */
 
-const timeKey = (ms: number) => String(ms).padStart(13, '0');
+const TIME_DIGITS = 13;
+const timeKey = (ms: number) => String(ms).padStart(TIME_DIGITS, '0');
 /** 13-digit epoch ms then the id: sorts by time as a string; also the SSE event id of the feed. */
 export const orderKey = (timestampMs: number, id: string) => `${timeKey(timestampMs)}#${id}`;
 /** Sorts before every order key from `ms` on (a Query `sk >` bound). */
 export const orderKeyAt = (ms: number) => timeKey(Math.max(0, Math.floor(ms)));
+/** The time part of an order key, epoch ms. */
+export const orderKeyTime = (key: string) => Number(key.slice(0, TIME_DIGITS));
+/** An order key as a client hands one back (SSE `Last-Event-ID`): the time, `#`, an id of at most 200. */
+export const ORDER_KEY = new RegExp(`^\\d{${TIME_DIGITS}}#[^\\s]{1,200}$`);
 
 let lastFeedAt = 0;
 /**

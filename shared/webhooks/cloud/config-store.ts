@@ -1,3 +1,4 @@
+import { Remembered } from '../../remembered.ts';
 import { cloudWebhookConfigKey } from '../../store/keys.ts';
 import { dataTable } from '../../store/tables.ts';
 import { CONFIG_CACHE_MS } from '../config-store.ts';
@@ -30,33 +31,24 @@ export async function getCloudWebhookConfig(tenantId: string): Promise<CloudWebh
 }
 
 export async function putCloudWebhookConfig(tenantId: string, config: CloudWebhookConfig): Promise<void> {
-  cache.delete(tenantId);
+  cache.forget(tenantId);
   await dataTable.put({
     ...cloudWebhookConfigKey(tenantId),
     type: 'webhook-config-cloud',
     tenantId,
     ...config,
   });
-  cache.delete(tenantId);
+  cache.forget(tenantId);
 }
 
-const cache = new Map<string, { until: number; value: Promise<CloudWebhookConfig | undefined> }>();
+const cache = new Remembered<CloudWebhookConfig | undefined>({ ttlMs: CONFIG_CACHE_MS });
 
 /** Forgets the remembered Cloud configuration of a tenant (the next read goes to the store). */
 export function forgetCloudConfig(tenantId: string): void {
-  cache.delete(tenantId);
+  cache.forget(tenantId);
 }
 
 /** What a delivery uses now, remembered as long as the native configuration is (CONFIG_CACHE_MS). */
 export function resolveCloudConfig(tenantId: string): Promise<CloudWebhookConfig | undefined> {
-  const now = Date.now();
-  const hit = cache.get(tenantId);
-  if (hit && hit.until > now) return hit.value;
-  if (cache.size >= 10_000) cache.clear();
-  const value = getCloudWebhookConfig(tenantId);
-  cache.set(tenantId, { until: now + CONFIG_CACHE_MS, value });
-  value.catch(() => {
-    if (cache.get(tenantId)?.value === value) cache.delete(tenantId);
-  });
-  return value;
+  return cache.get(tenantId, () => getCloudWebhookConfig(tenantId));
 }

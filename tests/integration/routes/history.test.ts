@@ -16,8 +16,11 @@ describe('history routes', () => {
     expect(view.status, JSON.stringify(view.body)).toBe(200);
     expect(view.body).toMatchObject({ success: true, count: 0, messages: [] });
     expectNotFound(await b.api.get(`/view/messages/v1?sessionId=${sessionId}`));
-    // The view also takes the API key in the query.
+    // The view also takes the API key in the query, and as the Bearer credential (one "token or API
+    // key" check for the view, the streams and speech; shared/auth/host-auth.ts).
     expect((await caller().get(`/view/messages/v1?key=${a.apiKey}`)).status).toBe(200);
+    expect((await caller(a.apiKey).get(`/view/messages/v1?sessionId=${sessionId}`)).status).toBe(200);
+    expect((await caller('wsm_not_a_key').get('/view/messages/v1')).status).toBe(401);
     expect((await caller().get('/view/messages/v1')).status).toBe(401);
   });
 
