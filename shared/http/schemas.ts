@@ -40,3 +40,8 @@ export const StringList = z
 export function json<T extends z.ZodType>(schema: T, description = 'OK') {
   return { description, content: { 'application/json': { schema } } };
 }
+
+/** A success answer: `{ success: true, ...fields }`, the envelope every JSON route answers in. */
+export function ok<T extends z.ZodRawShape>(fields: T) {
+  return json(z.object({ success: z.literal(true), ...fields }));
+}
