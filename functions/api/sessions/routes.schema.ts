@@ -1,5 +1,5 @@
-import { createRoute, z } from '@hono/zod-openapi';
-import { bearer, errorResponses, ok } from '#shared/http/schemas';
+import { z } from '@hono/zod-openapi';
+import { ok, routesTagged } from '#shared/http/schemas';
 import { phoneNumberInput } from '#shared/phone/schema';
 import { SESSION_HISTORY_MAX } from '#shared/sessions/history';
 import { Restriction } from '#shared/sessions/restriction';
@@ -115,25 +115,18 @@ const StatusChangeSchema = z
   })
   .openapi('SessionStatusChange');
 
-const tags = ['sessions'];
+const route = routesTagged('sessions');
 
-export const listSessionsRoute = createRoute({
+export const listSessionsRoute = route({
   method: 'get',
   path: '/',
-  tags,
-  security: bearer,
   summary: 'List sessions',
-  responses: {
-    200: ok({ sessions: z.array(SessionSchema) }),
-    ...errorResponses,
-  },
+  responses: { 200: ok({ sessions: z.array(SessionSchema) }) },
 });
 
-export const createSessionRoute = createRoute({
+export const createSessionRoute = route({
   method: 'post',
   path: '/',
-  tags,
-  security: bearer,
   summary: 'Create a session and start linking (QR or pairing code)',
   request: { body: { required: false, content: { 'application/json': { schema: CreateBody } } } },
   responses: {
@@ -146,28 +139,20 @@ export const createSessionRoute = createRoute({
         method: z.string(),
       }),
     }),
-    ...errorResponses,
   },
 });
 
-export const sessionRoute = createRoute({
+export const sessionRoute = route({
   method: 'get',
   path: '/{sessionId}',
-  tags,
-  security: bearer,
   summary: 'Session info',
   request: { params: SessionIdParam },
-  responses: {
-    200: ok({ session: SessionSchema }),
-    ...errorResponses,
-  },
+  responses: { 200: ok({ session: SessionSchema }) },
 });
 
-export const qrRoute = createRoute({
+export const qrRoute = route({
   method: 'get',
   path: '/{sessionId}/qr',
-  tags,
-  security: bearer,
   summary: 'The linking QR as PNG, or JSON {success, qr, pairingCode, status} with Accept: application/json',
   request: { params: SessionIdParam },
   responses: {
@@ -185,42 +170,29 @@ export const qrRoute = createRoute({
         },
       },
     },
-    ...errorResponses,
   },
 });
 
-export const historyRoute = createRoute({
+export const historyRoute = route({
   method: 'get',
   path: '/{sessionId}/history',
-  tags,
-  security: bearer,
   summary: `The session's last ${SESSION_HISTORY_MAX} status changes, newest first (health and reconnect history)`,
   request: { params: SessionIdParam },
-  responses: {
-    200: ok({ sessionId: z.string(), changes: z.array(StatusChangeSchema) }),
-    ...errorResponses,
-  },
+  responses: { 200: ok({ sessionId: z.string(), changes: z.array(StatusChangeSchema) }) },
 });
 
-export const reconnectRoute = createRoute({
+export const reconnectRoute = route({
   method: 'post',
   path: '/{sessionId}/reconnect',
-  tags,
-  security: bearer,
   summary:
     'Drop the link and connect again at once from the stored credentials (backoff reset); brings back FAILED and DISCONNECTED sessions',
   request: { params: SessionIdParam },
-  responses: {
-    202: ok({ commandId: z.string(), status: z.literal('pending'), sessionId: z.string() }),
-    ...errorResponses,
-  },
+  responses: { 202: ok({ commandId: z.string(), status: z.literal('pending'), sessionId: z.string() }) },
 });
 
-export const updateSessionRoute = createRoute({
+export const updateSessionRoute = route({
   method: 'patch',
   path: '/{sessionId}',
-  tags,
-  security: bearer,
   summary: 'Change session settings (only the fields given; null clears an optional one)',
   request: {
     params: SessionIdParam,
@@ -233,19 +205,13 @@ export const updateSessionRoute = createRoute({
         description: 'The reconnect that applies a changed proxy (GET /api/commands/{id})',
       }),
     }),
-    ...errorResponses,
   },
 });
 
-export const deleteSessionRoute = createRoute({
+export const deleteSessionRoute = route({
   method: 'delete',
   path: '/{sessionId}',
-  tags,
-  security: bearer,
   summary: 'Log out, remove auth state, keep the record as inactive (idempotent)',
   request: { params: SessionIdParam },
-  responses: {
-    200: ok({ message: z.string() }),
-    ...errorResponses,
-  },
+  responses: { 200: ok({ message: z.string() }) },
 });
