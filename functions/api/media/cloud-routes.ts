@@ -3,8 +3,7 @@ import { router } from '#shared/http/context';
 import { publicBaseUrl } from '#shared/http/public-url';
 import { bearer, json } from '#shared/http/schemas';
 import { requireAuth } from '../auth/middleware.ts';
-import { CloudError } from '../messages/cloud-api.ts';
-import { cloudErrors } from '../messages/cloud-errors.ts';
+import { CloudError, cloudErrors } from '../messages/cloud-errors.ts';
 import {
   cloudMediaBytes,
   cloudMediaUrl,
