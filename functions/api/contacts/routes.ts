@@ -4,6 +4,7 @@ import { router } from '#shared/http/context';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
 import { phoneNumberInput } from '#shared/phone/schema';
 import { requireAuth } from '../auth/middleware.ts';
+import { accepted } from '../commands/action.ts';
 import { Accepted, SessionRef } from '../commands/schemas.ts';
 import { requireReadySession } from '../sessions/service.ts';
 import { CHECK_WAIT_MS, checkNumbers } from './check.ts';
@@ -57,8 +58,7 @@ export function contactRoutes() {
     const raw = (await c.req.json().catch(() => ({}))) as { numbers?: unknown[] };
     const session = await requireReadySession(c.get('auth').tenant, b.sessionId);
     const done = await checkNumbers(session, b.numbers, raw.numbers);
-    if (done.status === 'pending')
-      return c.json({ success: true as const, commandId: done.commandId, status: 'pending' as const }, 202);
+    if (done.status === 'pending') return c.json(accepted(done.commandId), 202);
     return c.json({ success: true as const, commandId: done.commandId, numbers: done.numbers }, 200);
   });
   return r;

@@ -5,6 +5,7 @@ import type { StoredMessage } from '#shared/messages/message';
 import { getMessage } from '#shared/messages/repository';
 import { requireAuth } from '../auth/middleware.ts';
 import { acceptCommand } from '../commands/accept.ts';
+import { accepted } from '../commands/action.ts';
 import { actionRoute, SessionRef } from '../commands/schemas.ts';
 import { requireReadySession } from '../sessions/service.ts';
 
@@ -45,8 +46,6 @@ function requireSentByUs(m: StoredMessage, verb: string): void {
   if (m.status === 'queued') throw new ConflictError(`messageId: ${m.messageId} has not been sent yet`);
   if (m.status === 'failed') throw new ConflictError(`messageId: ${m.messageId} was never sent (failed)`);
 }
-
-const accepted = (commandId: string) => ({ success: true as const, commandId, status: 'pending' as const });
 
 /** `POST /edit` and `POST /delete`, mounted inside `/api/messages`: session actions on one message. */
 export function changeRoutes() {

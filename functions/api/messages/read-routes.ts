@@ -9,6 +9,7 @@ import { messageKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { requireAuth } from '../auth/middleware.ts';
 import { acceptCommand } from '../commands/accept.ts';
+import { accepted } from '../commands/action.ts';
 import { actionRoute, SessionRef } from '../commands/schemas.ts';
 import { HistoryChat } from '../history/query.ts';
 import { requireReadySession } from '../sessions/service.ts';
@@ -73,7 +74,7 @@ export function readRoutes() {
       // The chat list's unread count starts after the newest message marked read.
       const newest = Math.max(...read.map((m) => m.timestampMs));
       await markChatRead(session.tenantId, session.sessionId, b.chatId, newest);
-      return c.json({ success: true as const, commandId, status: 'pending' as const }, 202);
+      return c.json(accepted(commandId), 202);
     },
   );
   return r;
