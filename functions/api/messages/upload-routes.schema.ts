@@ -3,7 +3,7 @@ import { bearer, json } from '#shared/http/schemas';
 import { VOICE_DEFAULT_SECONDS } from '#shared/messages/content';
 import { IdempotencyHeaders } from './idempotency.ts';
 import { Recipient } from './recipient.ts';
-import { Accepted, sendErrorResponses } from './send-routes.ts';
+import { Accepted, sendErrorResponses } from './send-routes.schema.ts';
 
 /**
  * The definitions of the upload-send routes (upload-routes.ts): the form's fields, the documented forms

@@ -9,7 +9,7 @@ import { buildContent } from './content-builder.ts';
 import { readFileForm } from './file-form.ts';
 import { idempotent } from './idempotency.ts';
 import { newMessageId } from './message-id.ts';
-import type { Accepted } from './send-routes.ts';
+import type { Accepted } from './send-routes.schema.ts';
 import { acceptSend } from './send-service.ts';
 import {
   checkNetworkLimit,
