@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearer, errorResponses, json } from '#shared/http/schemas';
-import { ApiKeySchema, KeyIdParam, NewKeySchema } from '../keys/schemas.ts';
+import { ApiKeySchema, KeyIdParam, NewKeySchema } from '../keys/routes.schema.ts';
 
 /**
  * The definitions of the tenant and key administration routes (credential-routes.ts), which also

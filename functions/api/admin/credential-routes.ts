@@ -1,7 +1,7 @@
 import { listApiKeys, revokeApiKey, rotateApiKey } from '#shared/auth/api-keys';
 import { requireTenant, rotatePortalId, setTenantDisabled, type Tenant } from '#shared/auth/tenants';
 import { router } from '#shared/http/context';
-import { keyView } from '../keys/schemas.ts';
+import { keyView } from '../keys/routes.schema.ts';
 import {
   disableRoute,
   getTenantRoute,
