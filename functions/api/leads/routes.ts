@@ -1,6 +1,7 @@
 import { router } from '#shared/http/context';
+import { exportRows } from '../contacts-export/rows.ts';
 import { jsonEnvelopeStream, jsonStreamHeaders } from '../exports/json-stream.ts';
-import { contactRows, targetSessions } from './contacts-source.ts';
+import { targetSessions } from './contacts-source.ts';
 import { leadsRoute } from './routes.schema.ts';
 
 /** Mounted at `/api/sessions/leads`, before the `/{sessionId}` routes. */
@@ -11,20 +12,10 @@ export function leadRoutes() {
     const q = c.req.valid('query');
     const sessions = await targetSessions(tenant, { sessionIds: q.sessionIds, mobile: q.mobile });
     const extractedAt = new Date().toISOString();
-    async function* leads() {
-      for await (const row of contactRows(tenant, sessions))
-        yield {
-          phone_number: row.phone,
-          formatted_number: row.formatted,
-          name: row.name,
-          session_id: row.sessionId,
-          extracted_at: extractedAt,
-        };
-    }
     const body = jsonEnvelopeStream(
       { success: true, targetSessions: sessions },
       'contacts',
-      leads(),
+      exportRows(tenant, sessions, extractedAt),
       'totalScraped',
     );
     // Streamed: the body is the declared JSON, written row by row (the typed c.json would buffer it).
