@@ -1,13 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '#shared/http/context';
 import { NotFoundError } from '#shared/http/errors';
+import { ASSETS, assetRoute, pageRoute } from './docs.schema.ts';
 
-const ASSETS = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-} as const;
 type Asset = keyof typeof ASSETS;
 
 /**
@@ -21,28 +17,6 @@ async function packaged(name: Asset): Promise<string | undefined> {
     return undefined;
   }
 }
-
-const page = createRoute({
-  method: 'get',
-  path: '/',
-  tags: ['meta'],
-  summary: 'Interactive API reference (Swagger UI over /openapi.json; no auth)',
-  security: [],
-  responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } } },
-});
-
-const assetRoute = createRoute({
-  method: 'get',
-  path: '/assets/{name}',
-  tags: ['meta'],
-  summary: "The reference page's script and style sheet (no auth)",
-  security: [],
-  request: { params: z.object({ name: z.string().max(100).openapi({ example: 'swagger-ui.css' }) }) },
-  responses: {
-    200: { description: 'The asset', content: { 'text/plain': { schema: z.string() } } },
-    404: { description: 'Not packaged here' },
-  },
-});
 
 /**
  * `/docs`: Swagger UI over `/openapi.json`, its script and style sheet served from the installed
@@ -60,7 +34,7 @@ export function docsRoutes() {
     return p;
   };
 
-  r.openapi(page, async (c) => {
+  r.openapi(pageRoute, async (c) => {
     return c.html(`<!doctype html>
 <html lang="en">
   <head>

@@ -1,4 +1,4 @@
-import { z } from '@hono/zod-openapi';
+import { createRoute, type RouteConfig, z } from '@hono/zod-openapi';
 
 /** Shapes shared by many routes, registered once in the OpenAPI document. */
 export const ErrorSchema = z
@@ -39,4 +39,18 @@ export const StringList = z
 
 export function json<T extends z.ZodType>(schema: T, description = 'OK') {
   return { description, content: { 'application/json': { schema } } };
+}
+
+/** A success answer: `{ success: true, ...fields }`, the envelope every JSON route answers in. */
+export function ok<T extends z.ZodRawShape>(fields: T) {
+  return json(z.object({ success: z.literal(true), ...fields }));
+}
+
+/**
+ * The route maker of one tag: a route it makes is under `tags`, needs a token unless it says
+ * otherwise (`security`), and answers the common errors (`errorResponses`) besides its own.
+ */
+export function routesTagged(...tags: string[]) {
+  return <P extends string, R extends Omit<RouteConfig, 'path' | 'tags'> & { path: P }>(config: R) =>
+    createRoute({ tags, security: bearer, ...config, responses: { ...config.responses, ...errorResponses } });
 }

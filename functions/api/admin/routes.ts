@@ -1,54 +1,11 @@
-import { createRoute, z } from '@hono/zod-openapi';
 import { createApiKey } from '#shared/auth/api-keys';
 import { createTenant, requireTenant } from '#shared/auth/tenants';
 import { router } from '#shared/http/context';
-import { bearer, errorResponses, json } from '#shared/http/schemas';
 import { requireAdmin, requireAuth } from '../auth/middleware.ts';
 import { adminCredentialRoutes } from './credential-routes.ts';
 import { adminExportRoutes } from './export-routes.ts';
 import { adminHostRoutes } from './host-routes.ts';
-
-const tenantCreateRoute = createRoute({
-  method: 'post',
-  path: '/tenants',
-  summary: 'Create a tenant and its first API key (admin only; the key is shown once)',
-  tags: ['admin'],
-  security: bearer,
-  request: {
-    body: {
-      content: { 'application/json': { schema: z.object({ name: z.string().trim().min(1).max(100) }) } },
-    },
-  },
-  responses: {
-    201: json(
-      z.object({
-        success: z.literal(true),
-        tenant: z.object({ id: z.string(), name: z.string(), portal_id: z.string() }),
-        apiKey: z.string(),
-      }),
-    ),
-    ...errorResponses,
-  },
-});
-
-const keyCreateRoute = createRoute({
-  method: 'post',
-  path: '/tenants/{id}/keys',
-  summary: 'Create another API key for a tenant (admin only)',
-  tags: ['admin'],
-  security: bearer,
-  request: {
-    params: z.object({ id: z.string().min(1).max(64) }),
-    body: {
-      required: false,
-      content: { 'application/json': { schema: z.object({ label: z.string().max(100).optional() }) } },
-    },
-  },
-  responses: {
-    201: json(z.object({ success: z.literal(true), apiKey: z.string(), keyId: z.string() })),
-    ...errorResponses,
-  },
-});
+import { keyCreateRoute, tenantCreateRoute } from './routes.schema.ts';
 
 /** Mounted at `/api/admin`: tenants and their API keys, the connection hosts (admin scope only). */
 export function adminRoutes() {

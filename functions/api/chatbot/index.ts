@@ -1,8 +1,8 @@
 import { router } from '#shared/http/context';
-import { brainRoutes } from './brain-routes.ts';
+import { documentRoutes } from './document-routes.ts';
 import { extractionRoutes } from './extraction-routes.ts';
 import { intentsRoutes } from './intents-routes.ts';
-import { promptRoutes } from './prompt-routes.ts';
+import { BRAIN, PROMPT } from './knowledge-documents.ts';
 import { rulesRoutes } from './rules-routes.ts';
 import { switchRoutes } from './switch-routes.ts';
 import { takeoverRoutes } from './takeover-routes.ts';
@@ -18,8 +18,8 @@ export function chatbotApi() {
   r.route('/', rulesRoutes());
   r.route('/', switchRoutes());
   r.route('/', takeoverRoutes());
-  r.route('/', brainRoutes());
-  r.route('/', promptRoutes());
+  r.route('/', documentRoutes(BRAIN));
+  r.route('/', documentRoutes(PROMPT));
   r.route('/', intentsRoutes());
   r.route('/', templatesRoutes());
   r.route('/', extractionRoutes());

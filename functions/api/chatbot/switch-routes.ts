@@ -1,22 +1,9 @@
-import { createRoute, z } from '@hono/zod-openapi';
 import { tenantProfile } from '#shared/chatbot/knowledge';
 import { GLOBAL_KEY, PROFILE_NAMES, sessionKeysOf } from '#shared/chatbot/session-keys';
 import { readSwitches, setChatbotEnabled, setPureExtractor, setVoiceReplies } from '#shared/chatbot/switches';
 import { router } from '#shared/http/context';
-import { bearer, errorResponses, json } from '#shared/http/schemas';
 import { findSession } from '#shared/sessions/repository';
-import { requireAuth } from '../auth/middleware.ts';
-
-const tags = ['chatbot'];
-
-/** A session key as given, `*` meaning `global` (every session of the tenant). */
-export const SwitchKey = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .regex(/^[^#\s]+$/, 'a session key has no `#` and no spaces')
-  .transform((k) => (k === '*' ? GLOBAL_KEY : k));
+import { keySwitchRoute, switchesRoute, toggleRoute } from './switch-routes.schema.ts';
 
 /**
  * The keys whose switches apply to `key`, most specific first: a key naming one of the tenant's
@@ -36,84 +23,21 @@ async function keysOf(tenantId: string, key: string): Promise<string[]> {
 export function switchRoutes() {
   const r = router();
 
-  r.openapi(
-    createRoute({
-      method: 'get',
-      path: '/switches',
-      tags,
-      security: bearer,
-      middleware: [requireAuth] as const,
-      summary: 'The switches in force for a session key (the most specific key with a value wins)',
-      request: { query: z.object({ sessionKey: SwitchKey.default(GLOBAL_KEY) }) },
-      responses: {
-        200: json(
-          z.object({
-            success: z.literal(true),
-            sessionKey: z.string(),
-            keys: z.array(z.string()).openapi({ description: 'the keys consulted, most specific first' }),
-            chatbotEnabled: z.boolean(),
-            pureExtractor: z.boolean(),
-            extractionEnabled: z.boolean(),
-            voiceReplies: z.boolean(),
-            takeoverMinutes: z.number().openapi({ description: 'how long a human takeover lasts' }),
-          }),
-        ),
-        ...errorResponses,
-      },
-    }),
-    async (c) => {
-      const tenant = c.get('auth').tenant;
-      const { sessionKey } = c.req.valid('query');
-      const keys = await keysOf(tenant, sessionKey);
-      return c.json({ success: true as const, sessionKey, keys, ...(await readSwitches(tenant, keys)) }, 200);
-    },
-  );
+  r.openapi(switchesRoute, async (c) => {
+    const tenant = c.get('auth').tenant;
+    const { sessionKey } = c.req.valid('query');
+    const keys = await keysOf(tenant, sessionKey);
+    return c.json({ success: true as const, sessionKey, keys, ...(await readSwitches(tenant, keys)) }, 200);
+  });
 
-  r.openapi(
-    createRoute({
-      method: 'post',
-      path: '/toggle',
-      tags,
-      security: bearer,
-      middleware: [requireAuth] as const,
-      summary: 'Enable or pause the AI chatbot for a session key (answers `status`, not `success`)',
-      request: {
-        body: {
-          content: {
-            'application/json': {
-              schema: z.object({
-                mobid: SwitchKey.openapi({
-                  description:
-                    'session key: phone, session id, mobid, profile, or `global`/`*` for all sessions',
-                  example: 'global',
-                }),
-                enabled: z.boolean(),
-              }),
-            },
-          },
-        },
-      },
-      responses: {
-        200: json(
-          z.object({
-            status: z.literal('success'),
-            message: z.string(),
-            sessionKey: z.string(),
-            enabled: z.boolean(),
-          }),
-        ),
-        ...errorResponses,
-      },
-    }),
-    async (c) => {
-      const { mobid: sessionKey, enabled } = c.req.valid('json');
-      await setChatbotEnabled(c.get('auth').tenant, sessionKey, enabled);
-      const message = enabled
-        ? `Chatbot enabled for ${sessionKey}: the assistant answers automatically.`
-        : `Chatbot paused for ${sessionKey}: the assistant is paused (static rules still answer unless pure extractor mode is on).`;
-      return c.json({ status: 'success' as const, message, sessionKey, enabled }, 200);
-    },
-  );
+  r.openapi(toggleRoute, async (c) => {
+    const { mobid: sessionKey, enabled } = c.req.valid('json');
+    await setChatbotEnabled(c.get('auth').tenant, sessionKey, enabled);
+    const message = enabled
+      ? `Chatbot enabled for ${sessionKey}: the assistant answers automatically.`
+      : `Chatbot paused for ${sessionKey}: the assistant is paused (static rules still answer unless pure extractor mode is on).`;
+    return c.json({ status: 'success' as const, message, sessionKey, enabled }, 200);
+  });
 
   keySwitch(r, {
     path: '/pure-extractor',
@@ -136,7 +60,7 @@ export function switchRoutes() {
   return r;
 }
 
-/** `POST <path>` `{enabled, sessionKey?}` (default `global`) → `{success, message, enabled, sessionKey}`. */
+/** A switch of a session key at `o.path`, answering `o.message`. */
 function keySwitch(
   r: ReturnType<typeof router>,
   o: {
@@ -146,45 +70,12 @@ function keySwitch(
     message: (enabled: boolean, key: string) => string;
   },
 ) {
-  r.openapi(
-    createRoute({
-      method: 'post',
-      path: o.path,
-      tags,
-      security: bearer,
-      middleware: [requireAuth] as const,
-      summary: o.summary,
-      request: {
-        body: {
-          content: {
-            'application/json': {
-              schema: z.object({
-                enabled: z.boolean(),
-                sessionKey: SwitchKey.optional().openapi({ description: 'default `global` (tenant-wide)' }),
-              }),
-            },
-          },
-        },
-      },
-      responses: {
-        200: json(
-          z.object({
-            success: z.literal(true),
-            message: z.string(),
-            enabled: z.boolean(),
-            sessionKey: z.string(),
-          }),
-        ),
-        ...errorResponses,
-      },
-    }),
-    async (c) => {
-      const { enabled, sessionKey = GLOBAL_KEY } = c.req.valid('json');
-      await o.set(c.get('auth').tenant, sessionKey, enabled);
-      return c.json(
-        { success: true as const, message: o.message(enabled, sessionKey), enabled, sessionKey },
-        200,
-      );
-    },
-  );
+  r.openapi(keySwitchRoute(o.path, o.summary), async (c) => {
+    const { enabled, sessionKey = GLOBAL_KEY } = c.req.valid('json');
+    await o.set(c.get('auth').tenant, sessionKey, enabled);
+    return c.json(
+      { success: true as const, message: o.message(enabled, sessionKey), enabled, sessionKey },
+      200,
+    );
+  });
 }

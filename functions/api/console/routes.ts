@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '#shared/http/context';
 import { NotFoundError } from '#shared/http/errors';
 import { loadConsoleAssets } from './assets.ts';
 import type { ConsoleAssets } from './build.ts';
+import { assetRoute, pageRoute } from './routes.schema.ts';
 
 const TYPES: Record<keyof ConsoleAssets, string> = {
   'app.js': 'text/javascript; charset=utf-8',
@@ -32,29 +32,6 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
 };
 
-const page = createRoute({
-  method: 'get',
-  path: '/',
-  tags: ['meta'],
-  security: [],
-  summary:
-    'The web console: sign in with an API key; sessions, inbox, chatbot, webhooks, usage, exports (no auth to load; it calls this API with a token)',
-  responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: z.string() } } } },
-});
-
-const assetRoute = createRoute({
-  method: 'get',
-  path: '/assets/{name}',
-  tags: ['meta'],
-  security: [],
-  summary: "The console's script and style sheet (no auth)",
-  request: { params: z.object({ name: z.string().max(100).openapi({ example: 'app.js' }) }) },
-  responses: {
-    200: { description: 'The asset', content: { 'text/plain': { schema: z.string() } } },
-    404: { description: 'No such asset' },
-  },
-});
-
 const version = (assets: ConsoleAssets) =>
   createHash('sha256').update(assets['app.js']).update(assets['app.css']).digest('hex').slice(0, 12);
 
@@ -74,7 +51,7 @@ export function consoleRoutes() {
   };
   load().catch(() => undefined);
 
-  r.openapi(page, async (c) => {
+  r.openapi(pageRoute, async (c) => {
     // The asset URLs carry the build's hash, so a browser never runs a script with an older style sheet.
     const v = version(await load());
     return c.html(

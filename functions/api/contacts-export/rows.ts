@@ -1,7 +1,7 @@
 import type { CsvColumn } from '../exports/csv.ts';
 import { contactRows } from '../leads/contacts-source.ts';
 
-/** One exported contact: the lead scrape's fields (docs/exports.md). */
+/** One exported contact: the lead scrape's fields (docs/exports.md), also each of `GET /api/sessions/leads`. */
 export interface ExportRow {
   phone_number: string;
   formatted_number: string;

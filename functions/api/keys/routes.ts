@@ -1,52 +1,10 @@
-import { createRoute, z } from '@hono/zod-openapi';
 import { listApiKeys, revokeApiKey, rotateApiKey } from '#shared/auth/api-keys';
 import { authenticateApiKey } from '#shared/auth/credentials';
 import { clientAddress } from '#shared/http/client-address';
 import { router } from '#shared/http/context';
-import { bearer, errorResponses, json, rateLimitedResponse } from '#shared/http/schemas';
 import { requireAuth } from '../auth/middleware.ts';
-import { apiKeyBody, presentedKey } from '../auth/presented-key.ts';
-import { ApiKeySchema, KeyIdParam, keyView, NewKeySchema } from './schemas.ts';
-
-const listRoute = createRoute({
-  method: 'get',
-  path: '/',
-  summary: "The caller's tenant's API keys (revoked ones for 30 days after revocation)",
-  tags: ['keys'],
-  security: bearer,
-  responses: {
-    200: json(z.object({ success: z.literal(true), keys: z.array(ApiKeySchema) })),
-    ...errorResponses,
-  },
-});
-
-const revokeRoute = createRoute({
-  method: 'delete',
-  path: '/{keyId}',
-  summary: 'Revoke an API key: it no longer mints tokens, and the tokens it minted are refused',
-  tags: ['keys'],
-  security: bearer,
-  request: { params: z.object({ keyId: KeyIdParam }) },
-  responses: { 200: json(z.object({ success: z.literal(true), key: ApiKeySchema })), ...errorResponses },
-});
-
-const rotateRoute = createRoute({
-  method: 'post',
-  path: '/rotate',
-  summary:
-    'Swap the API key presented (body `apiKey` or header `X-Api-Key`) for a new one with the same label',
-  description:
-    'Needs the key itself, not a token: a token (which lasts an hour) cannot be turned into a lasting key. The old key and its tokens are refused from then on. Failed attempts count as at `/api/auth/token`.',
-  tags: ['keys'],
-  request: {
-    body: apiKeyBody,
-  },
-  responses: {
-    201: json(NewKeySchema),
-    ...errorResponses,
-    429: rateLimitedResponse,
-  },
-});
+import { presentedKey } from '../auth/presented-key.ts';
+import { keyView, listRoute, revokeRoute, rotateRoute } from './routes.schema.ts';
 
 /**
  * Mounted at `/api/keys`: the caller's own tenant's API keys. Listing and revoking take a token;

@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { createRoute, z } from '@hono/zod-openapi';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import { router } from '#shared/http/context';
 import { ServiceError } from '#shared/http/errors';
-import { bearer, errorResponses, json } from '#shared/http/schemas';
-import { MEDIA_MAX_BYTES, MiB } from '#shared/media/limits';
+import { MiB } from '#shared/media/limits';
 import { objectKey } from '#shared/store/object-keys';
 import { requireAuth } from '../auth/middleware.ts';
 import { NETWORK_LIMITS, PRESIGN_SECONDS, type UploadType } from '../messages/upload.ts';
 import { cloudMediaIdRoutes } from './cloud-routes.ts';
+import { largeUploadRoute } from './routes.schema.ts';
 
 function kindOf(mime: string): UploadType {
   if (mime === 'application/pdf') return 'pdf';
@@ -21,35 +20,6 @@ function kindOf(mime: string): UploadType {
   return 'document';
 }
 
-const UploadRequest = z
-  .object({
-    contentType: z
-      .string()
-      .min(3)
-      .max(200)
-      .regex(/^[\w.+-]+\/[\w.+-]+$/, 'a MIME type such as video/mp4')
-      .openapi({ example: 'video/mp4' }),
-    size: z
-      .number()
-      .int()
-      .min(1)
-      .max(MEDIA_MAX_BYTES)
-      .openapi({ description: 'Exact size in bytes; the upload must send this Content-Length' }),
-  })
-  .openapi('MediaUploadRequest');
-
-const UploadResponse = z.object({
-  success: z.literal(true),
-  uploadUrl: z
-    .string()
-    .openapi({ description: 'PUT the file here (headers content-type and content-length as given)' }),
-  mediaUrl: z
-    .string()
-    .openapi({ description: 'Send the file by this URL (`url` of POST /api/messages/send)' }),
-  key: z.string(),
-  expiresIn: z.number().int(),
-});
-
 /**
  * Large files (above the ~6 MB request limit of API Gateway + Lambda): a presigned S3 PUT URL under
  * `uploads/<tenant>/` for the file, and a presigned GET URL to send it by (the host fetches it).
@@ -57,38 +27,27 @@ const UploadResponse = z.object({
 export function mediaRoutes() {
   const r = router();
   r.use('/uploads', requireAuth);
-  r.openapi(
-    createRoute({
-      method: 'post',
-      path: '/uploads',
-      tags: ['messages'],
-      security: bearer,
-      summary: 'Presigned upload URL for a large media file, then send it by its media URL',
-      request: { body: { content: { 'application/json': { schema: UploadRequest } }, required: true } },
-      responses: { 200: json(UploadResponse), ...errorResponses },
-    }),
-    async (c) => {
-      const { contentType, size } = c.req.valid('json');
-      const kind = kindOf(contentType);
-      const max = NETWORK_LIMITS[kind];
-      if (size > max) {
-        throw new ServiceError('PAYLOAD_TOO_LARGE', `size: ${kind} files may be at most ${max / MiB} MiB`);
-      }
-      const key = objectKey('uploads', c.get('auth').tenant, `large-${randomUUID()}`);
-      const Bucket = names.mediaBucket();
-      // Content type and length are signed: S3 refuses a PUT with another size or type.
-      const uploadUrl = await getSignedUrl(
-        s3Client(),
-        new PutObjectCommand({ Bucket, Key: key, ContentType: contentType, ContentLength: size }),
-        { expiresIn: PRESIGN_SECONDS, signableHeaders: new Set(['content-type', 'content-length']) },
-      );
-      const mediaUrl = await getSignedUrl(s3Client(), new GetObjectCommand({ Bucket, Key: key }), {
-        // Long enough to upload, then send; the lifecycle rule deletes `uploads/` after a day.
-        expiresIn: PRESIGN_SECONDS * 2,
-      });
-      return c.json({ success: true as const, uploadUrl, mediaUrl, key, expiresIn: PRESIGN_SECONDS }, 200);
-    },
-  );
+  r.openapi(largeUploadRoute, async (c) => {
+    const { contentType, size } = c.req.valid('json');
+    const kind = kindOf(contentType);
+    const max = NETWORK_LIMITS[kind];
+    if (size > max) {
+      throw new ServiceError('PAYLOAD_TOO_LARGE', `size: ${kind} files may be at most ${max / MiB} MiB`);
+    }
+    const key = objectKey('uploads', c.get('auth').tenant, `large-${randomUUID()}`);
+    const Bucket = names.mediaBucket();
+    // Content type and length are signed: S3 refuses a PUT with another size or type.
+    const uploadUrl = await getSignedUrl(
+      s3Client(),
+      new PutObjectCommand({ Bucket, Key: key, ContentType: contentType, ContentLength: size }),
+      { expiresIn: PRESIGN_SECONDS, signableHeaders: new Set(['content-type', 'content-length']) },
+    );
+    const mediaUrl = await getSignedUrl(s3Client(), new GetObjectCommand({ Bucket, Key: key }), {
+      // Long enough to upload, then send; the lifecycle rule deletes `uploads/` after a day.
+      expiresIn: PRESIGN_SECONDS * 2,
+    });
+    return c.json({ success: true as const, uploadUrl, mediaUrl, key, expiresIn: PRESIGN_SECONDS }, 200);
+  });
   r.route('/', cloudMediaIdRoutes());
   return r;
 }

@@ -1,7 +1,5 @@
-import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '#shared/http/context';
 import { ValidationError } from '#shared/http/errors';
-import { bearer, json } from '#shared/http/schemas';
 import { ContactCard, List, type OutboundContent } from '#shared/messages/content';
 import { fromWamid, toWamid } from '#shared/messages/wamid';
 import { isPhoneDigits, writtenDigits } from '#shared/phone/number';
@@ -9,57 +7,14 @@ import { requireAuth } from '../auth/middleware.ts';
 import { acceptCommand } from '../commands/accept.ts';
 import { cloudMediaKeyOf, cloudMediaUrl, requireCloudMedia } from '../media/cloud-media.ts';
 import { requireReadySession } from '../sessions/service.ts';
-import {
-  CloudMessageBody as Body,
-  type CloudContact,
-  CloudError,
-  type CloudMessageBody,
-  CloudMessageResponse,
-  CloudReadResponse,
-  cloudList,
-} from './cloud-api.ts';
+import { type CloudContact, type CloudMessageBody, cloudList } from './cloud-api.ts';
 import { cloudErrors } from './cloud-errors.ts';
 import { markReadCloud } from './cloud-read.ts';
+import { cloudSendRoute } from './cloud-routes.schema.ts';
 import { buildContent } from './content-builder.ts';
-import { IdempotencyHeaders, idempotentJson } from './idempotency.ts';
+import { idempotentJson } from './idempotency.ts';
 import { renderStoredTemplate } from './render-template.ts';
 import { acceptSend } from './send-service.ts';
-
-const PATH = '/{phoneNumberId}/messages';
-
-const route = createRoute({
-  method: 'post',
-  path: PATH,
-  tags: ['messages'],
-  security: bearer,
-  summary:
-    'Cloud-API-compatible send (or mark read with a typing indicator); the sender (mobid, mobile number or session id) is in the path',
-  request: {
-    headers: IdempotencyHeaders,
-    params: z.object({
-      phoneNumberId: z
-        .string()
-        .min(1)
-        .max(100)
-        .openapi({
-          description: 'mobid (recommended), mobile number or session id',
-          param: { name: 'phoneNumberId', in: 'path' },
-        }),
-    }),
-    body: { content: { 'application/json': { schema: Body } } },
-  },
-  responses: {
-    200: json(
-      z.union([CloudMessageResponse, CloudReadResponse]),
-      'Sent; or `{success: true}` for `status: read`',
-    ),
-    400: json(CloudError, 'Invalid parameter (code 100, or 132000 for template parameters)'),
-    401: json(CloudError, 'Invalid token (code 190)'),
-    404: json(CloudError, 'Unknown phone number id (code 100, subcode 33) or template (code 132001)'),
-    422: json(CloudError, 'Session not connected (code 133010)'),
-    429: json(CloudError, 'Monthly quota used up (code 131042, Retry-After set)'),
-  },
-});
 
 async function contentOf(tenant: string, b: CloudMessageBody): Promise<OutboundContent> {
   const quotedId = b.context ? fromWamid(b.context.message_id) : undefined;
@@ -204,7 +159,7 @@ export function cloudRoutes() {
   r.use('/:phoneNumberId/messages', requireAuth);
   r.use('/:phoneNumberId/messages', idempotentJson);
 
-  r.openapi(route, async (c) => {
+  r.openapi(cloudSendRoute, async (c) => {
     const tenant = c.get('auth').tenant;
     const { phoneNumberId } = c.req.valid('param');
     const b = c.req.valid('json');

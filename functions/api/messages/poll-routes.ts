@@ -1,7 +1,5 @@
-import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '#shared/http/context';
 import { NotFoundError } from '#shared/http/errors';
-import { bearer, errorResponses, json } from '#shared/http/schemas';
 import type { StoredMessage } from '#shared/messages/message';
 import { pollTally } from '#shared/messages/poll-votes';
 import { getMessage } from '#shared/messages/repository';
@@ -9,51 +7,7 @@ import { listSessions, requireSession } from '#shared/sessions/repository';
 import { messageKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { requireAuth } from '../auth/middleware.ts';
-import { SessionRef } from '../commands/schemas.ts';
-
-const Tally = z
-  .object({
-    success: z.literal(true),
-    messageId: z.string(),
-    sessionId: z.string(),
-    chatId: z.string(),
-    question: z.string(),
-    multiple: z.boolean(),
-    options: z.array(
-      z.object({
-        option: z.string(),
-        votes: z.number().int(),
-        voters: z.array(z.string()).openapi({ description: 'Digits, or `<lid>@lid`' }),
-      }),
-    ),
-    voters: z.number().int().openapi({ description: 'How many contacts have a vote' }),
-  })
-  .openapi('PollTally');
-
-const route = createRoute({
-  method: 'get',
-  path: '/{messageId}/poll',
-  tags: ['messages'],
-  security: bearer,
-  summary: "A poll's tally: each option with its voters' current votes",
-  request: {
-    params: z.object({
-      messageId: z
-        .string()
-        .trim()
-        .min(1)
-        .max(128)
-        .openapi({ param: { name: 'messageId', in: 'path' }, description: 'The poll message id' }),
-    }),
-    query: z.object({
-      sessionId: SessionRef.optional().openapi({
-        description:
-          "The poll's session (mobid, number or id); without it, every session of the tenant is looked in",
-      }),
-    }),
-  },
-  responses: { 200: json(Tally), ...errorResponses },
-});
+import { pollRoute } from './poll-routes.schema.ts';
 
 /** The message in one of the tenant's sessions: one BatchGet per 100 sessions. */
 async function findInTenant(tenantId: string, messageId: string): Promise<StoredMessage | undefined> {
@@ -70,7 +24,7 @@ async function findInTenant(tenantId: string, messageId: string): Promise<Stored
 export function pollRoutes() {
   const r = router();
   r.use('/:messageId/poll', requireAuth);
-  r.openapi(route, async (c) => {
+  r.openapi(pollRoute, async (c) => {
     const tenant = c.get('auth').tenant;
     const { messageId } = c.req.valid('param');
     const { sessionId } = c.req.valid('query');

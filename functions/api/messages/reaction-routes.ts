@@ -1,9 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { router } from '#shared/http/context';
 import { requireAuth } from '../auth/middleware.ts';
-import { acceptCommand } from '../commands/accept.ts';
+import { serveAction } from '../commands/action.ts';
 import { actionRoute, ChatRef, SessionRef } from '../commands/schemas.ts';
-import { requireReadySession } from '../sessions/service.ts';
 
 const ReactionBody = z.object({
   sessionId: SessionRef,
@@ -16,21 +15,10 @@ const ReactionBody = z.object({
 export function reactionRoutes() {
   const r = router();
   r.use('/reaction', requireAuth);
-  r.openapi(
+  serveAction(
+    r,
     actionRoute('/reaction', 'Send or remove an emoji reaction on a message', ReactionBody),
-    async (c) => {
-      const b = c.req.valid('json');
-      const { commandId } = await acceptCommand(
-        await requireReadySession(c.get('auth').tenant, b.sessionId),
-        {
-          kind: 'react',
-          to: b.to,
-          messageId: b.messageId,
-          emoji: b.emoji,
-        },
-      );
-      return c.json({ success: true as const, commandId, status: 'pending' as const }, 202);
-    },
+    (b) => ({ kind: 'react', to: b.to, messageId: b.messageId, emoji: b.emoji }),
   );
   return r;
 }

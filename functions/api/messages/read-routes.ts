@@ -1,4 +1,3 @@
-import { z } from '@hono/zod-openapi';
 import { READ_MAX, type ReadTarget } from '#shared/commands/types';
 import { markChatRead } from '#shared/contacts/repository';
 import { router } from '#shared/http/context';
@@ -9,22 +8,9 @@ import { messageKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { requireAuth } from '../auth/middleware.ts';
 import { acceptCommand } from '../commands/accept.ts';
-import { actionRoute, SessionRef } from '../commands/schemas.ts';
-import { HistoryChat } from '../history/query.ts';
+import { accepted } from '../commands/action.ts';
 import { requireReadySession } from '../sessions/service.ts';
-
-const ReadBody = z.object({
-  sessionId: SessionRef,
-  chatId: HistoryChat,
-  messageIds: z
-    .array(z.string().trim().min(1).max(128))
-    .min(1)
-    .max(READ_MAX)
-    .optional()
-    .openapi({
-      description: `Received messages of the chat to mark read (at most ${READ_MAX}); default: the chat's latest ${READ_MAX} received messages`,
-    }),
-});
+import { readRoute } from './read-routes.schema.ts';
 
 export const targetOf = (m: StoredMessage): ReadTarget => ({
   id: m.messageId,
@@ -62,19 +48,16 @@ async function messagesOf(tenantId: string, sessionId: string, chatId: string, i
 export function readRoutes() {
   const r = router();
   r.use('/read', requireAuth);
-  r.openapi(
-    actionRoute('/read', 'Mark received messages of a chat read (voice notes played)', ReadBody),
-    async (c) => {
-      const b = c.req.valid('json');
-      const session = await requireReadySession(c.get('auth').tenant, b.sessionId);
-      const read = await messagesOf(session.tenantId, session.sessionId, b.chatId, b.messageIds);
-      const messages = read.map(targetOf);
-      const { commandId } = await acceptCommand(session, { kind: 'read', chatId: b.chatId, messages });
-      // The chat list's unread count starts after the newest message marked read.
-      const newest = Math.max(...read.map((m) => m.timestampMs));
-      await markChatRead(session.tenantId, session.sessionId, b.chatId, newest);
-      return c.json({ success: true as const, commandId, status: 'pending' as const }, 202);
-    },
-  );
+  r.openapi(readRoute, async (c) => {
+    const b = c.req.valid('json');
+    const session = await requireReadySession(c.get('auth').tenant, b.sessionId);
+    const read = await messagesOf(session.tenantId, session.sessionId, b.chatId, b.messageIds);
+    const messages = read.map(targetOf);
+    const { commandId } = await acceptCommand(session, { kind: 'read', chatId: b.chatId, messages });
+    // The chat list's unread count starts after the newest message marked read.
+    const newest = Math.max(...read.map((m) => m.timestampMs));
+    await markChatRead(session.tenantId, session.sessionId, b.chatId, newest);
+    return c.json(accepted(commandId), 202);
+  });
   return r;
 }

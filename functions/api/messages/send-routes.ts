@@ -1,42 +1,12 @@
-import { createRoute, z } from '@hono/zod-openapi';
 import { extendTakeover } from '#shared/chatbot/takeover';
 import { router } from '#shared/http/context';
-import { bearer, ErrorSchema, errorResponses, json } from '#shared/http/schemas';
 import { requireAuth } from '../auth/middleware.ts';
 import { requireReadySession } from '../sessions/service.ts';
-import { IdempotencyHeaders, idempotent } from './idempotency.ts';
+import { idempotent } from './idempotency.ts';
 import { renderStoredTemplate } from './render-template.ts';
-import { contentOf, SendBody } from './send-schema.ts';
+import { sendRoute } from './send-routes.schema.ts';
+import { contentOf } from './send-schema.ts';
 import { acceptSend } from './send-service.ts';
-
-export const Accepted = z
-  .object({
-    success: z.literal(true),
-    messageId: z.string(),
-    status: z.literal('queued'),
-    sessionId: z.string(),
-    to: z.string(),
-  })
-  .openapi('SendAccepted');
-
-export const sendErrorResponses = {
-  ...errorResponses,
-  413: json(ErrorSchema, 'Upload too large'),
-  422: json(ErrorSchema, 'Session not READY'),
-  429: json(ErrorSchema, 'Monthly quota used up (see Retry-After)'),
-  503: json(ErrorSchema, 'Could not be queued'),
-} as const;
-
-const sendRoute = createRoute({
-  method: 'post',
-  path: '/send',
-  tags: ['messages'],
-  security: bearer,
-  summary:
-    'Send a text, media, voice, template, buttons, location, contact or poll message (accepted asynchronously)',
-  request: { headers: IdempotencyHeaders, body: { content: { 'application/json': { schema: SendBody } } } },
-  responses: { 202: json(Accepted, 'Accepted and queued'), ...sendErrorResponses },
-});
 
 export function sendRoutes() {
   const r = router();

@@ -1,103 +1,33 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppEnv } from '#shared/http/context';
 import { router } from '#shared/http/context';
 import { ValidationError } from '#shared/http/errors';
-import { bearer, json } from '#shared/http/schemas';
-import { logger } from '#shared/log/logger';
-import { VOICE_DEFAULT_SECONDS } from '#shared/messages/content';
 import { requireAuth } from '../auth/middleware.ts';
 import { requireReadySession } from '../sessions/service.ts';
 import { buildContent } from './content-builder.ts';
-import { IdempotencyHeaders, idempotent } from './idempotency.ts';
+import { readFileForm } from './file-form.ts';
+import { idempotent } from './idempotency.ts';
 import { newMessageId } from './message-id.ts';
-import { boundaryOf, readMultipart } from './multipart.ts';
-import { Recipient } from './recipient.ts';
-import { Accepted, sendErrorResponses } from './send-routes.ts';
+import type { Accepted } from './send-routes.schema.ts';
 import { acceptSend } from './send-service.ts';
 import {
   checkNetworkLimit,
   type DetectedFile,
-  type StoredFile,
   type UploadType,
   uploadKeyOf,
   uploadSink,
   uploadUrl,
 } from './upload.ts';
-
-const UploadTypeSchema = z.enum(['image', 'pdf', 'document', 'audio', 'video', 'voice']);
-
-const FileField = z
-  .custom<File>((v) => v instanceof File, 'file is required (one multipart file part)')
-  .openapi({ type: 'string', format: 'binary' });
-
-/** The text fields; the file part is streamed to storage, never held (multipart.ts). */
-const fields = {
-  to: Recipient,
-  type: UploadTypeSchema.optional().openapi({ description: 'Detected from the file content when omitted' }),
-  caption: z.string().max(1024).optional(),
-  fileName: z.string().trim().min(1).max(255).optional(),
-  duration: z.coerce
-    .number()
-    .positive()
-    .max(3600)
-    .optional()
-    .openapi({ description: `Voice note seconds (default ${VOICE_DEFAULT_SECONDS})` }),
-};
-
-const Sender = z.string().trim().min(1).max(100);
-
-const senders = { sessionId: Sender.optional(), mobid: Sender.optional(), phoneNumberId: Sender.optional() };
-
-const StandardFields = z
-  .object({ ...fields, ...senders })
-  .refine((f) => f.sessionId ?? f.mobid ?? f.phoneNumberId, {
-    message: 'sessionId, mobid or phoneNumberId is required',
-    path: ['sessionId'],
-  });
-
-const PathFields = z.object(fields);
-
-/**
- * The forms as the OpenAPI document shows them (the text fields and the file). Referenced rather
- * than given inline: a zod schema inline would make the router parse the whole body with
- * `formData()` before the handler runs.
- */
-const StandardFormDoc = z.object({ file: FileField, ...fields, ...senders }).openapi('UploadSendForm');
-const PathFormDoc = z.object({ file: FileField, ...fields }).openapi('UploadSendPathForm');
-
-const form = (name: string) => ({
-  content: { 'multipart/form-data': { schema: { $ref: `#/components/schemas/${name}` } } },
-});
-
-const responses = { 202: json(Accepted, 'Accepted and queued'), ...sendErrorResponses };
-
-const standardRoute = createRoute({
-  method: 'post',
-  path: '/upload-send',
-  tags: ['messages'],
-  security: bearer,
-  summary: 'Upload a file (multipart, up to 64 MiB) and send it in one step',
-  description:
-    'The file is streamed to storage as it arrives. A sender named in a field before the file part is checked before the file is read.',
-  request: { headers: IdempotencyHeaders, body: form('UploadSendForm') },
-  responses,
-});
-
-const pathRoute = createRoute({
-  method: 'post',
-  path: '/{phoneNumberId}/upload-send',
-  tags: ['messages'],
-  security: bearer,
-  summary: 'Upload and send; the sender is in the path',
-  description: 'The sender is checked before any of the body is read; the file is streamed to storage.',
-  request: {
-    params: z.object({ phoneNumberId: Sender.openapi({ param: { name: 'phoneNumberId', in: 'path' } }) }),
-    headers: IdempotencyHeaders,
-    body: form('UploadSendPathForm'),
-  },
-  responses,
-});
+import {
+  PathFields,
+  PathFormDoc,
+  pathRoute,
+  StandardFields,
+  StandardFormDoc,
+  standardRoute,
+  UploadTypeSchema,
+} from './upload-routes.schema.ts';
 
 const FAMILY: Partial<Record<UploadType, (mime: string) => boolean>> = {
   image: (m) => m.startsWith('image/'),
@@ -150,40 +80,17 @@ async function uploadAndSend(
 ): Promise<z.infer<typeof Accepted>> {
   const tenant = c.get('auth').tenant;
   let session = pathSender ? await requireReadySession(tenant, pathSender) : undefined;
-  const boundary = boundaryOf(c.req.header('content-type'));
-  const raw: Record<string, string> = {};
   const messageId = newMessageId();
   const key = uploadKeyOf(tenant, messageId);
-  let sink: ReturnType<typeof uploadSink> | undefined;
-  let file: { name: string; type: string; stored?: StoredFile } | undefined;
+  const form = await readFileForm(c.req.raw, key, async (part, raw) => {
+    const sender = raw.sessionId ?? raw.mobid ?? raw.phoneNumberId;
+    if (!session && sender) session = await requireReadySession(tenant, sender.trim());
+    const asked = UploadTypeSchema.safeParse(raw.type).data;
+    return uploadSink(key, part.contentType, (d) => resolveType(asked, d));
+  });
+  const { fields: raw, file } = form;
+  const stored = file.stored;
   try {
-    await readMultipart(c.req.raw.body, boundary, {
-      field: (name, value) => {
-        raw[name] = value;
-      },
-      file: async (part) => {
-        if (part.name !== 'file' || file)
-          throw new ValidationError('file: send one file part, named file', 'file');
-        const sender = raw.sessionId ?? raw.mobid ?? raw.phoneNumberId;
-        if (!session && sender) session = await requireReadySession(tenant, sender.trim());
-        const asked = UploadTypeSchema.safeParse(raw.type).data;
-        const s = uploadSink(key, part.contentType, (d) => resolveType(asked, d));
-        const f: { name: string; type: string; stored?: StoredFile } = {
-          name: part.filename,
-          type: part.contentType ?? '',
-        };
-        [sink, file] = [s, f];
-        return {
-          write: (chunk) => s.write(chunk),
-          end: async () => {
-            f.stored = await s.end();
-          },
-        };
-      },
-    });
-    const stored = file?.stored;
-    if (!file || !stored)
-      throw new ValidationError('file: file is required (one multipart file part)', 'file');
     let f: z.infer<typeof PathFields> = parseFields(PathFields, raw);
     if (!pathSender) {
       const standard = parseFields(StandardFields, raw);
@@ -222,15 +129,10 @@ async function uploadAndSend(
       return { success: true as const, ...accepted };
     });
     // A replayed answer sent nothing: this request's copy of the file is not needed.
-    if (!sent)
-      await sink
-        ?.discard()
-        .catch((e) => logger.warn({ err: e, key }, 'upload not removed; lifecycle rule will'));
+    if (!sent) await form.discard();
     return answer;
   } catch (err) {
-    await (sink as ReturnType<typeof uploadSink> | undefined)
-      ?.discard()
-      .catch((e) => logger.warn({ err: e, key }, 'upload not removed; lifecycle rule will'));
+    await form.discard();
     throw err;
   }
 }

@@ -1,32 +1,14 @@
 import { GetObjectCommand, NoSuchKey } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { createRoute, z } from '@hono/zod-openapi';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import { router } from '#shared/http/context';
 import { NotFoundError } from '#shared/http/errors';
-import { bearer, errorResponses } from '#shared/http/schemas';
 import { getMessage } from '#shared/messages/repository';
 import { requireSession } from '#shared/sessions/repository';
+import { INLINE_MAX } from '../media/cloud-routes.schema.ts';
 import { PRESIGN_SECONDS } from '../messages/upload.ts';
-
-/** Above this a file is not passed through the API (a Lambda answer is at most 6 MB): a redirect. */
-export const MEDIA_INLINE_MAX = 4 * 1024 * 1024;
-
-const Params = z.object({
-  sessionId: z
-    .string()
-    .trim()
-    .min(1)
-    .max(100)
-    .openapi({ description: 'Session id, mobid or mobile number', param: { name: 'sessionId', in: 'path' } }),
-  messageId: z
-    .string()
-    .trim()
-    .min(1)
-    .max(128)
-    .openapi({ param: { name: 'messageId', in: 'path' } }),
-});
+import { messageMediaRoute } from './media-routes.schema.ts';
 
 /**
  * A received message's stored file, with the caller's token: what the console shows as a preview
@@ -34,55 +16,35 @@ const Params = z.object({
  */
 export function messageMediaRoutes() {
   const r = router();
-  r.openapi(
-    createRoute({
-      method: 'get',
-      path: '/{sessionId}/messages/{messageId}/media',
-      tags: ['sessions'],
-      security: bearer,
-      summary: "A stored message's media file (the bytes with their type); larger files redirect",
-      request: { params: Params },
-      responses: {
-        200: {
-          description: 'The bytes, with the content type the message names',
-          content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } },
-        },
-        302: {
-          description: `Files above ${MEDIA_INLINE_MAX} bytes: a presigned URL of the bytes (10 minutes)`,
-        },
-        ...errorResponses,
-      },
-    }),
-    async (c) => {
-      const tenant = c.get('auth').tenant;
-      const { sessionId, messageId } = c.req.valid('param');
-      const session = await requireSession(tenant, sessionId);
-      const m = await getMessage(tenant, session.sessionId, messageId);
-      if (!m) throw new NotFoundError(`message ${messageId} not found in session ${session.sessionId}`);
-      if (!m.mediaKey) throw new NotFoundError(`message ${messageId} has no stored media`);
-      const object = new GetObjectCommand({ Bucket: names.mediaBucket(), Key: m.mediaKey });
-      try {
-        const res = await s3Client().send(object);
-        const size = res.ContentLength ?? 0;
-        if (size > MEDIA_INLINE_MAX) {
-          await res.Body?.transformToWebStream().cancel();
-          return c.redirect(await getSignedUrl(s3Client(), object, { expiresIn: PRESIGN_SECONDS }), 302);
-        }
-        const type = m.mimetype ?? res.ContentType ?? 'application/octet-stream';
-        return c.body(res.Body!.transformToWebStream(), 200, {
-          'content-type': type,
-          'content-length': String(size),
-          'cache-control': 'private, no-store',
-          // A customer's file is never run as a page of this origin, whatever type it claims.
-          'x-content-type-options': 'nosniff',
-          'content-security-policy': "default-src 'none'; sandbox",
-          ...(type.startsWith('image/') ? {} : { 'content-disposition': 'attachment' }),
-        });
-      } catch (err) {
-        if (err instanceof NoSuchKey) throw new NotFoundError(`the file of message ${messageId} is gone`);
-        throw err;
+  r.openapi(messageMediaRoute, async (c) => {
+    const tenant = c.get('auth').tenant;
+    const { sessionId, messageId } = c.req.valid('param');
+    const session = await requireSession(tenant, sessionId);
+    const m = await getMessage(tenant, session.sessionId, messageId);
+    if (!m) throw new NotFoundError(`message ${messageId} not found in session ${session.sessionId}`);
+    if (!m.mediaKey) throw new NotFoundError(`message ${messageId} has no stored media`);
+    const object = new GetObjectCommand({ Bucket: names.mediaBucket(), Key: m.mediaKey });
+    try {
+      const res = await s3Client().send(object);
+      const size = res.ContentLength ?? 0;
+      if (size > INLINE_MAX) {
+        await res.Body?.transformToWebStream().cancel();
+        return c.redirect(await getSignedUrl(s3Client(), object, { expiresIn: PRESIGN_SECONDS }), 302);
       }
-    },
-  );
+      const type = m.mimetype ?? res.ContentType ?? 'application/octet-stream';
+      return c.body(res.Body!.transformToWebStream(), 200, {
+        'content-type': type,
+        'content-length': String(size),
+        'cache-control': 'private, no-store',
+        // A customer's file is never run as a page of this origin, whatever type it claims.
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'; sandbox",
+        ...(type.startsWith('image/') ? {} : { 'content-disposition': 'attachment' }),
+      });
+    } catch (err) {
+      if (err instanceof NoSuchKey) throw new NotFoundError(`the file of message ${messageId} is gone`);
+      throw err;
+    }
+  });
   return r;
 }
