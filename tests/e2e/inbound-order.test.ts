@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
+import { hookedReceiver } from '../support/listeners.ts';
 import { openStream } from '../support/sse-client.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -18,14 +19,7 @@ afterAll(async () => {
 describe('inbound order', () => {
   it(`${N} messages from one sender arrive once each, in order, on the webhook and the stream`, async () => {
     const t = await newTenant('inbound order');
-    const recv = await startReceiver();
-    cleanup.push(recv.close);
-    const cfg = await t.api.post('/api/webhook/config', {
-      webhookUrl: recv.url,
-      approvedDomains: '127.0.0.1',
-      enabled: true,
-    });
-    expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
+    const recv = await hookedReceiver(t.api, cleanup);
     const s = await readySession(t.api);
     const stream = await openStream(t.portalId);
     cleanup.push(stream.close);

@@ -2,9 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { getMessage } from '#shared/messages/repository';
 import { fromVCard } from '#shared/messages/vcard';
 import { messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
+import { listenTo } from '../support/listeners.ts';
 import { outboxWith } from '../support/outbox.ts';
-import { openStream } from '../support/sse-client.ts';
-import { startReceiver } from '../support/webhook-receiver.ts';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -139,18 +138,7 @@ describe('inbound location, contact and poll', () => {
   it('arrive as message.inbound webhooks, stream events and history, with a summary text', async () => {
     const t = await newTenant();
     const s = await readySession(t.api);
-    const recv = await startReceiver();
-    closers.push(recv.close);
-    const cfg = await t.api.post('/api/webhook/config', {
-      webhookUrl: recv.url,
-      secretToken: 'whsec-kinds-0123456789',
-      approvedDomains: '127.0.0.1',
-      enabled: true,
-    });
-    expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
-    const stream = await openStream(t.portalId);
-    closers.push(() => stream.close());
-    await stream.connected;
+    const { recv, stream } = await listenTo(t, closers, { secretToken: 'whsec-kinds-0123456789' });
 
     const from = '15550003333';
     const sent = [

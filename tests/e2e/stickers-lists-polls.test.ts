@@ -4,10 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getMessage } from '#shared/messages/repository';
 import { toSticker } from '../../connection-host/sticker.ts';
 import { api, messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
+import { listenTo } from '../support/listeners.ts';
 import { fixtures, type MediaFile, mediaServer } from '../support/media-server.ts';
 import { outboxWith } from '../support/outbox.ts';
-import { openStream } from '../support/sse-client.ts';
-import { startReceiver } from '../support/webhook-receiver.ts';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -29,18 +28,7 @@ afterAll(async () => media?.close());
 async function setup() {
   const t = await newTenant();
   const s = await readySession(t.api);
-  const recv = await startReceiver();
-  closers.push(recv.close);
-  const cfg = await t.api.post('/api/webhook/config', {
-    webhookUrl: recv.url,
-    secretToken: 'whsec-parity-0123456789',
-    approvedDomains: '127.0.0.1',
-    enabled: true,
-  });
-  expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
-  const stream = await openStream(t.portalId);
-  closers.push(() => stream.close());
-  await stream.connected;
+  const { recv, stream } = await listenTo(t, closers, { secretToken: 'whsec-parity-0123456789' });
   return { t, s, recv, stream };
 }
 
