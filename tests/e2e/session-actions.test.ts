@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, commandFinished, newTenant, readySession, waitFor } from '../support/client.ts';
+import { webhookTo } from '../support/listeners.ts';
 import { fixtures, mediaServer } from '../support/media-server.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -126,12 +127,7 @@ describe('session action results on the webhook', () => {
     const hook = await startReceiver();
     try {
       const t = await newTenant();
-      const cfg = await t.api.post('/api/webhook/config', {
-        webhookUrl: hook.url,
-        approvedDomains: '127.0.0.1',
-        enabled: true,
-      });
-      expect(cfg.status).toBe(200);
+      await webhookTo(t.api, hook);
       const s = await readySession(t.api);
       const pin = await t.api.post('/api/sessions/pin', {
         sessionId: s.sessionId,
@@ -163,11 +159,7 @@ describe('reactions through the Cloud-API-compatible path', () => {
     const hook = await startReceiver();
     try {
       const t = await newTenant();
-      await t.api.post('/api/webhook/config', {
-        webhookUrl: hook.url,
-        approvedDomains: '127.0.0.1',
-        enabled: true,
-      });
+      await webhookTo(t.api, hook);
       const s = await readySession(t.api);
       const sent = await t.api.post(`/api/messages/${s.mobid}/messages`, {
         messaging_product: 'whatsapp',
