@@ -7,6 +7,7 @@ import { authTable } from '#shared/store/tables';
 import { type DriverLink, SendRefusedError } from '../../connection-host/drivers/driver.ts';
 import { type DriverNetwork, recorder, startDriverNetwork } from '../support/baileys-driver-rig.ts';
 import type { Companion, FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
+import { must } from '../support/must.ts';
 
 /**
  * The real Baileys driver (socket, Noise, Signal, our DynamoDB auth state) against the fake network
@@ -136,7 +137,10 @@ describe('Baileys driver against the fake network', () => {
     await poll(() => asha.received.some((m) => m.id === 'poll-vote-1')).toBe(true);
     // The driver kept the poll's secret for its votes, for far longer than media.
     expect(kept.get('poll-vote-1')?.keep).toBe('poll');
-    const received = asha.received.find((m) => m.id === 'poll-vote-1')!;
+    const received = must(
+      asha.received.find((m) => m.id === 'poll-vote-1'),
+      "an entry of asha.received where m.id === 'poll-vote-1'",
+    );
     expect(received.message.messageContextInfo?.messageSecret?.length).toBe(32);
 
     await asha.votePoll(me, received, ['Olives', 'Cheese']);
@@ -157,11 +161,13 @@ describe('Baileys driver against the fake network', () => {
       voterPhone: '14155550100',
       options: ['Basil'],
     });
-    expect(rec.votes[1]!.timestampMs).toBeGreaterThanOrEqual(rec.votes[0]!.timestampMs);
+    expect(must(rec.votes[1], 'rec.votes[1]').timestampMs).toBeGreaterThanOrEqual(
+      must(rec.votes[0], 'rec.votes[0]').timestampMs,
+    );
     // A withdrawn vote: no option.
     await asha.votePoll(me, received, []);
     await poll(() => rec.votes.length).toBe(3);
-    expect(rec.votes[2]!.options).toEqual([]);
+    expect(must(rec.votes[2], 'rec.votes[2]').options).toEqual([]);
     // A vote is not a message.
     expect(rec.inbound.filter((m) => m.kind === 'unknown')).toEqual([]);
   });
@@ -176,7 +182,7 @@ describe('Baileys driver against the fake network', () => {
       { name: 'Ravi', phones: ['919876543211'], org: 'Clinic' },
       { name: 'Meera', phones: ['919876543212'] },
     ];
-    await link.send('card-out-1', to, { kind: 'contact', contacts: [cards[0]!] });
+    await link.send('card-out-1', to, { kind: 'contact', contacts: [must(cards[0], 'cards[0]')] });
     await link.send('cards-out-1', to, { kind: 'contact', contacts: cards });
     await link.send('poll-out-1', to, {
       kind: 'poll',

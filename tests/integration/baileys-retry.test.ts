@@ -11,6 +11,7 @@ import {
   startDriverNetwork,
 } from '../support/baileys-driver-rig.ts';
 import type { FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
+import { must } from '../support/must.ts';
 
 /**
  * Retry requests after a restart: the peer's phone cannot decrypt a message we sent and asks for
@@ -98,7 +99,7 @@ describe('retry requests answered from the store after a restart', () => {
     expect(wire).toBeDefined();
     const id = `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
     await outbound(id, 'image', { caption: 'Our new menu', mimetype: 'image/jpeg' });
-    await saveSentMedia(TENANT, sessionId, id, wire!);
+    await saveSentMedia(TENANT, sessionId, id, must(wire, 'wire'));
 
     asha.requestRetry(me, id);
     await poll(() => asha.received.filter((m) => m.id === id).length).toBe(1);

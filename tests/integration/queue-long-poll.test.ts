@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sqsClient } from '#shared/aws/clients';
 import { queueUrl } from '#shared/aws/queue-url';
 import { pollQueue } from '#shared/queue/consumer';
+import { must } from '../support/must.ts';
 
 /**
  * The hosts long-poll their command queues for 20 s (connection-host/command-queues.ts): one billed
@@ -37,8 +38,8 @@ describe('pollQueue with a 20 s wait', () => {
     const sentAt = Date.now();
     await sqsClient().send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'hello' }));
     await expect.poll(() => received.length, { timeout: 5_000, interval: 50 }).toBe(1);
-    expect(received[0]!.body).toBe('hello');
-    expect(received[0]!.at - sentAt).toBeLessThan(3_000);
+    expect(must(received[0], 'received[0]').body).toBe('hello');
+    expect(must(received[0], 'received[0]').at - sentAt).toBeLessThan(3_000);
 
     // The next receive is waiting again; stop() does not wait out its 20 s.
     await new Promise((r) => setTimeout(r, 500));
@@ -60,8 +61,8 @@ describe('pollQueue with a 20 s wait', () => {
     const again = Date.now();
     await sqsClient().send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'after the hand-over' }));
     await expect.poll(() => received.length, { timeout: 8_000, interval: 50 }).toBe(2);
-    expect(received[1]!.body).toBe('after the hand-over');
-    expect(received[1]!.at - again).toBeLessThan(3_000);
+    expect(must(received[1], 'received[1]').body).toBe('after the hand-over');
+    expect(must(received[1], 'received[1]').at - again).toBeLessThan(3_000);
     await next.stop();
     // Both last receives end within their wait (what the host waits for before it exits).
     const drainAt = Date.now();
