@@ -22,6 +22,7 @@ import { fromVCard } from '#shared/messages/vcard';
 import { toSticker } from '../../connection-host/sticker.ts';
 import { baseUrl, newTenant, readySession } from '../support/client.ts';
 import { fixtures, mediaServer } from '../support/media-server.ts';
+import { must } from '../support/must.ts';
 import { outboxWith } from '../support/outbox.ts';
 
 /** The real Cloud API client, its Graph requests pointed at this service (as in cloud-media.test.ts). */
@@ -48,7 +49,10 @@ afterAll(() => server.close());
 
 const idOf = (r: unknown) => {
   if (!r || typeof r !== 'object' || !('messages' in r)) throw new Error(`not sent: ${JSON.stringify(r)}`);
-  return (r as { messages: Array<{ id: string }> }).messages[0]!.id.replace(/^wamid\./, '');
+  return must(
+    (r as { messages: Array<{ id: string }> }).messages[0],
+    '(r as { messages: Array<{ id: string }> }).messages[0]',
+  ).id.replace(/^wamid\./, '');
 };
 
 describe('Cloud API message kinds', () => {
@@ -105,7 +109,7 @@ describe('Cloud API message kinds', () => {
       type: 'location',
       location: { latitude: 12.9716, longitude: 77.5946, name: 'Shop', address: 'MG Road' },
     });
-    expect(cards!.contacts!.map((c) => fromVCard(c.vcard))).toEqual([
+    expect(must(cards?.contacts, 'the contact cards sent').map((c) => fromVCard(c.vcard))).toEqual([
       { name: 'Asha Rao', phones: ['919876543211'], email: 'asha@example.com', org: 'Clinic' },
       { name: 'Bob', phones: ['14155550100'] },
     ]);

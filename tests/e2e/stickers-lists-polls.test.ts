@@ -6,6 +6,7 @@ import { toSticker } from '../../connection-host/sticker.ts';
 import { api, messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { listenTo } from '../support/listeners.ts';
 import { fixtures, type MediaFile, mediaServer } from '../support/media-server.ts';
+import { must } from '../support/must.ts';
 import { outboxWith } from '../support/outbox.ts';
 
 const closers: Array<() => Promise<void>> = [];
@@ -155,7 +156,10 @@ describe('stickers and lists', () => {
       15_000,
       'stream events',
     );
-    const replyEvent = events.find((e) => e.json.list_reply)!;
+    const replyEvent = must(
+      events.find((e) => e.json.list_reply),
+      'an entry of events where e.json.list_reply',
+    );
     expect(replyEvent.json).toMatchObject({
       type: 'text',
       message: 'Tuesday',
@@ -194,7 +198,10 @@ describe('poll votes', () => {
       15_000,
       'poll.vote webhooks',
     );
-    const first = hooks.find((h) => h.json.voter === '919811830002')!;
+    const first = must(
+      hooks.find((h) => h.json.voter === '919811830002'),
+      "an entry of hooks where h.json.voter === '919811830002'",
+    );
     expect(first.json).toMatchObject({
       event: 'poll.vote',
       session_id: s.sessionId,
