@@ -1,12 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { jsonCaller } from '../tests/support/http.ts';
 import { measureStorageFloor } from './support/floor.ts';
+import { webhookReceiver } from './support/inbound-hook.ts';
 import { leanJsonPost } from './support/lean-http.ts';
 import { cpuShares, machineCpu } from './support/machine-cpu.ts';
 import { pct } from './support/stats.ts';
@@ -81,22 +80,6 @@ class Arrivals {
     this.seen.set(tag, (this.seen.get(tag) ?? 0) + 1);
     if (!this.at.has(tag)) this.at.set(tag, performance.now());
   }
-}
-
-async function webhookReceiver(arrivals: Arrivals) {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      res.writeHead(200).end('ok');
-      try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        if (body.event === 'message.inbound') arrivals.add(body.content?.text);
-      } catch {}
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, server };
 }
 
 /** One client on the tenant stream, reading `data:` lines. */
