@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WhatsAppAPI } from 'whatsapp-api-js';
 import {
   ActionList,
   Body,
@@ -20,22 +19,11 @@ import {
 } from 'whatsapp-api-js/messages';
 import { fromVCard } from '#shared/messages/vcard';
 import { toSticker } from '../../connection-host/sticker.ts';
-import { baseUrl, newTenant, readySession } from '../support/client.ts';
+import { newTenant, readySession } from '../support/client.ts';
+import { cloudClient } from '../support/cloud-client.ts';
 import { fixtures, mediaServer } from '../support/media-server.ts';
 import { must } from '../support/must.ts';
 import { outboxWith } from '../support/outbox.ts';
-
-/** The real Cloud API client, its Graph requests pointed at this service (as in cloud-media.test.ts). */
-function cloudClient(token: string) {
-  const redirect: typeof fetch = (input, init) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-    if (url.origin === new URL(baseUrl()).origin) return fetch(url, init);
-    const path = url.pathname.replace(/^\/v[\d.]+\//, '/');
-    const base = /^\/[^/]+\/(media|messages)$/.test(path) ? '/api/messages' : '/api/media';
-    return fetch(`${baseUrl()}${base}${path}${url.search}`, init);
-  };
-  return new WhatsAppAPI({ token, v: 'v21.0', secure: false, ponyfill: { fetch: redirect } });
-}
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const photo = fixtures.png(30);

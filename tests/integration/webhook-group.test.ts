@@ -4,6 +4,7 @@ import { dynamoClient } from '#shared/aws/clients';
 import { createDelivery, type Delivery, getDelivery } from '#shared/webhooks/repository';
 import { processInOrderGroups } from '../../shared/webhooks/deliver.ts';
 import { newTenant } from '../support/client.ts';
+import { webhookTo } from '../support/listeners.ts';
 import { must } from '../support/must.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -27,12 +28,7 @@ beforeAll(async () => {
   hook = await startReceiver();
   const t = await newTenant();
   tenantId = t.id;
-  const cfg = await t.api.post('/api/webhook/config', {
-    webhookUrl: hook.url,
-    approvedDomains: '127.0.0.1',
-    enabled: true,
-  });
-  expect(cfg.status).toBe(200);
+  await webhookTo(t.api, hook);
 });
 
 afterAll(async () => {
