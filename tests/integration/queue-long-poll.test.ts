@@ -25,21 +25,25 @@ describe('pollQueue with a 20 s wait', () => {
     await sqsClient().send(new CreateQueueCommand({ QueueName: name }));
     const url = await queueUrl(name);
     const received: Array<{ body: string; at: number }> = [];
-    const consumer = pollQueue(
-      name,
-      async (event) => {
-        for (const r of event.Records) received.push({ body: r.body, at: Date.now() });
-        return { batchItemFailures: [] };
-      },
-      { waitSeconds: 20 },
-    );
+    /** A consumer of the queue (waiting 20 s a receive) that records what it was handed, and when. */
+    const recordingConsumer = () =>
+      pollQueue(
+        name,
+        async (event) => {
+          for (const r of event.Records) received.push({ body: r.body, at: Date.now() });
+          return { batchItemFailures: [] };
+        },
+        { waitSeconds: 20 },
+      );
+    const consumer = recordingConsumer();
     // The first receive is waiting by now.
     await new Promise((r) => setTimeout(r, 500));
     const sentAt = Date.now();
     await sqsClient().send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'hello' }));
     await expect.poll(() => received.length, { timeout: 5_000, interval: 50 }).toBe(1);
-    expect(must(received[0], 'received[0]').body).toBe('hello');
-    expect(must(received[0], 'received[0]').at - sentAt).toBeLessThan(3_000);
+    const first = must(received[0], 'the first message handed over');
+    expect(first.body).toBe('hello');
+    expect(first.at - sentAt).toBeLessThan(3_000);
 
     // The next receive is waiting again; stop() does not wait out its 20 s.
     await new Promise((r) => setTimeout(r, 500));
@@ -49,20 +53,14 @@ describe('pollQueue with a 20 s wait', () => {
 
     // That receive, still waiting, takes nothing with it: the next consumer (the shard's next holder)
     // gets the next message at once, not after the queue's visibility timeout.
-    const next = pollQueue(
-      name,
-      async (event) => {
-        for (const r of event.Records) received.push({ body: r.body, at: Date.now() });
-        return { batchItemFailures: [] };
-      },
-      { waitSeconds: 20 },
-    );
+    const next = recordingConsumer();
     await new Promise((r) => setTimeout(r, 500));
     const again = Date.now();
     await sqsClient().send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'after the hand-over' }));
     await expect.poll(() => received.length, { timeout: 8_000, interval: 50 }).toBe(2);
-    expect(must(received[1], 'received[1]').body).toBe('after the hand-over');
-    expect(must(received[1], 'received[1]').at - again).toBeLessThan(3_000);
+    const second = must(received[1], 'the message after the hand-over');
+    expect(second.body).toBe('after the hand-over');
+    expect(second.at - again).toBeLessThan(3_000);
     await next.stop();
     // Both last receives end within their wait (what the host waits for before it exits).
     const drainAt = Date.now();
