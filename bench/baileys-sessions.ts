@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type FakeUser, startFakeNetwork } from '../tests/support/fake-network/index.ts';
 import { jsonClient } from '../tests/support/http.ts';
+import { must } from '../tests/support/must.ts';
 import { localAws, rssOf, startCluster, until } from './support/cluster.ts';
 
 /**
@@ -145,7 +146,7 @@ async function measureFloor(): Promise<Row[]> {
       }),
     );
   let scanned = 0;
-  createInterface({ input: child.stdout! }).on('line', (line) => {
+  createInterface({ input: must(child.stdout, 'child.stdout') }).on('line', (line) => {
     const o = JSON.parse(line) as Record<string, unknown>;
     if (typeof o.qr === 'string') {
       const user = net.addUser({ phone: `9197${String(10_000_000 + Number(o.i))}`, name: `Bare ${o.i}` });
@@ -161,28 +162,28 @@ async function measureFloor(): Promise<Row[]> {
   try {
     await next((o) => o.loaded === true);
     await sleep(3000);
-    const empty = await settledRss(child.pid!);
-    await memoryReport(child.pid!, 'floor, empty');
+    const empty = await settledRss(must(child.pid, 'child.pid'));
+    await memoryReport(must(child.pid, 'child.pid'), 'floor, empty');
     out.push({ sessions: 0, rssMb: empty.min / 2 ** 20, perSessionMb: 0, runs: fmt(empty.runs) });
     let opened = 0;
     for (const n of STEPS) {
       while (opened < n) {
         opened = Math.min(n, opened + CONCURRENCY);
         const done = next((o) => o.open === opened);
-        child.stdin!.write(`open ${opened}\n`);
+        must(child.stdin, 'child.stdin').write(`open ${opened}\n`);
         await done;
       }
-      const r = await settledRss(child.pid!);
+      const r = await settledRss(must(child.pid, 'child.pid'));
       out.push({
         sessions: n,
         rssMb: r.min / 2 ** 20,
         perSessionMb: (r.min - empty.min) / n / 2 ** 20,
         runs: fmt(r.runs),
       });
-      await memoryReport(child.pid!, `floor, ${n}`);
+      await memoryReport(must(child.pid, 'child.pid'), `floor, ${n}`);
       console.error(`floor: ${n} bare sockets open (${scanned} scanned)`);
     }
-    await snapshot(child.pid!);
+    await snapshot(must(child.pid, 'child.pid'));
   } finally {
     child.kill('SIGKILL');
   }
@@ -196,16 +197,16 @@ let restart: { onlineMs: number; readyMs: number; sessions: number; perSessionMb
 let emptyRss = 0;
 try {
   await sleep(3000);
-  const empty = await settledRss(host.pid!);
+  const empty = await settledRss(must(host.pid, 'host.pid'));
   emptyRss = empty.min;
-  await memoryReport(host.pid!, 'host, empty');
+  await memoryReport(must(host.pid, 'host.pid'), 'host, empty');
   rows.push({ sessions: 0, rssMb: empty.min / 2 ** 20, perSessionMb: 0, runs: fmt(empty.runs) });
   for (const n of STEPS) {
     const t0 = Date.now();
     await linkUpTo(n);
     console.error(`${n} sessions READY (linking took ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
-    const r = await settledRss(host.pid!);
-    await memoryReport(host.pid!, `host, ${n}`);
+    const r = await settledRss(must(host.pid, 'host.pid'));
+    await memoryReport(must(host.pid, 'host.pid'), `host, ${n}`);
     rows.push({
       sessions: n,
       rssMb: r.min / 2 ** 20,
@@ -214,7 +215,7 @@ try {
     });
   }
 
-  await snapshot(host.pid!);
+  await snapshot(must(host.pid, 'host.pid'));
 
   // Restart: a new host process brings every session back from the stored creds.
   const exited = new Promise((r) => host.once('exit', r));
@@ -234,8 +235,8 @@ try {
   );
   const readyMs = Date.now() - started;
   // The steady state of a host in service: every session logged in from stored creds, none linked now.
-  const after = await settledRss(host.pid!);
-  await memoryReport(host.pid!, `host, ${MAX} after restart`);
+  const after = await settledRss(must(host.pid, 'host.pid'));
+  await memoryReport(must(host.pid, 'host.pid'), `host, ${MAX} after restart`);
   restart = { onlineMs, readyMs, sessions: MAX, perSessionMb: (after.min - emptyRss) / MAX / 2 ** 20 };
   if (net.pendingRegistrations().length > 0)
     throw new Error('a session asked for a new QR after the restart');

@@ -1,6 +1,7 @@
 import { startService } from '../scripts/local/service.ts';
 import { startFakeAi } from '../tests/support/fake-ai.ts';
-import { jsonCaller } from '../tests/support/http.ts';
+import { must } from '../tests/support/must.ts';
+import { benchTenant, readyBenchSession } from './support/bench-tenant.ts';
 import { pct } from './support/stats.ts';
 
 /**
@@ -38,18 +39,8 @@ async function main() {
     },
   });
   try {
-    const call = jsonCaller(service.baseUrl);
-    const admin = (await call('POST', '/api/auth/token', undefined, { apiKey: service.adminApiKey })).body
-      .token;
-    const tenant = (await call('POST', '/api/admin/tenants', admin, { name: 'bench' })).body;
-    const token = (await call('POST', '/api/auth/token', undefined, { apiKey: tenant.apiKey })).body
-      .token as string;
-    const session = (await call('POST', '/api/sessions', token, { name: 'bench' })).body.session;
-    const deadline = Date.now() + 30_000;
-    while ((await call('GET', `/api/sessions/${session.sessionId}`, token)).body.session.status !== 'READY') {
-      if (Date.now() > deadline) throw new Error('session did not become READY');
-      await sleep(100);
-    }
+    const { call, token } = await benchTenant(service.baseUrl, service.adminApiKey);
+    const session = { sessionId: await readyBenchSession(call, token) };
     await call('POST', '/api/v1/chatbot/rules', token, {
       mobid: '*',
       triggerType: 'exact',
@@ -90,7 +81,7 @@ async function main() {
       for (let i = 0; i < RUNS; i++) t.push(await once(text));
       t.sort((a, b) => a - b);
       console.log(
-        `${label.padEnd(28)} runs ${RUNS}  p50 ${pct(t, 50).toFixed(0)} ms  p99 ${pct(t, 99).toFixed(0)} ms  max ${t.at(-1)!.toFixed(0)} ms`,
+        `${label.padEnd(28)} runs ${RUNS}  p50 ${pct(t, 50).toFixed(0)} ms  p99 ${pct(t, 99).toFixed(0)} ms  max ${must(t.at(-1), 't.at(-1)').toFixed(0)} ms`,
       );
     };
 

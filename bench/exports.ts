@@ -1,12 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { BatchWriteItemCommand } from '@aws-sdk/client-dynamodb';
-import { dynamoClient } from '#shared/aws/clients';
-import { names } from '#shared/aws/names';
-import { toAttr } from '#shared/store/db';
-import { contactKey } from '#shared/store/keys';
 import { startService } from '../scripts/local/service.ts';
-import { jsonCaller } from '../tests/support/http.ts';
+import { benchTenant, seedContacts } from './support/bench-tenant.ts';
 import { liveBytes, memoryPeak } from './support/memory-peak.ts';
 
 /**
@@ -29,52 +24,12 @@ const MB = 1024 * 1024;
 
 const service = await startService({ driver: 'simulator', port: 0, env: { LOG_LEVEL: 'warn' } });
 try {
-  const call = jsonCaller(service.baseUrl);
-  const admin = (await call('POST', '/api/auth/token', undefined, { apiKey: service.adminApiKey })).body
-    .token;
-  const tenant = (await call('POST', '/api/admin/tenants', admin, { name: 'bench' })).body;
-  const token = (await call('POST', '/api/auth/token', undefined, { apiKey: tenant.apiKey })).body.token;
+  const { call, admin, token, tenantId } = await benchTenant(service.baseUrl, service.adminApiKey);
   const session = (await call('POST', '/api/sessions', token, { name: 'bench' })).body.session;
-  const tenantId = tenant.tenant.id as string;
   const sessionId = session.sessionId as string;
 
   const seedStart = Date.now();
-  const now = Date.now();
-  const items = function* () {
-    for (let i = 0; i < N; i++) {
-      const phone = `9198${String(i).padStart(8, '0')}`;
-      yield {
-        ...contactKey(tenantId, sessionId, phone),
-        type: 'contact',
-        tenantId,
-        sessionId,
-        phone,
-        name: i % 10 === 0 ? `Sharma, "Lead" ${i}` : i % 7 === 0 ? `മീര ${i}` : `Lead ${i}`,
-        lastMsgAt: now - i * 1000,
-      };
-    }
-  };
-  let batch: Record<string, unknown>[] = [];
-  const pending: Promise<unknown>[] = [];
-  const flush = async (b: Record<string, unknown>[]) => {
-    let requests = b.map((it) => ({ PutRequest: { Item: toAttr(it) } }));
-    while (requests.length) {
-      const r = await dynamoClient().send(
-        new BatchWriteItemCommand({ RequestItems: { [names.dataTable()]: requests } }),
-      );
-      requests = (r.UnprocessedItems?.[names.dataTable()] ?? []) as typeof requests;
-    }
-  };
-  for (const it of items()) {
-    batch.push(it);
-    if (batch.length === 25) {
-      pending.push(flush(batch));
-      batch = [];
-      if (pending.length >= 16) await Promise.all(pending.splice(0));
-    }
-  }
-  if (batch.length) pending.push(flush(batch));
-  await Promise.all(pending);
+  await seedContacts(tenantId, sessionId, N);
   console.log(`seeded ${N} contacts in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
 
   const results: Record<string, unknown>[] = [];

@@ -3,6 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { bundleLambda, lambdaBuildOptions, projectRoot } from '../infra/lambda-bundle.ts';
+import { must } from '../tests/support/must.ts';
 
 /**
  * Every Lambda's bundle size and cold import time, next to a bare Hono + DynamoDB client module built
@@ -27,19 +28,24 @@ writeFileSync(
 /** Bytes of the entry plus its static imports, and of every output. */
 function sizes(metafile: Metafile): { atImport: number; total: number } {
   const outputs = metafile.outputs;
-  const entry = Object.keys(outputs).find((k) => k.endsWith('/index.mjs'))!;
+  const entry = must(
+    Object.keys(outputs).find((k) => k.endsWith('/index.mjs')),
+    "an entry of Object.keys(outputs) where k.endsWith('/index.mjs')",
+  );
   const seen = new Set<string>();
   const walk = (key: string) => {
     if (seen.has(key)) return;
     seen.add(key);
-    for (const i of outputs[key]!.imports) if (i.kind === 'import-statement' && outputs[i.path]) walk(i.path);
+    for (const i of must(outputs[key], 'outputs[key]').imports)
+      if (i.kind === 'import-statement' && outputs[i.path]) walk(i.path);
   };
   walk(entry);
-  const bytes = (keys: string[]) => keys.reduce((sum, k) => sum + outputs[k]!.bytes, 0);
+  const bytes = (keys: string[]) => keys.reduce((sum, k) => sum + must(outputs[k], 'outputs[k]').bytes, 0);
   return { atImport: bytes([...seen]), total: bytes(Object.keys(outputs).filter((k) => k.endsWith('.mjs'))) };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) =>
+  must([...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)], 'a median (is the sample empty?)');
 const kib = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
 
 /** An API Gateway (HTTP API) event for `GET path` with no credentials. */
@@ -73,7 +79,10 @@ for (const name of ['bare hono + dynamodb', 'api', 'events', 'webhooks', 'chatbo
   const out = join(dir, name.replace(/[^a-z0-9]+/g, '-'));
   const metafile = !name.startsWith('bare')
     ? await bundleLambda(name, out)
-    : (await build(lambdaBuildOptions(bareEntry, out))).metafile!;
+    : must(
+        (await build(lambdaBuildOptions(bareEntry, out))).metafile,
+        '(await build(lambdaBuildOptions(bareEntry, out))).metafile',
+      );
   const index = JSON.stringify(join(out, 'index.mjs'));
   const times = timed(
     `const t = performance.now(); await import(${index}); console.log(performance.now() - t);`,

@@ -1,5 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
+import type { HostRecord } from '#shared/hosts/registry';
 import { shardOf } from '#shared/sessions/shard';
+import { must } from '../tests/support/must.ts';
 import { rssOf, startCluster, until } from './support/cluster.ts';
 import { inboundWebhookReceiver } from './support/webhook-receiver.ts';
 
@@ -18,23 +20,10 @@ const LEASE_SHARDS = 64;
 /** Inbound messages injected per moved session while its host is dead. */
 const PER_SESSION = 2;
 
-interface HostView {
-  hostId: string;
-  pid?: number;
-  shards: number[];
-  sessions: number;
-  ready: number;
-}
+/** A host as `GET /api/admin/hosts` shows it: its heartbeat. */
+type HostView = Omit<HostRecord, 'expiresAtMs'>;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function webhookReceiver() {
-  const seen = new Map<string, number>();
-  const receiver = await inboundWebhookReceiver((tag) => {
-    if (typeof tag === 'string' && tag.startsWith('f')) seen.set(tag, (seen.get(tag) ?? 0) + 1);
-  });
-  return { ...receiver, seen };
-}
 
 async function main() {
   const prefix = `so${Date.now() % 100000}`;
@@ -48,7 +37,10 @@ async function main() {
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     },
   });
-  const receiver = await webhookReceiver();
+  const seen = new Map<string, number>();
+  const receiver = await inboundWebhookReceiver((tag) => {
+    if (typeof tag === 'string' && tag.startsWith('f')) seen.set(tag, (seen.get(tag) ?? 0) + 1);
+  });
   const procs = new Map<string, ChildProcess>();
   try {
     const { call } = cluster;
@@ -74,7 +66,7 @@ async function main() {
     );
     console.error('four hosts up');
     await sleep(3000);
-    const baseline = [...procs.values()].reduce((n, p) => n + rssOf(p.pid!), 0);
+    const baseline = [...procs.values()].reduce((n, p) => n + rssOf(must(p.pid, 'p.pid')), 0);
 
     const tenant = await call('POST', '/api/admin/tenants', admin, { name: 'scale-out bench' });
     const token = (await call('POST', '/api/auth/token', undefined, { apiKey: tenant.apiKey })).token;
@@ -100,13 +92,13 @@ async function main() {
     console.error(`${SESSIONS} sessions READY`);
     await sleep(3000);
     const before = await hosts();
-    const rss = [...procs.values()].reduce((n, p) => n + rssOf(p.pid!), 0);
+    const rss = [...procs.values()].reduce((n, p) => n + rssOf(must(p.pid, 'p.pid')), 0);
 
     // Kill the host running the most sessions; its sessions must come up elsewhere.
     const victim = before.reduce((a, b) => (b.sessions > a.sessions ? b : a));
     const moved = ids.filter((id) => victim.shards.includes(shardOf(id, LEASE_SHARDS)));
     const storedBefore = await received();
-    procs.get(victim.hostId)!.kill('SIGKILL');
+    must(procs.get(victim.hostId), 'procs.get(victim.hostId)').kill('SIGKILL');
     const killedAt = Date.now();
     const tags: string[] = [];
     let n = 0;
@@ -129,14 +121,14 @@ async function main() {
     const failoverMs = Date.now() - killedAt;
     console.error(`failover done in ${failoverMs} ms`);
     await until(
-      async () => tags.every((t) => receiver.seen.has(t)) || undefined,
+      async () => tags.every((t) => seen.has(t)) || undefined,
       120_000,
       'the failover messages delivered',
     ).catch(() => undefined);
     await sleep(5000);
     const stored = (await received()) - storedBefore;
-    const delivered = tags.filter((t) => receiver.seen.has(t)).length;
-    const duplicated = [...receiver.seen.values()].filter((c) => c > 1).length;
+    const delivered = tags.filter((t) => seen.has(t)).length;
+    const duplicated = [...seen.values()].filter((c) => c > 1).length;
 
     // A fifth host joins: the others hand it its share.
     procs.set('h5', cluster.spawnHost('h5'));
@@ -171,7 +163,7 @@ async function main() {
     row('Sessions per host, 3 hosts (max / min)', `${a.max} / ${a.min} (${(a.max / a.min).toFixed(2)}×)`);
     row('Inbound sent during the failover / stored / delivered', `${tags.length} / ${stored} / ${delivered}`);
     row('Lost / duplicated webhooks', `${tags.length - delivered} / ${duplicated}`);
-    const lost = tags.filter((t) => !receiver.seen.has(t));
+    const lost = tags.filter((t) => !seen.has(t));
     if (lost.length) console.error(`not delivered (in the order sent, of ${tags.length}): ${lost.join(' ')}`);
     const r = spread(rebalanced);
     row('Fifth host joins → its share, every session READY', `${(rebalanceMs / 1000).toFixed(1)} s`);

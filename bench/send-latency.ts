@@ -11,8 +11,9 @@ import { sendJson } from '#shared/queue/send';
 import { dataTable } from '#shared/store/tables';
 import { createApp } from '../functions/api/app.ts';
 import { startService } from '../scripts/local/service.ts';
-import { jsonCaller } from '../tests/support/http.ts';
+import { benchTenant } from './support/bench-tenant.ts';
 import { leanJsonPost } from './support/lean-http.ts';
+import { runToExit } from './support/run-to-exit.ts';
 
 /**
  * Native send (`POST /api/messages/send`) on one machine: accept latency p50/p99 over HTTP, sustained
@@ -59,12 +60,7 @@ async function main() {
     env: { LOG_LEVEL: 'warn', SEND_INTERVAL_MS: '60000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
   });
   try {
-    const call = jsonCaller(service.baseUrl);
-    const admin = (await call('POST', '/api/auth/token', undefined, { apiKey: service.adminApiKey })).body
-      .token;
-    const tenant = (await call('POST', '/api/admin/tenants', admin, { name: 'bench' })).body;
-    const token = (await call('POST', '/api/auth/token', undefined, { apiKey: tenant.apiKey })).body
-      .token as string;
+    const { call, token } = await benchTenant(service.baseUrl, service.adminApiKey);
 
     const sessions: string[] = [];
     for (let i = 0; i < 4; i++)
@@ -194,10 +190,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runToExit(main);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { commandQueue, queueName } from '#shared/aws/resources';
 import { sendJson } from '#shared/queue/send';
 import { shardOf } from '#shared/sessions/shard';
+import { must } from '../tests/support/must.ts';
 import { localAws, rssOf, startCluster, until } from './support/cluster.ts';
 
 /**
@@ -20,7 +21,7 @@ async function memoryPerSession() {
     const rows: Array<{ sessions: number; rssMb: number; perSessionKb: number }> = [];
     const gc = async () => new Promise((r) => setTimeout(r, 3000));
     await gc();
-    const baseline = rssOf(host.pid!);
+    const baseline = rssOf(must(host.pid, 'host.pid'));
     rows.push({ sessions: 0, rssMb: baseline / 2 ** 20, perSessionKb: 0 });
     let created = 0;
     for (const target of [1, 100, 1000].filter((n) => n <= MAX)) {
@@ -38,7 +39,7 @@ async function memoryPerSession() {
       );
       console.error(`${target} sessions READY`);
       await gc();
-      const rss = rssOf(host.pid!);
+      const rss = rssOf(must(host.pid, 'host.pid'));
       rows.push({ sessions: target, rssMb: rss / 2 ** 20, perSessionKb: (rss - baseline) / target / 1024 });
     }
     return rows;

@@ -2,6 +2,9 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startService } from '../scripts/local/service.ts';
 import { jsonCaller } from '../tests/support/http.ts';
+import { must } from '../tests/support/must.ts';
+import { sseBlocks } from '../tests/support/sse-frames.ts';
+import { benchTenant, readyBenchSession } from './support/bench-tenant.ts';
 
 /**
  * Issue 34, hole 6: many unauthenticated clients resuming one tenant's stream from far back at once,
@@ -23,17 +26,9 @@ async function client(url: string, lastEventId: string, want: number) {
   const res = await fetch(url, { headers: { 'last-event-id': lastEventId }, signal: ac.signal });
   let events = 0;
   if (res.status === 200 && res.body) {
-    const decoder = new TextDecoder();
-    let buf = '';
     try {
-      for await (const chunk of res.body) {
-        buf += decoder.decode(chunk as Uint8Array, { stream: true });
-        let end = buf.indexOf('\n\n');
-        while (end >= 0) {
-          if (buf.startsWith('id: ')) events++;
-          buf = buf.slice(end + 2);
-          end = buf.indexOf('\n\n');
-        }
+      for await (const block of sseBlocks(res.body as AsyncIterable<Uint8Array>)) {
+        if (block.startsWith('id: ')) events++;
         if (events >= want) break;
       }
     } catch {}
@@ -47,7 +42,7 @@ async function client(url: string, lastEventId: string, want: number) {
 if (process.argv[2] === '--clients') {
   const [url, from, n, want] = process.argv.slice(3);
   const results = await Promise.all(
-    Array.from({ length: Number(n) }, () => client(url!, from!, Number(want))),
+    Array.from({ length: Number(n) }, () => client(must(url, 'url'), must(from, 'from'), Number(want))),
   );
   process.send?.(results);
   process.exit(0);
@@ -57,12 +52,9 @@ const service = await startService({ driver: 'simulator', port: 0, env: { LOG_LE
 const call = async (method: string, path: string, token?: string, body?: unknown) =>
   (await jsonCaller(service.baseUrl)(method, path, token, body)).body;
 try {
-  const admin = (await call('POST', '/api/auth/token', undefined, { apiKey: service.adminApiKey })).token;
-  const created = await call('POST', '/api/admin/tenants', admin, { name: 'flood' });
-  const token = (await call('POST', '/api/auth/token', undefined, { apiKey: created.apiKey })).token;
-  const sessionId = (await call('POST', '/api/sessions', token, { name: 'flood' })).session.sessionId;
-  while ((await call('GET', `/api/sessions/${sessionId}`, token)).session.status !== 'READY')
-    await sleep(100);
+  const tenant = await benchTenant(service.baseUrl, service.adminApiKey, 'flood');
+  const { token } = tenant;
+  const sessionId = await readyBenchSession(tenant.call, token, 'flood');
   const from = `${Date.now() - 1}#start`;
   for (let i = 0; i < MESSAGES; i += 20)
     await Promise.all(
@@ -86,7 +78,7 @@ try {
     }
   })();
   const t0 = performance.now();
-  const url = `${service.baseUrl}/api/public/portal/${created.tenant.portal_id}/stream`;
+  const url = `${service.baseUrl}/api/public/portal/${tenant.portalId}/stream`;
   const child = fork(
     fileURLToPath(import.meta.url),
     ['--clients', url, from, String(CLIENTS), String(MESSAGES)],

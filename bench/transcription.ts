@@ -2,6 +2,7 @@ import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { transcribe } from '../functions/media/stt/index.ts';
 import { startFakeSpeech } from '../tests/support/fake-speech.ts';
+import { must } from '../tests/support/must.ts';
 
 /**
  * Speech to text, our side of it: voice notes sent through `transcribe` (the provider chain: multipart
@@ -25,7 +26,10 @@ const note = new Uint8Array(
 const signal = new AbortController().signal;
 
 const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+  must(
+    [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))],
+    'a percentile (is the sample empty?)',
+  );
 
 async function timed(fn: () => Promise<unknown>, n: number, inFlight: number) {
   const lat: number[] = [];

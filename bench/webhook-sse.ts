@@ -6,6 +6,7 @@ import { runInNewContext } from 'node:vm';
 import { feedStats } from '#shared/stream/feed';
 import { startService } from '../scripts/local/service.ts';
 import { jsonCaller } from '../tests/support/http.ts';
+import { runToExit } from './support/run-to-exit.ts';
 
 /**
  * Inbound → webhook and inbound → SSE latency (p50/p99), and server memory per SSE connection,
@@ -197,10 +198,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runToExit(main);

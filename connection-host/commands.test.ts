@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Command } from '#shared/commands/types';
 import type { HostEvent } from '#shared/events/types';
-import { must } from '#shared/must';
 import type { CommandContext } from './commands.ts';
-import type { DriverEvents, DriverLink, NetworkDriver } from './drivers/driver.ts';
+import { handDriver } from './drivers/hand-driver.ts';
 import { SessionRuntime } from './session-runtime.ts';
 
 // The done markers, in memory instead of the data table.
@@ -18,39 +17,6 @@ vi.mock('#shared/store/tables', () => ({
 }));
 
 const { applyCommand } = await import('./commands.ts');
-
-/** A driver whose links the test opens and closes by hand; each link records what it sent. */
-function driver() {
-  const links: Array<{ events: DriverEvents; sent: string[] }> = [];
-  const d: NetworkDriver = {
-    name: 'simulator',
-    async connect(_request, events) {
-      const sent: string[] = [];
-      links.push({ events, sent });
-      const nothing = async () => {};
-      return {
-        send: async (messageId: string) => {
-          sent.push(messageId);
-        },
-        presence: nothing,
-        read: nothing,
-        react: nothing,
-        pin: nothing,
-        checkNumbers: async () => [],
-        edit: nothing,
-        revoke: nothing,
-        postStatus: nothing,
-        groupAction: async () => ({}),
-        rejectCall: nothing,
-        probe: nothing,
-        logout: nothing,
-        close: nothing,
-      } satisfies DriverLink;
-    },
-    clearAuth: async () => {},
-  };
-  return { d, links, latest: () => must(links.at(-1), 'a link').events };
-}
 
 const send = (n: number): Command => ({
   kind: 'send',
@@ -71,9 +37,9 @@ describe('applyCommand while the session is not READY', () => {
   afterEach(() => vi.useRealTimers());
 
   function setup(holds = async () => true) {
-    const net = driver();
+    const net = handDriver();
     const emitted: HostEvent[] = [];
-    const rt = new SessionRuntime({ tenantId: 't1', sessionId: 's1', method: 'qr' }, net.d, {
+    const rt = new SessionRuntime({ tenantId: 't1', sessionId: 's1', method: 'qr' }, net.driver, {
       stillHolds: holds,
       maxFailures: 3,
       zombieIdleMs: 60_000,

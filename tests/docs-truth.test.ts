@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../functions/api/app.ts';
 import { simulatorRoutes } from '../simulator/routes.ts';
+import { must } from './support/must.ts';
 
 /**
  * README.md and docs/*.md name files, folders, routes, environment variables and sections; each named
@@ -45,9 +46,11 @@ function prose(file: string): Array<{ line: number; text: string }> {
   return out;
 }
 
-const spans = (text: string) => [...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!.trim());
+const spans = (text: string) => [...text.matchAll(/`([^`\n]+)`/g)].map((m) => must(m[1], 'm[1]').trim());
 const links = (text: string) =>
-  [...text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1]!).filter((l) => !/^[a-z]+:/i.test(l));
+  [...text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)]
+    .map((m) => must(m[1], 'm[1]'))
+    .filter((l) => !/^[a-z]+:/i.test(l));
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens; repeats numbered. */
 function anchors(file: string): Set<string> {
@@ -56,7 +59,7 @@ function anchors(file: string): Set<string> {
   for (const { text } of prose(file)) {
     const h = text.match(/^#{1,6}\s+(.+?)\s*#*\s*$/);
     if (!h) continue;
-    const base = h[1]!
+    const base = must(h[1], 'h[1]')
       .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
       .toLowerCase()
       .replace(/[^\p{L}\p{N}\s_-]/gu, '')
@@ -78,7 +81,7 @@ const exists = (path: string) => existsSync(join(root, path));
 function repoPath(span: string): string | undefined {
   if (/\s/.test(span) || !span.includes('/')) return undefined;
   const segments = span.replace(/\/$/, '').split('/');
-  if (!topLevel.has(segments[0]!)) return undefined;
+  if (!topLevel.has(must(segments[0], 'segments[0]'))) return undefined;
   const fixed: string[] = [];
   for (const s of segments) {
     if (PLACEHOLDER.test(s)) break;
@@ -127,7 +130,7 @@ describe('README.md and docs/*.md', () => {
     for (const doc of docs)
       for (const { line, text } of prose(doc))
         for (const m of text.matchAll(/`npm run ([\w:-]+)/g))
-          if (!scripts[m[1]!]) wrong.push(`${doc}:${line} npm run ${m[1]}`);
+          if (!scripts[must(m[1], 'm[1]')]) wrong.push(`${doc}:${line} npm run ${m[1]}`);
     for (const [name, command] of Object.entries(scripts))
       for (const file of command.match(/[\w./-]+\.(?:ts|mjs|cjs|js)\b/g) ?? [])
         if (!exists(file) && !file.startsWith('.')) wrong.push(`package.json scripts.${name}: no ${file}`);
@@ -183,7 +186,7 @@ describe('README.md and docs/*.md', () => {
       return routes.some(
         (r) =>
           (rest ? r.length >= fixed.length : r.length === fixed.length) &&
-          fixed.every((s, i) => s === r[i] || param(s) || param(r[i]!)),
+          fixed.every((s, i) => s === r[i] || param(s) || param(must(r[i], 'r[i]'))),
       );
     }
 
@@ -194,7 +197,7 @@ describe('README.md and docs/*.md', () => {
         for (const { line, text } of prose(doc))
           for (const span of spans(text)) {
             const m = span.match(ROUTE);
-            if (m && !served(m[1]!)) unknown.push(`${doc}:${line} \`${span}\``);
+            if (m && !served(must(m[1], 'm[1]'))) unknown.push(`${doc}:${line} \`${span}\``);
           }
       expect(unknown).toEqual([]);
       // The check can fail: a route nobody serves is caught.
@@ -212,9 +215,9 @@ describe('README.md and docs/*.md', () => {
       .join('\n');
     const envSchema = readFileSync(join(root, 'shared/config/env.ts'), 'utf8');
     const read = new Set([
-      ...[...envSchema.matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]!),
-      ...[...code.matchAll(/(?:process\.env|env\(\)|\benv)(?:\.|\[['"])([A-Z][A-Z0-9_]+)/g)].map(
-        (m) => m[1]!,
+      ...[...envSchema.matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)].map((m) => must(m[1], 'm[1]')),
+      ...[...code.matchAll(/(?:process\.env|env\(\)|\benv)(?:\.|\[['"])([A-Z][A-Z0-9_]+)/g)].map((m) =>
+        must(m[1], 'm[1]'),
       ),
       // The stack sets its functions' and hosts' variables by name (infra/).
       ...files
@@ -223,7 +226,7 @@ describe('README.md and docs/*.md', () => {
           ...readFileSync(join(root, f), 'utf8').matchAll(/\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+):/g),
           ...readFileSync(join(root, f), 'utf8').matchAll(/addEnvironment\(\s*'([A-Z][A-Z0-9_]+)'/g),
         ])
-        .map((m) => m[1]!),
+        .map((m) => must(m[1], 'm[1]')),
     ]);
     const words = new Set(code.match(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g));
     const NAME = /^[A-Z][A-Z0-9]*(?:_(?:[A-Z0-9]+|\*))+$/;

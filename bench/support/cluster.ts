@@ -7,6 +7,7 @@ import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
 import { startLocalAws } from '../../scripts/local/local-aws.ts';
 import { localSecrets } from '../../scripts/local/secrets.ts';
 import { jsonCaller } from '../../tests/support/http.ts';
+import { must } from '../../tests/support/must.ts';
 
 let aws: Awaited<ReturnType<typeof startLocalAws>> | undefined;
 
@@ -47,7 +48,7 @@ export async function startCluster(opts: { prefix: string; shards: number; env?:
   };
   const api = spawnTs('scripts/local/api-process.ts');
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: api.stdout! }).on(
+    createInterface({ input: must(api.stdout, 'api.stdout') }).on(
       'line',
       (l) => l.startsWith('{"baseUrl"') && resolve(JSON.parse(l).baseUrl),
     );

@@ -5,6 +5,7 @@ import type { InitializeMiddleware } from '@smithy/types';
 import { dynamoClient, s3Client, sqsClient } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import { startService } from '../../scripts/local/service.ts';
+import { must } from '../../tests/support/must.ts';
 
 /**
  * The whole service as `npm start` runs it (DynamoDB Local persisting under BENCH_DATA_DIR, the
@@ -126,7 +127,10 @@ function procCpuMs(pid: number | undefined): number {
   if (!pid) return Number.NaN;
   try {
     // /proc/<pid>/stat: fields 14 and 15 are utime and stime in clock ticks (100 a second).
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const fields = must(
+      readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1],
+      `the fields of /proc/${pid}/stat`,
+    ).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return Number.NaN;

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { SseBlocks } from '../../tests/support/sse-frames.ts';
 
 /**
  * Child process of bench/webhook-sse.ts: holds many SSE connections to one stream, so that the
@@ -18,15 +19,10 @@ function open(url: string): Promise<void> {
     const req = request(url, { headers: { accept: 'text/event-stream' }, agent: false }, (res) => {
       if (res.statusCode !== 200) return reject(new Error(`status ${res.statusCode}`));
       res.setEncoding('utf8');
-      let buf = '';
+      const blocks = new SseBlocks();
       let isConnected = false;
       res.on('data', (chunk: string) => {
-        buf += chunk;
-        let end = buf.indexOf('\n\n');
-        while (end >= 0) {
-          const block = buf.slice(0, end);
-          buf = buf.slice(end + 2);
-          end = buf.indexOf('\n\n');
+        for (const block of blocks.push(chunk)) {
           if (!isConnected && block.includes(': connected')) {
             isConnected = true;
             connected++;

@@ -2,13 +2,16 @@ import { generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, inject, it } from 'vitest';
 import { adminSubject } from '../../shared/auth/credentials.ts';
 import { adminToken, api, newTenant } from '../support/client.ts';
+import { must } from '../support/must.ts';
 
 const secret = () => new TextEncoder().encode(inject('serviceEnv').JWT_SECRET);
 
 const claims = { tenant: 'admin', scope: 'admin' };
 // Admin tokens name the admin key they were minted from (shared/auth/credentials.ts).
-const signed = (alg = 'HS256', sub = adminSubject(inject('adminApiKey'))!) =>
-  new SignJWT(claims).setProtectedHeader({ alg }).setSubject(sub).setIssuer('wsm').setAudience('wsm-api');
+const signed = (
+  alg = 'HS256',
+  sub = must(adminSubject(inject('adminApiKey')), "adminSubject(inject('adminApiKey'))"),
+) => new SignJWT(claims).setProtectedHeader({ alg }).setSubject(sub).setIssuer('wsm').setAudience('wsm-api');
 
 describe('token issuance', () => {
   it('exchanges the admin key (body or X-Api-Key header) for a JWT', async () => {

@@ -6,9 +6,8 @@ import {
   linkByQr,
   startBaileysStack,
   deliveredOnce as storedOnce,
-  webhookTo,
 } from '../support/baileys-host.ts';
-import { waitFor } from '../support/client.ts';
+import { commandFinished, waitFor } from '../support/client.ts';
 import {
   type Companion,
   type FakeNetwork,
@@ -16,6 +15,7 @@ import {
   startFakeNetwork,
 } from '../support/fake-network/index.ts';
 import type { jsonClient } from '../support/http.ts';
+import { webhookTo } from '../support/listeners.ts';
 import { stopProcess } from '../support/processes.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -42,16 +42,7 @@ const session = async () => (await admin.get(`/api/sessions/${sessionId}`)).body
 const history = (type: 'inbound' | 'outbound') => historyOf(admin, sessionId, type);
 const deliveredOnce = (id: string) => storedOnce(admin, hook, sessionId, id);
 
-async function commandDone(commandId: string) {
-  return waitFor(
-    async () => {
-      const c = (await admin.get(`/api/commands/${commandId}`)).body.command;
-      return c && c.status !== 'pending' ? c : undefined;
-    },
-    45_000,
-    `command ${commandId}`,
-  );
-}
+const commandDone = (commandId: string) => commandFinished(admin, commandId, 45_000);
 
 beforeAll(async () => {
   net = await startFakeNetwork();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BaileysStack, startBaileysStack } from '../support/baileys-host.ts';
+import { type BaileysStack, sessionWithQr, startBaileysStack } from '../support/baileys-host.ts';
 import { waitFor } from '../support/client.ts';
 import { type FakeNetwork, type FakeUser, startFakeNetwork } from '../support/fake-network/index.ts';
 
@@ -29,15 +29,7 @@ afterAll(async () => {
 describe('passkey-gated linking (Baileys on the fake network)', () => {
   it('ends FAILED with PASSKEY_REQUIRED after the scan, and shows no further QR', async () => {
     const { admin } = stack;
-    const sessionId: string = (await admin.post('/api/sessions', { name: 'gated' })).body.session.sessionId;
-    const qr = await waitFor(
-      async () =>
-        (await admin.get(`/api/sessions/${sessionId}/qr`, { accept: 'application/json' })).body?.qr as
-          | string
-          | null,
-      20_000,
-      'a QR from the host',
-    );
+    const { sessionId, qr } = await sessionWithQr(admin, 'gated');
     await expect(owner.scanQr(qr)).rejects.toThrow(/passkey/);
     const failed = await waitFor(
       async () => {

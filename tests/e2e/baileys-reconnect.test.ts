@@ -4,7 +4,6 @@ import {
   linkByQr,
   startBaileysStack,
   deliveredOnce as storedOnce,
-  webhookTo,
 } from '../support/baileys-host.ts';
 import { waitFor } from '../support/client.ts';
 import {
@@ -14,6 +13,7 @@ import {
   startFakeNetwork,
 } from '../support/fake-network/index.ts';
 import type { jsonClient } from '../support/http.ts';
+import { webhookTo } from '../support/listeners.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 /**

@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type BaileysStack,
-  historyOf,
-  linkByQr,
-  startBaileysStack,
-  webhookTo,
-} from '../support/baileys-host.ts';
+import { type BaileysStack, historyOf, linkByQr, startBaileysStack } from '../support/baileys-host.ts';
 import { waitFor } from '../support/client.ts';
 import { type FakeNetwork, type FakeUser, startFakeNetwork } from '../support/fake-network/index.ts';
 import type { jsonClient } from '../support/http.ts';
+import { webhookTo } from '../support/listeners.ts';
+import { must } from '../support/must.ts';
 import { openStream } from '../support/sse-client.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -91,7 +87,7 @@ describe('undecryptable messages (Baileys on the fake network)', () => {
       20_000,
       'the real message webhook',
     );
-    const real = hook.of('message.inbound', id)[1]!;
+    const real = must(hook.of('message.inbound', id)[1], "hook.of('message.inbound', id)[1]");
     expect(real.json.content.text).toBe('two boxes of mangoes, please');
     expect(real.json).not.toHaveProperty('decrypt_failed');
     expect(real.headers['x-service-delivery-id']).not.toBe(placeholder.headers['x-service-delivery-id']);

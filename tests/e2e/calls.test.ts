@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { listenTo } from '../support/listeners.ts';
 import { outbox } from '../support/outbox.ts';
-import { openStream } from '../support/sse-client.ts';
-import { startReceiver } from '../support/webhook-receiver.ts';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -11,17 +10,7 @@ afterEach(async () => {
 
 async function setup() {
   const t = await newTenant('calls');
-  const recv = await startReceiver();
-  closers.push(recv.close);
-  const cfg = await t.api.post('/api/webhook/config', {
-    webhookUrl: recv.url,
-    approvedDomains: '127.0.0.1',
-    enabled: true,
-  });
-  expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
-  const live = await openStream(t.portalId);
-  closers.push(live.close);
-  await live.connected;
+  const { recv, stream: live } = await listenTo(t, closers);
   return { t, recv, live };
 }
 

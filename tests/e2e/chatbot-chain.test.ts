@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionReady, waitFor } from '../support/client.ts';
 import { type FakeAi, startFakeAi } from '../support/fake-ai.ts';
 import { jsonClient } from '../support/http.ts';
+import { must } from '../support/must.ts';
 import { spawnApi, stopProcess } from '../support/processes.ts';
 
 /**
@@ -91,7 +92,7 @@ describe('model chain through the running service', () => {
     const warm = await ask('Hello');
     expect(warm.reply).toBe('Reply to: Hello');
     expect(warm.keys).toHaveLength(1);
-    const start = warm.keys[0]!;
+    const start = must(warm.keys[0], 'warm.keys[0]');
     const other = start === P0 ? P1 : P0;
 
     // That key is rate limited: the next one answers.

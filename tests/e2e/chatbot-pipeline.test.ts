@@ -8,6 +8,7 @@ import { verifySignature } from '../../shared/webhooks/sign.ts';
 import { chatbotTurnDone } from '../support/chatbot.ts';
 import { api, messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { fakeAi } from '../support/fake-ai-control.ts';
+import { must } from '../support/must.ts';
 import { type OutboxEntry, outbox } from '../support/outbox.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -117,13 +118,13 @@ describe('chatbot pipeline', () => {
 
     const from = customer();
     const inboundId = await inbound(s.sessionId, from, 'What are your opening hours?');
-    const [reply] = await repliesTo(s.sessionId, from);
-    expect(reply!.text).toBe(`We open at 9 (${marker})`);
+    const reply = must((await repliesTo(s.sessionId, from))[0], 'a reply');
+    expect(reply.text).toBe(`We open at 9 (${marker})`);
 
     // Human-like: composing first, then the message after the typing delay, then paused.
-    const composing = reply!.presence.find((p) => p.type === 'composing');
-    expect(composing, JSON.stringify(reply!.presence)).toBeDefined();
-    const typed = reply!.at - composing!.at;
+    const composing = reply.presence.find((p) => p.type === 'composing');
+    expect(composing, JSON.stringify(reply.presence)).toBeDefined();
+    const typed = reply.at - must(composing, 'composing').at;
     expect(typed).toBeGreaterThanOrEqual(TYPING_MIN_MS - 5);
     expect(typed).toBeLessThanOrEqual(TYPING_MAX_MS + 400);
 
@@ -131,13 +132,13 @@ describe('chatbot pipeline', () => {
     const history = await waitFor(
       async () => {
         const r = await t.api.get(`/view/messages/v1?limit=50`);
-        const mine = (r.body.messages as Array<Record<string, any>>).find((m) => m.id === reply!.id);
+        const mine = (r.body.messages as Array<Record<string, any>>).find((m) => m.id === reply.id);
         return mine?.status === 'sent' || mine?.status === 'delivered' ? mine : undefined;
       },
       10_000,
       'reply in history as sent',
     );
-    expect(history.id).toBe(reply!.id);
+    expect(history.id).toBe(reply.id);
 
     const hook = await waitFor(async () => recv.of('chatbot.reply', inboundId)[0], 10_000, 'chatbot.reply');
     expect(hook.headers['x-service-event']).toBe('chatbot.reply');
@@ -154,7 +155,7 @@ describe('chatbot pipeline', () => {
       session_id: s.sessionId,
       chat_id: from,
       message_id: inboundId,
-      reply: { message_id: reply!.id, text: `We open at 9 (${marker})` },
+      reply: { message_id: reply.id, text: `We open at 9 (${marker})` },
       tier: 'rule',
       model: null,
       tokens: null,
@@ -187,8 +188,8 @@ describe('chatbot pipeline', () => {
     const word = `unmatched-${Date.now()}`;
     const first = await inbound(s.sessionId, from, `tell me about ${word}`);
     const ping = await inbound(s.sessionId, from, 'PING'); // exact matches case-insensitively
-    const [reply] = await repliesTo(s.sessionId, from);
-    expect(reply!.text).toBe('pong');
+    const reply = must((await repliesTo(s.sessionId, from))[0], 'a reply');
+    expect(reply.text).toBe('pong');
     for (const id of [first, ping]) await turnDone(t, s.sessionId, id);
     expect(to(await outbox(s.sessionId), from)).toHaveLength(1);
     expect((await fakeAi.requests()).some((r) => JSON.stringify(r.body).includes(word))).toBe(false);
@@ -203,8 +204,8 @@ describe('chatbot pipeline', () => {
     await addRule(t, { triggerType: 'exact', keyword: 'hours', response: 'Open 9 to 5' });
     const from = customer();
     const second = await inbound(s.sessionId, from, 'hours');
-    const [reply] = await repliesTo(s.sessionId, from);
-    expect(reply!.text).toBe('Open 9 to 5');
+    const reply = must((await repliesTo(s.sessionId, from))[0], 'a reply');
+    expect(reply.text).toBe('Open 9 to 5');
     // The second message's job ran (its marker is done). The first one had no job when its hooks ran
     // before the rule was saved; on a loaded machine they may run after it (the message is visible in
     // history before its hooks run), and then its job finds nothing to do: never a reply.
@@ -231,8 +232,8 @@ describe('chatbot pipeline', () => {
     const last = await inbound(s.sessionId, from, 'of a cleaning?');
     // The newest message answers the whole burst; no rule matches its own text, so the turn's text
     // (all three joined) is what matched.
-    const [reply] = await repliesTo(s.sessionId, from);
-    expect(reply!.text).toBe('Prices start at 100.');
+    const reply = must((await repliesTo(s.sessionId, from))[0], 'a reply');
+    expect(reply.text).toBe('Prices start at 100.');
     for (const id of [...ids, last]) await turnDone(t, s.sessionId, id);
     expect(to(await outbox(s.sessionId), from)).toHaveLength(1);
     await messageStored(t.api, last);
@@ -256,8 +257,8 @@ describe('chatbot pipeline', () => {
     // Off again: the same rule answers.
     await t.api.post('/api/v1/chatbot/pure-extractor', { enabled: false, sessionKey: s.sessionId });
     await inbound(s.sessionId, from, 'hello again');
-    const [reply] = await repliesTo(s.sessionId, from);
-    expect(reply!.text).toBe('Hi there');
+    const reply = must((await repliesTo(s.sessionId, from))[0], 'a reply');
+    expect(reply.text).toBe('Hi there');
   });
 
   it('group, own, backlog and old messages get no reply (still stored)', async () => {
@@ -328,12 +329,12 @@ describe('chatbot with the model', () => {
     const question = `Do you do root canals? ${tag}`;
     const inboundId = await inbound(s.sessionId, from, question);
     const sent = await repliesTo(s.sessionId, from, 2, 20_000);
-    expect(sent[1]!.text).toBe(`Reply to: ${question}`);
-    expect(sent[1]!.presence.some((p) => p.type === 'composing')).toBe(true);
+    expect(must(sent[1], 'sent[1]').text).toBe(`Reply to: ${question}`);
+    expect(must(sent[1], 'sent[1]').presence.some((p) => p.type === 'composing')).toBe(true);
 
     const calls = (await fakeAi.requests()).filter((r) => JSON.stringify(r.body).includes(question));
     expect(calls).toHaveLength(1);
-    const body = calls[0]!.body;
+    const body = must(calls[0], 'calls[0]').body;
     const system = body.system as Array<{ text: string; cache_control?: unknown }>;
     const cached = system.filter((b) => b.cache_control);
     expect(cached.length).toBeGreaterThan(0);
@@ -348,8 +349,8 @@ describe('chatbot with the model', () => {
       text: JSON.stringify(m.content),
     }));
     expect(turns.map((x) => x.role)).toEqual(['user', 'assistant', 'user']);
-    expect(turns[1]!.text).toContain('Hello! How can I help?');
-    expect(turns[2]!.text).toContain(question);
+    expect(must(turns[1], 'turns[1]').text).toContain('Hello! How can I help?');
+    expect(must(turns[2], 'turns[2]').text).toContain(question);
 
     const hook = await waitFor(async () => recv.of('chatbot.reply', inboundId)[0], 10_000, 'chatbot.reply');
     expect(hook.json).toMatchObject({
@@ -446,8 +447,8 @@ describe('chatbot with the model', () => {
 
     const from = customer();
     const q1 = await inbound(s.sessionId, from, 'where can I park');
-    const [reply] = await repliesTo(s.sessionId, from, 1, 20_000);
-    expect(reply!.text).toBe(`Free parking behind the building (${tag}).`);
+    const reply = must((await repliesTo(s.sessionId, from, 1, 20_000))[0], 'a reply');
+    expect(reply.text).toBe(`Free parking behind the building (${tag}).`);
     const hook = await waitFor(async () => recv.of('chatbot.reply', q1)[0], 10_000, 'chatbot.reply');
     expect(hook.json).toMatchObject({ tier: 'intent', intent: { id: 'parking' }, model: null, credits: 0 });
     // Every decision is explained: the intents weighed, with their scores, and why not (null: answered).
@@ -457,11 +458,11 @@ describe('chatbot with the model', () => {
     const offTopic = `What is the capital of Peru? ${tag}`;
     const q2 = await inbound(s.sessionId, from, offTopic);
     const sent = await repliesTo(s.sessionId, from, 2, 20_000);
-    expect(sent[1]!.text).toBe(`Reply to: ${offTopic}`);
+    expect(must(sent[1], 'sent[1]').text).toBe(`Reply to: ${offTopic}`);
     const calls = (await fakeAi.requests()).filter((r) => JSON.stringify(r.body).includes(tag));
     // Only the off-topic question reached the model (the earlier turn is in its history).
     expect(calls).toHaveLength(1);
-    expect(JSON.stringify(calls[0]!.body.messages.at(-1))).toContain('capital of Peru');
+    expect(JSON.stringify(must(calls[0], 'calls[0]').body.messages.at(-1))).toContain('capital of Peru');
     const deferred = await waitFor(async () => recv.of('chatbot.reply', q2)[0], 10_000, 'chatbot.reply');
     expect(deferred.json).toMatchObject({ tier: 'model', intent: null, defer_reason: 'no match' });
     expect(Array.isArray(deferred.json.intent_candidates)).toBe(true);

@@ -4,9 +4,10 @@ import { dataTable } from '#shared/store/tables';
 import { chatbotTurnDone } from '../support/chatbot.ts';
 import { api, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { fakeAi } from '../support/fake-ai-control.ts';
+import { hookedReceiver } from '../support/listeners.ts';
 import { outbox } from '../support/outbox.ts';
 import { openStream } from '../support/sse-client.ts';
-import { startReceiver } from '../support/webhook-receiver.ts';
+import type { startReceiver } from '../support/webhook-receiver.ts';
 
 /**
  * Human takeover (docs/chatbot.md, "Human takeover"), through the public interface: the simulated
@@ -32,14 +33,7 @@ const customer = () =>
 async function setup() {
   const t = await newTenant('takeover');
   const s = await readySession(t.api);
-  const recv = await startReceiver();
-  closers.push(recv.close);
-  const cfg = await t.api.post('/api/webhook/config', {
-    webhookUrl: recv.url,
-    approvedDomains: '127.0.0.1',
-    enabled: true,
-  });
-  expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
+  const recv = await hookedReceiver(t.api, closers);
   const rule = await t.api.post(`${BASE}/rules`, {
     mobid: '*',
     triggerType: 'contains',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getMessage } from '#shared/messages/repository';
 import { type api, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
+import { must } from '../support/must.ts';
 
 type Client = ReturnType<typeof api>;
 
@@ -96,7 +97,7 @@ describe('GET /api/chats/{chatId}/messages', () => {
     const ids: string[] = [];
     for (const text of ['m1', 'm2', 'm3']) {
       ids.push(await simInbound({ sessionId: s.sessionId, from, text }));
-      await stored(t.id, s.sessionId, ids.at(-1)!);
+      await stored(t.id, s.sessionId, must(ids.at(-1), 'ids.at(-1)'));
     }
     ids.push(await send(t.api, t.id, s.sessionId, from, 'm4'));
     await stored(

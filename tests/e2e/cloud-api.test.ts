@@ -14,6 +14,7 @@ import {
 } from 'whatsapp-api-js/messages';
 import { api, baseUrl, newTenant, readySession } from '../support/client.ts';
 import { fixtures, mediaServer } from '../support/media-server.ts';
+import { must } from '../support/must.ts';
 import { outboxWith } from '../support/outbox.ts';
 
 const photo = fixtures.png();
@@ -97,7 +98,7 @@ describe('Cloud-API-compatible send', () => {
         new Body('Shall we book?'),
       ),
     );
-    const firstId = 'messages' in buttons ? buttons.messages[0]!.id : '';
+    const firstId = 'messages' in buttons ? must(buttons.messages[0], 'buttons.messages[0]').id : '';
     expect(firstId).toMatch(/^wamid\./);
 
     const reply = await t.api.post(`/api/messages/${s.sessionId}/messages`, {

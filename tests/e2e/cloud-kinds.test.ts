@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WhatsAppAPI } from 'whatsapp-api-js';
 import {
   ActionList,
   Body,
@@ -20,21 +19,11 @@ import {
 } from 'whatsapp-api-js/messages';
 import { fromVCard } from '#shared/messages/vcard';
 import { toSticker } from '../../connection-host/sticker.ts';
-import { baseUrl, newTenant, readySession } from '../support/client.ts';
+import { newTenant, readySession } from '../support/client.ts';
+import { cloudClient } from '../support/cloud-client.ts';
 import { fixtures, mediaServer } from '../support/media-server.ts';
+import { must } from '../support/must.ts';
 import { outboxWith } from '../support/outbox.ts';
-
-/** The real Cloud API client, its Graph requests pointed at this service (as in cloud-media.test.ts). */
-function cloudClient(token: string) {
-  const redirect: typeof fetch = (input, init) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-    if (url.origin === new URL(baseUrl()).origin) return fetch(url, init);
-    const path = url.pathname.replace(/^\/v[\d.]+\//, '/');
-    const base = /^\/[^/]+\/(media|messages)$/.test(path) ? '/api/messages' : '/api/media';
-    return fetch(`${baseUrl()}${base}${path}${url.search}`, init);
-  };
-  return new WhatsAppAPI({ token, v: 'v21.0', secure: false, ponyfill: { fetch: redirect } });
-}
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const photo = fixtures.png(30);
@@ -48,7 +37,10 @@ afterAll(() => server.close());
 
 const idOf = (r: unknown) => {
   if (!r || typeof r !== 'object' || !('messages' in r)) throw new Error(`not sent: ${JSON.stringify(r)}`);
-  return (r as { messages: Array<{ id: string }> }).messages[0]!.id.replace(/^wamid\./, '');
+  return must(
+    (r as { messages: Array<{ id: string }> }).messages[0],
+    '(r as { messages: Array<{ id: string }> }).messages[0]',
+  ).id.replace(/^wamid\./, '');
 };
 
 describe('Cloud API message kinds', () => {
@@ -105,7 +97,7 @@ describe('Cloud API message kinds', () => {
       type: 'location',
       location: { latitude: 12.9716, longitude: 77.5946, name: 'Shop', address: 'MG Road' },
     });
-    expect(cards!.contacts!.map((c) => fromVCard(c.vcard))).toEqual([
+    expect(must(cards?.contacts, 'the contact cards sent').map((c) => fromVCard(c.vcard))).toEqual([
       { name: 'Asha Rao', phones: ['919876543211'], email: 'asha@example.com', org: 'Clinic' },
       { name: 'Bob', phones: ['14155550100'] },
     ]);

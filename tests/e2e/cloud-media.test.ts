@@ -1,26 +1,10 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { WhatsAppAPI } from 'whatsapp-api-js';
 import { Document, Image } from 'whatsapp-api-js/messages';
 import { api, baseUrl, newTenant, readySession } from '../support/client.ts';
+import { cloudClient } from '../support/cloud-client.ts';
 import { fixtures } from '../support/media-server.ts';
 import { outboxWith } from '../support/outbox.ts';
-
-/**
- * The real Cloud API client with its Graph requests pointed at this service: `/{phone}/media` and
- * `/{phone}/messages` live under `/api/messages`, a media object `/{media-id}` under `/api/media`.
- * A URL of this service (a media object's `url`) is fetched as it is.
- */
-function cloudClient(token: string) {
-  const redirect: typeof fetch = (input, init) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-    if (url.origin === new URL(baseUrl()).origin) return fetch(url, init);
-    const path = url.pathname.replace(/^\/v[\d.]+\//, '/');
-    const base = /^\/[^/]+\/(media|messages)$/.test(path) ? '/api/messages' : '/api/media';
-    return fetch(`${baseUrl()}${base}${path}${url.search}`, init);
-  };
-  return new WhatsAppAPI({ token, v: 'v21.0', secure: false, ponyfill: { fetch: redirect } });
-}
 
 const form = (bytes: Buffer, type: string, name: string) => {
   const f = new FormData();

@@ -10,6 +10,7 @@ import { launchBrowser } from '../support/browser.ts';
 import { chatbotTurnDone } from '../support/chatbot.ts';
 import { api, baseUrl, newTenant, readySession, simInbound } from '../support/client.ts';
 import { fixtures, mediaServer } from '../support/media-server.ts';
+import { must } from '../support/must.ts';
 import { outbox, outboxWith } from '../support/outbox.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -221,7 +222,10 @@ describe('the web console in a real browser', () => {
     await visit(desktop, 'Webhooks');
     const failed = desktop.locator('tr[data-delivery]', { hasText: 'failed' }).first();
     await failed.waitFor({ timeout: 10_000 });
-    const deliveryId = (await failed.getAttribute('data-delivery'))!;
+    const deliveryId = must(
+      await failed.getAttribute('data-delivery'),
+      "(await failed.getAttribute('data-delivery'))",
+    );
     healthy = true;
     await failed.getByRole('button', { name: 'Redeliver' }).click();
     await desktop
@@ -236,7 +240,10 @@ describe('the web console in a real browser', () => {
     await attempts.getByRole('cell', { name: '200' }).waitFor();
     expect(await attempts.locator('tbody tr').count()).toBe(2);
     // Filters: by event and status, as the API filters (the same query answers the same rows).
-    const event = (await desktop.locator(`tr[data-delivery="${deliveryId}"] td`).first().textContent())!;
+    const event = must(
+      await desktop.locator(`tr[data-delivery="${deliveryId}"] td`).first().textContent(),
+      `the event cell of delivery ${deliveryId}`,
+    );
     const filters = desktop.getByRole('group', { name: 'Filters' });
     await filters.getByLabel(/^Event/).selectOption(event);
     await filters.getByLabel(/^Status/).selectOption('delivered');
@@ -259,7 +266,7 @@ describe('the web console in a real browser', () => {
       desktop.waitForEvent('download'),
       desktop.getByRole('button', { name: 'Download contacts CSV' }).click(),
     ]);
-    const csv = readFileSync((await download.path())!, 'utf8');
+    const csv = readFileSync(must(await download.path(), '(await download.path())'), 'utf8');
     expect(csv).toContain('phone_number');
     expect(csv).toContain('15550004444');
     await shot(desktop, 'exports', 'desktop');
@@ -370,7 +377,8 @@ describe('the web console in a real browser', () => {
     // Delivery ticks follow the network's receipts: the status is the ticks' accessible name.
     await messages.getByRole('img', { name: /^(sent|delivered)$/ }).waitFor({ timeout: 15_000 });
     expect(
-      (await api().post('/_sim/receipt', { sessionId, messageId: sent!.id, status: 'read' })).status,
+      (await api().post('/_sim/receipt', { sessionId, messageId: must(sent, 'sent').id, status: 'read' }))
+        .status,
     ).toBe(200);
     await messages.getByRole('img', { name: 'read' }).waitFor({ timeout: 15_000 });
     await shot(page, 'inbox-media', 'desktop');
@@ -407,7 +415,7 @@ describe('the web console in a real browser', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Download groups CSV' }).click(),
     ]);
-    const csv = readFileSync((await download.path())!, 'utf8');
+    const csv = readFileSync(must(await download.path(), '(await download.path())'), 'utf8');
     expect(csv).toContain('GroupName,GroupId,MembersCount,Members,TotalMessagesInGroup,LastMsgOn');
     expect(csv).toContain('Reception staff');
     expect(csv).toMatch(/Meera \(\+91[\d ]+\)/);

@@ -11,6 +11,7 @@ import { dataTable } from '#shared/store/tables';
 import { api, newTenant, readySession, waitFor } from '../support/client.ts';
 import { startFakePostgres } from '../support/fake-postgres.ts';
 import type { RecordedSheetsCall } from '../support/fake-sheets.ts';
+import { must } from '../support/must.ts';
 import { startPostgres, type TestPostgres } from '../support/postgres.ts';
 
 const sim = api();
@@ -179,7 +180,7 @@ describe('POST /api/sessions/contacts/export', () => {
     const secrets = new SecretsManagerClient({ region: process.env.AWS_REGION });
     const secretId = tenantSecretName(env().RESOURCE_PREFIX, t.id, 'export-settings');
     const stored = await secrets.send(new GetSecretValueCommand({ SecretId: secretId }));
-    expect(JSON.parse(stored.SecretString!).sqltable).toEqual({
+    expect(JSON.parse(must(stored.SecretString, 'stored.SecretString')).sqltable).toEqual({
       connectionString: 'postgres://bob:hunter2-secret@db.example.com:5432/crm',
       table: 'leads2',
     });

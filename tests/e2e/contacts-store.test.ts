@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listChats, listContacts, listGroups, phoneOfLid } from '#shared/contacts/repository';
 import { api, messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
+import { must } from '../support/must.ts';
 
 const sim = api();
 
@@ -45,7 +46,10 @@ describe('contacts, chats, groups and LID mappings', () => {
     const contacts = await listContacts(t.id, s.sessionId);
     expect(contacts.map((c) => [c.phone, c.name])).toContainEqual(['919811100001', 'Asha']);
 
-    const lid = chats.find((c) => c.chatId.endsWith('@lid'))!.chatId.replace('@lid', '');
+    const lid = must(
+      chats.find((c) => c.chatId.endsWith('@lid')),
+      "an entry of chats where c.chatId.endsWith('@lid')",
+    ).chatId.replace('@lid', '');
     expect(await waitFor(() => phoneOfLid(t.id, s.sessionId, lid))).toBe('919811100002');
 
     const groups = await waitFor(async () => {

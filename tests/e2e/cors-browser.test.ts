@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LOOPBACK } from '../../scripts/local/free-port.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { baseUrl, newTenant, readySession, simInbound } from '../support/client.ts';
+import { must } from '../support/must.ts';
 
 /**
  * A browser page on another origin uses the service the way a customer's web app would: EventSource
@@ -78,15 +79,15 @@ const closeEventSource = (page: Page) =>
 /** fetch() from the page with a bearer token (a preflighted request): its status, or the browser's refusal. */
 const fetchFrom = (page: Page, url: string, token: string) =>
   page.evaluate(
-    async ([u, t]) => {
+    async ([u, t]: [string, string]) => {
       try {
-        const r = await fetch(u!, { headers: { authorization: `Bearer ${t}` } });
+        const r = await fetch(u, { headers: { authorization: `Bearer ${t}` } });
         return { status: r.status, requestId: r.headers.get('x-request-id') };
       } catch (err) {
         return { refused: String(err) };
       }
     },
-    [url, token],
+    [url, token] as [string, string],
   );
 
 describe('a browser page on another origin', () => {
@@ -99,7 +100,10 @@ describe('a browser page on another origin', () => {
     await simInbound({ sessionId: s.sessionId, from: '15550003333', name: 'Web', text: 'hello browser' });
     await expect.poll(async () => (await state(allowed)).got.length, { timeout: 10_000 }).toBeGreaterThan(0);
     const [first] = (await state(allowed)).got;
-    expect(JSON.parse(first!)).toMatchObject({ event: 'message:inbound', message: 'hello browser' });
+    expect(JSON.parse(must(first, 'first'))).toMatchObject({
+      event: 'message:inbound',
+      message: 'hello browser',
+    });
     await closeEventSource(allowed);
 
     // EventSource cannot send headers: the key rides in the query, as the docs say.

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { api, messageStored, newTenant, readySession, waitFor } from '../support/client.ts';
+import { webhookTo } from '../support/listeners.ts';
 import { fixtures, mediaServer } from '../support/media-server.ts';
+import { must } from '../support/must.ts';
 import { outboxWith } from '../support/outbox.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -11,11 +13,7 @@ describe('outbound delivery', () => {
     const t = await newTenant();
     const hook = await startReceiver();
     try {
-      await t.api.post('/api/webhook/config', {
-        webhookUrl: hook.url,
-        approvedDomains: ['127.0.0.1'],
-        enabled: true,
-      });
+      await webhookTo(t.api, hook);
       const s = await readySession(t.api);
       const sent = await t.api.post('/api/messages/send', {
         sessionId: s.sessionId,
@@ -68,11 +66,7 @@ describe('outbound delivery', () => {
     const media = await mediaServer({});
     const hook = await startReceiver();
     try {
-      await t.api.post('/api/webhook/config', {
-        webhookUrl: hook.url,
-        approvedDomains: '127.0.0.1',
-        enabled: true,
-      });
+      await webhookTo(t.api, hook);
       const s = await readySession(t.api);
       const sent = await t.api.post('/api/messages/send', {
         sessionId: s.sessionId,
@@ -126,7 +120,7 @@ describe('outbound delivery', () => {
     );
     expect(replies.map((r) => r.status)).toEqual([202, 202, 202, 202, 202]);
     const out = await outboxWith(s.sessionId, 5);
-    const gaps = out.slice(1).map((m, i) => m.at - out[i]!.at);
+    const gaps = out.slice(1).map((m, i) => m.at - must(out[i], 'out[i]').at);
     // SEND_INTERVAL_MS is 50 in tests, with ±20 % jitter.
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(35);
   });

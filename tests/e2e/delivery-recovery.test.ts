@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createDelivery, type Delivery, getDelivery } from '#shared/webhooks/repository';
 import { sweepDeliveries } from '../../functions/webhooks/sweep.ts';
 import { newTenant, readySession, waitFor } from '../support/client.ts';
+import { webhookTo } from '../support/listeners.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 /**
@@ -13,11 +14,7 @@ import { startReceiver } from '../support/webhook-receiver.ts';
 async function setup() {
   const t = await newTenant();
   const hook = await startReceiver();
-  await t.api.post('/api/webhook/config', {
-    webhookUrl: hook.url,
-    approvedDomains: ['127.0.0.1'],
-    enabled: true,
-  });
+  await webhookTo(t.api, hook);
   const s = await readySession(t.api);
   return { t, hook, sessionId: s.sessionId as string };
 }

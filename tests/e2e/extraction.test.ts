@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatbotTurnDone } from '../support/chatbot.ts';
 import { api, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
+import { must } from '../support/must.ts';
 import { outbox } from '../support/outbox.ts';
 import { openStream } from '../support/sse-client.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
@@ -142,7 +143,7 @@ describe('structured extraction', () => {
     );
     expect(second).toHaveLength(1);
     expect(second[0]).toMatchObject({
-      recordId: first[0]!.recordId,
+      recordId: must(first[0], 'first[0]').recordId,
       when: '2026-11-27T16:00:00+05:30',
       status: 'changed',
       sourceMessageIds: [m1, m2],

@@ -1,12 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commandQueue, queueName } from '#shared/aws/resources';
-import { sendJson } from '#shared/queue/send';
-import { shardOf } from '#shared/sessions/shard';
 import { waitFor } from '../support/client.ts';
-import { jsonClient } from '../support/http.ts';
-import { spawnApi, spawnScript, stopProcess } from '../support/processes.ts';
+import { hostCluster } from '../support/host-cluster.ts';
+import { stopProcess } from '../support/processes.ts';
 
 const SHARDS = 2;
 /** COMMAND_VISIBILITY_SECONDS in connection-host/host.ts. */
@@ -18,28 +14,14 @@ const procs: ChildProcess[] = [];
  * after it, all on their own resource prefix.
  */
 async function twoHosts(leaseTtlMs: number) {
-  const prefix = `fo${Date.now() % 1_000_000}`;
-  const common = {
-    RESOURCE_PREFIX: prefix,
-    SHARD_COUNT: String(SHARDS),
-    LEASE_TTL_MS: String(leaseTtlMs),
-    SEND_INTERVAL_MS: '0',
-  };
-  const api = await spawnApi({ ...common, SIM_NETWORK_URL: '', PUBLIC_BASE_URL: '' });
-  procs.push(api.proc);
-  const spawnHost = (id: string) => {
-    const p = spawnScript('scripts/local/host-process.ts', {
-      ...common,
-      SIM_NETWORK_URL: api.baseUrl,
-      HOST_ID: id,
-    });
-    procs.push(p);
-    return p;
-  };
-  const hostA = spawnHost('host-a');
-  const anon = jsonClient(api.baseUrl);
-  const admin = (await anon.post('/api/auth/token', { apiKey: process.env.ADMIN_API_KEY })).body.token;
-  const adminApi = jsonClient(api.baseUrl, admin);
+  const cluster = await hostCluster({
+    prefix: 'fo',
+    shardCount: SHARDS,
+    env: { LEASE_TTL_MS: String(leaseTtlMs) },
+    procs,
+  });
+  const { anon, admin: adminApi } = cluster;
+  const hostA = cluster.spawnHost('host-a');
   const sessionId: string = (await adminApi.post('/api/sessions', { name: 'failover' })).body.session
     .sessionId;
   const session = async () => (await adminApi.get(`/api/sessions/${sessionId}`)).body.session;
@@ -49,23 +31,9 @@ async function twoHosts(leaseTtlMs: number) {
     'READY on A',
   );
   // Host B starts once A holds the session's shard, so A is the one to lose it.
-  const hostB = spawnHost('host-b');
+  const hostB = cluster.spawnHost('host-b');
 
-  const queue = queueName(prefix, commandQueue(shardOf(sessionId, SHARDS)));
-  const send = async (text: string) => {
-    const commandId = `cmd_${randomUUID()}`;
-    const command = {
-      kind: 'send',
-      commandId,
-      tenantId: 'admin',
-      sessionId,
-      issuedAt: Date.now(),
-      messageId: `FO${randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase()}`,
-      to: '919800000001',
-      content: { kind: 'text', text },
-    };
-    await sendJson(queue, command, { groupId: sessionId, dedupId: commandId });
-  };
+  const send = (text: string) => cluster.sendText(sessionId, text);
   const outbox = async () =>
     ((await anon.get(`/_sim/outbox?sessionId=${sessionId}`)).body.messages ?? []) as Array<{ text: string }>;
   const stop = async (p: ChildProcess, signal: NodeJS.Signals) => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, api, baseUrl, newTenant, readySession } from '../support/client.ts';
+import { must } from '../support/must.ts';
 
 /**
  * Property-based: every operation /openapi.json documents, sent malformed bodies (every JSON type,
@@ -177,7 +178,7 @@ describe('every documented operation', () => {
     // Whatever the seed: one body just over the limit to every operation that takes one.
     const over = JSON.stringify({ text: 'x'.repeat(JSON_LIMIT) });
     for (const op of ops.filter((o) => o.hasBody)) {
-      const path = op.path.replace(/\{(\w+)\}/g, () => aIds[0]!);
+      const path = op.path.replace(/\{(\w+)\}/g, () => must(aIds[0], 'aIds[0]'));
       const res = await fetch(`${baseUrl()}${path}`, {
         method: op.method,
         headers: { authorization: `Bearer ${who.b}`, 'content-type': 'application/json' },

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { getMessage } from '#shared/messages/repository';
 import { api, newTenant, readySession, sessionReady, simInbound, waitFor } from '../support/client.ts';
-import { openStream } from '../support/sse-client.ts';
-import { startReceiver } from '../support/webhook-receiver.ts';
+import { listenTo } from '../support/listeners.ts';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -13,17 +12,7 @@ const DAY = 86_400_000;
 
 async function setup() {
   const t = await newTenant('history');
-  const recv = await startReceiver();
-  closers.push(recv.close);
-  const cfg = await t.api.post('/api/webhook/config', {
-    webhookUrl: recv.url,
-    approvedDomains: '127.0.0.1',
-    enabled: true,
-  });
-  expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
-  const live = await openStream(t.portalId);
-  closers.push(live.close);
-  await live.connected;
+  const { recv, stream: live } = await listenTo(t, closers);
   return { t, recv, live };
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveMessage } from '#shared/messages/repository';
 import { api, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { fixtures, mediaServer } from '../support/media-server.ts';
+import { must } from '../support/must.ts';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 type Session = Awaited<ReturnType<typeof readySession>>;
@@ -19,7 +20,8 @@ const viewCount = async (t: Tenant, query: string, n: number) =>
     `${n} messages for ${query}`,
   );
 
-const readable = (digits: string) => parsePhoneNumberFromString(`+${digits}`)!.formatInternational();
+const readable = (digits: string) =>
+  must(parsePhoneNumberFromString(`+${digits}`), `a phone number in +${digits}`).formatInternational();
 
 const photo = fixtures.png();
 const note = fixtures.ogg();

@@ -7,6 +7,7 @@ import { type BaileysStack, linkByQr, startBaileysStack } from '../support/baile
 import { waitFor } from '../support/client.ts';
 import { type FakeNetwork, type FakeUser, startFakeNetwork } from '../support/fake-network/index.ts';
 import { dockerIgnore, replayDockerfile } from '../support/image-build.ts';
+import { must } from '../support/must.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 let out: string | undefined;
@@ -54,12 +55,12 @@ describe('the connection host image, built from its own context', () => {
       dockerfile: join(root, 'connection-host', 'Dockerfile'),
       outDir: out,
     });
-    const buildDir = image.stageDirs.get('build')!;
+    const buildDir = must(image.stageDirs.get('build'), "image.stageDirs.get('build')");
     expect(existsSync(join(buildDir, 'connection-host', 'main.ts'))).toBe(true);
     expect(existsSync(join(buildDir, 'simulator'))).toBe(false);
     expect(image.cmd[0]).toBe('node');
     const [, ...argv] = image.cmd;
-    const bundle = join(image.runDir, argv[0]!);
+    const bundle = join(image.runDir, must(argv[0], 'argv[0]'));
     // The bundle's sources (its source map): the host and shared code, never the simulated network.
     const sources = (JSON.parse(readFileSync(`${bundle}.map`, 'utf8')).sources as string[]).filter(
       (s) => !s.includes('node_modules/'),

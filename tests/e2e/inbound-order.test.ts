@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
+import { hookedReceiver, webhookTo } from '../support/listeners.ts';
+import { must } from '../support/must.ts';
 import { openStream } from '../support/sse-client.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -18,14 +20,7 @@ afterAll(async () => {
 describe('inbound order', () => {
   it(`${N} messages from one sender arrive once each, in order, on the webhook and the stream`, async () => {
     const t = await newTenant('inbound order');
-    const recv = await startReceiver();
-    cleanup.push(recv.close);
-    const cfg = await t.api.post('/api/webhook/config', {
-      webhookUrl: recv.url,
-      approvedDomains: '127.0.0.1',
-      enabled: true,
-    });
-    expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
+    const recv = await hookedReceiver(t.api, cleanup);
     const s = await readySession(t.api);
     const stream = await openStream(t.portalId);
     cleanup.push(stream.close);
@@ -75,11 +70,7 @@ describe('inbound order', () => {
     const t = await newTenant('inbound order, sessions');
     const recv = await startReceiver();
     cleanup.push(recv.close);
-    await t.api.post('/api/webhook/config', {
-      webhookUrl: recv.url,
-      approvedDomains: '127.0.0.1',
-      enabled: true,
-    });
+    await webhookTo(t.api, recv);
     const sessions = [];
     for (let i = 0; i < SESSIONS; i++)
       sessions.push((await readySession(t.api, `s${i}`)).sessionId as string);
@@ -112,7 +103,7 @@ describe('inbound order', () => {
         .filter((r) => r.headers['x-service-attempt'] === '1')
         .map((r) => r.json.content.text);
       expect(first, `session ${n}: webhook order of first attempts`).toEqual(
-        sent[n]!.filter((text) => first.includes(text)),
+        must(sent[n], 'sent[n]').filter((text) => first.includes(text)),
       );
       const streamed = stream.events.filter((e) => e.json.sessionId === sessionId).map((e) => e.json.message);
       expect(streamed, `session ${n}: stream, once each and in order`).toEqual(sent[n]);

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bundleLambda } from '../../infra/lambda-bundle.ts';
+import { must } from '../support/must.ts';
 
 /**
  * The functions as the stack deploys them (infra/lambda-bundle.ts), run with plain `node`: no tsx,
@@ -171,7 +172,7 @@ describe('the bundled Lambdas (what `cdk deploy` uploads), run with plain node',
     expect(consolePage.statusCode, consolePage.body).toBe(200);
     const script = consolePage.body.match(/src="(\/console\/assets\/app\.js\?v=\w+)"/)?.[1];
     expect(script).toBeDefined();
-    const consoleScript = invoke(api, 'GET', script!);
+    const consoleScript = invoke(api, 'GET', must(script, 'script'));
     expect(consoleScript.statusCode).toBe(200);
     expect(consoleScript.body).toContain('API key');
 

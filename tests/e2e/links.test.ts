@@ -5,6 +5,7 @@ import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import { linkTo } from '#shared/links/links';
 import { newTenant } from '../support/client.ts';
+import { must } from '../support/must.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -61,15 +62,15 @@ describe('links (GET /links/{token})', () => {
     const otherKey = await stored(other.id, 'not yours');
     const url = await linkTo(t.id, key, 'media');
     const [base, token] = url.split('/links/');
-    const [v, payload, sig] = token!.split('.');
-    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+    const [v, payload, sig] = must(token, 'token').split('.');
+    const claims = JSON.parse(Buffer.from(must(payload, 'payload'), 'base64url').toString());
     const forged = Buffer.from(JSON.stringify({ ...claims, t: other.id, k: otherKey })).toString('base64url');
     await expectRefused(`${base}/links/${v}.${forged}.${sig}`, 'signature');
     const later = Buffer.from(JSON.stringify({ ...claims, e: claims.e + 365 * 86_400 })).toString(
       'base64url',
     );
     await expectRefused(`${base}/links/${v}.${later}.${sig}`, 'signature');
-    await expectRefused(`${base}/links/${v}.${payload}.${sig!.slice(1)}A`, 'signature');
+    await expectRefused(`${base}/links/${v}.${payload}.${must(sig, 'sig').slice(1)}A`, 'signature');
     await expectRefused(`${base}/links/garbage`, 'malformed');
   });
 

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { names } from '#shared/aws/names';
 import type { HostEvent } from '#shared/events/types';
 import { jsonClient } from '../support/http.ts';
+import { must } from '../support/must.ts';
 import { spawnScript, stopProcess } from '../support/processes.ts';
 import { openStream } from '../support/sse-client.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
@@ -44,7 +45,7 @@ async function startPersistent(): Promise<Started> {
     WEBHOOK_RETRY_MAX_DELAY_MS: '4000',
   });
   procs.push(proc);
-  const lines = createInterface({ input: proc.stdout! });
+  const lines = createInterface({ input: must(proc.stdout, 'proc.stdout') });
   const ready = await new Promise<{ baseUrl: string; env: Record<string, string> }>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error('service did not start in 60 s')), 60_000);
     lines.on('line', (line) => {
@@ -61,7 +62,10 @@ const sqsOf = (env: Record<string, string>) =>
   new SQSClient({
     endpoint: env.AWS_ENDPOINT_URL_SQS,
     region: env.AWS_REGION,
-    credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID!, secretAccessKey: env.AWS_SECRET_ACCESS_KEY! },
+    credentials: {
+      accessKeyId: must(env.AWS_ACCESS_KEY_ID, 'env.AWS_ACCESS_KEY_ID'),
+      secretAccessKey: must(env.AWS_SECRET_ACCESS_KEY, 'env.AWS_SECRET_ACCESS_KEY'),
+    },
   });
 
 async function until<T>(fn: () => Promise<T | undefined | false>, ms: number, what: string): Promise<T> {
@@ -120,7 +124,10 @@ describe('npm start killed mid-burst', () => {
 
       // The burst, as the host sends it: ten events a request, as fast as they are answered.
       const sqs = sqsOf(svc.env);
-      const queue = (await sqs.send(new GetQueueUrlCommand({ QueueName: names.eventsQueue() }))).QueueUrl!;
+      const queue = must(
+        (await sqs.send(new GetQueueUrlCommand({ QueueName: names.eventsQueue() }))).QueueUrl,
+        '(await sqs.send(new GetQueueUrlCommand({ QueueName: names.eventsQueue() }))).QueueUrl',
+      );
       const acknowledged: string[] = [];
       const t0 = Date.now();
       const event = (n: number): HostEvent => ({
@@ -210,7 +217,7 @@ describe('npm start killed mid-burst', () => {
       });
       try {
         await stream.connected;
-        const streamed = stream.events.map((e) => e.id!.slice(14));
+        const streamed = stream.events.map((e) => must(e.id, 'e.id').slice(14));
         expect(acknowledged.filter((id) => !streamed.includes(id))).toEqual([]);
         expect(new Set(streamed).size).toBe(streamed.length);
       } finally {

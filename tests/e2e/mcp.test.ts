@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, baseUrl, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
+import { must } from '../support/must.ts';
 import { outboxWith } from '../support/outbox.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -25,7 +26,11 @@ async function mcpClient(token?: string) {
 async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
   const r = await client.callTool({ name, arguments: args });
   const content = r.content as Array<{ type: string; text: string }>;
-  return { isError: r.isError === true, text: content[0]!.text, json: () => JSON.parse(content[0]!.text) };
+  return {
+    isError: r.isError === true,
+    text: must(content[0], 'content[0]').text,
+    json: () => JSON.parse(must(content[0], 'content[0]').text),
+  };
 }
 
 describe('MCP server', () => {

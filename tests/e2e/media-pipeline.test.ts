@@ -9,9 +9,9 @@ import { ffmpegPath } from '#shared/config/binaries';
 import { sendJson } from '#shared/queue/send';
 import { testPdf } from '../../functions/media/describe/test-media.ts';
 import { api, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
+import { listenTo } from '../support/listeners.ts';
 import { fixtures, type MediaFile, mediaServer } from '../support/media-server.ts';
-import { openStream } from '../support/sse-client.ts';
-import { startReceiver } from '../support/webhook-receiver.ts';
+import type { startReceiver } from '../support/webhook-receiver.ts';
 
 /**
  * Inbound media through the running service (docs/media.md, "Pipeline"): the simulator delivers a
@@ -83,17 +83,7 @@ afterAll(async () => {
 async function setup() {
   const t = await newTenant();
   const s = await readySession(t.api);
-  const hook = await startReceiver();
-  closers.push(hook.close);
-  const cfg = await t.api.post('/api/webhook/config', {
-    webhookUrl: hook.url,
-    approvedDomains: '127.0.0.1',
-    enabled: true,
-  });
-  expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
-  const stream = await openStream(t.portalId);
-  closers.push(() => stream.close());
-  await stream.connected;
+  const { recv: hook, stream } = await listenTo(t, closers);
   return { t, s, hook, stream };
 }
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { api, newTenant, readySession } from '../support/client.ts';
+import { must } from '../support/must.ts';
 import { outboxWith } from '../support/outbox.ts';
 
 const MiB = 1024 * 1024;
@@ -31,8 +32,8 @@ describe('POST /api/media/uploads (large files by presigned S3 PUT)', () => {
     });
     expect(sent.status, JSON.stringify(sent.body)).toBe(202);
     const [msg] = await outboxWith(s.sessionId, 1);
-    expect(msg!.fileName).toBe('big.zip');
-    expect(msg!.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    expect(must(msg, 'msg').fileName).toBe('big.zip');
+    expect(must(msg, 'msg').sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
   }, 60_000);
 
   it('refuses a size above the network limit of its kind, bad input, and no token', async () => {

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { getMessage } from '#shared/messages/repository';
-import { api, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
+import { api, commandFinished, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
+import { hookedReceiver } from '../support/listeners.ts';
 import { outbox } from '../support/outbox.ts';
 import { openStream } from '../support/sse-client.ts';
-import { startReceiver } from '../support/webhook-receiver.ts';
+import type { startReceiver } from '../support/webhook-receiver.ts';
 
-type Client = ReturnType<typeof api>;
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
@@ -14,26 +14,8 @@ afterEach(async () => {
 async function setup() {
   const t = await newTenant('changes');
   const s = await readySession(t.api);
-  const recv = await startReceiver();
-  closers.push(recv.close);
-  const cfg = await t.api.post('/api/webhook/config', {
-    webhookUrl: recv.url,
-    approvedDomains: '127.0.0.1',
-    enabled: true,
-  });
-  expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
+  const recv = await hookedReceiver(t.api, closers);
   return { t, s, recv };
-}
-
-async function finished(client: Client, commandId: string) {
-  return waitFor(
-    async () => {
-      const r = await client.get(`/api/commands/${commandId}`);
-      return r.body.command?.status !== 'pending' ? r.body.command : undefined;
-    },
-    10_000,
-    `command ${commandId}`,
-  );
 }
 
 async function sent(
@@ -67,7 +49,7 @@ describe('POST /api/messages/edit and /delete', () => {
       text: 'price is 750',
     });
     expect(edit.status, JSON.stringify(edit.body)).toBe(202);
-    expect(await finished(t.api, edit.body.commandId)).toMatchObject({ status: 'succeeded' });
+    expect(await commandFinished(t.api, edit.body.commandId)).toMatchObject({ status: 'succeeded' });
     expect((await outbox(s.sessionId)).find((e) => e.type === 'edit')).toMatchObject({
       to,
       quotedId: id,
@@ -99,7 +81,7 @@ describe('POST /api/messages/edit and /delete', () => {
       forEveryone: true,
     });
     expect(del.status, JSON.stringify(del.body)).toBe(202);
-    expect(await finished(t.api, del.body.commandId)).toMatchObject({ status: 'succeeded' });
+    expect(await commandFinished(t.api, del.body.commandId)).toMatchObject({ status: 'succeeded' });
     expect((await outbox(s.sessionId)).find((e) => e.type === 'revoke')).toMatchObject({ to, quotedId: id });
     await waitFor(
       async () => (await getMessage(t.id, s.sessionId, id))?.deletedAt,
@@ -221,7 +203,7 @@ describe('POST /api/messages/edit and /delete', () => {
 
     const del = await t.api.post('/api/messages/delete', { sessionId: s.sessionId, messageId: inbound });
     expect(del.status).toBe(202);
-    expect(await finished(t.api, del.body.commandId)).toMatchObject({ status: 'succeeded' });
+    expect(await commandFinished(t.api, del.body.commandId)).toMatchObject({ status: 'succeeded' });
     await waitFor(async () => hooks(recv, 'message.deleted', inbound).length > 0, 10_000, 'deleted webhook');
     expect(hooks(recv, 'message.deleted', inbound)[0]).toMatchObject({ from_me: false, for_everyone: false });
     expect((await getMessage(t.id, s.sessionId, inbound))?.text).toBeUndefined();

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { getMessage } from '#shared/messages/repository';
 import { fromVCard } from '#shared/messages/vcard';
 import { messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
+import { listenTo } from '../support/listeners.ts';
+import { must } from '../support/must.ts';
 import { outboxWith } from '../support/outbox.ts';
-import { openStream } from '../support/sse-client.ts';
-import { startReceiver } from '../support/webhook-receiver.ts';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -62,10 +62,11 @@ describe('POST /api/messages/send: location, contact and poll', () => {
       type: 'location',
       location: { latitude: 12.9716, longitude: 77.5946, name: 'Shop', address: 'MG Road' },
     });
-    expect(point!.location).toEqual({ latitude: -33.9249, longitude: 18.4241 });
+    expect(must(point, 'point').location).toEqual({ latitude: -33.9249, longitude: 18.4241 });
     expect(cards).toMatchObject({ type: 'contact' });
-    expect(cards!.contacts!.map((c) => c.name)).toEqual(['Asha Rao', 'Bob']);
-    expect(cards!.contacts!.map((c) => fromVCard(c.vcard))).toEqual([
+    const cardList = must(cards?.contacts, 'the contact cards sent');
+    expect(cardList.map((c) => c.name)).toEqual(['Asha Rao', 'Bob']);
+    expect(cardList.map((c) => fromVCard(c.vcard))).toEqual([
       { name: 'Asha Rao', phones: ['919876543211'], email: 'asha@example.com', org: 'Clinic' },
       { name: 'Bob', phones: ['14155550100', '14155550101'] },
     ]);
@@ -73,7 +74,11 @@ describe('POST /api/messages/send: location, contact and poll', () => {
       type: 'poll',
       poll: { question: 'Which day?', options: ['Mon', 'Tue', 'Wed'], multiple: false },
     });
-    expect(multi!.poll).toEqual({ question: 'Toppings?', options: ['Cheese', 'Olives'], multiple: true });
+    expect(must(multi, 'multi').poll).toEqual({
+      question: 'Toppings?',
+      options: ['Cheese', 'Olives'],
+      multiple: true,
+    });
 
     const h = await waitFor(async () => {
       const r = await t.api.get(`/view/messages/v1?sessionId=${s.sessionId}&type=outbound&limit=20`);
@@ -139,18 +144,7 @@ describe('inbound location, contact and poll', () => {
   it('arrive as message.inbound webhooks, stream events and history, with a summary text', async () => {
     const t = await newTenant();
     const s = await readySession(t.api);
-    const recv = await startReceiver();
-    closers.push(recv.close);
-    const cfg = await t.api.post('/api/webhook/config', {
-      webhookUrl: recv.url,
-      secretToken: 'whsec-kinds-0123456789',
-      approvedDomains: '127.0.0.1',
-      enabled: true,
-    });
-    expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
-    const stream = await openStream(t.portalId);
-    closers.push(() => stream.close());
-    await stream.connected;
+    const { recv, stream } = await listenTo(t, closers, { secretToken: 'whsec-kinds-0123456789' });
 
     const from = '15550003333';
     const sent = [
@@ -174,7 +168,7 @@ describe('inbound location, contact and poll', () => {
 
     for (const [i, id] of ids.entries()) {
       const hook = await waitFor(async () => recv.of('message.inbound', id)[0], 15_000, `webhook of ${id}`);
-      expect(hook.json.content.text).toBe(sent[i]!.text);
+      expect(hook.json.content.text).toBe(must(sent[i], 'sent[i]').text);
     }
     const events = await waitFor(
       async () => (stream.events.length >= ids.length ? stream.events : undefined),
@@ -190,7 +184,7 @@ describe('inbound location, contact and poll', () => {
     // The data itself is kept with the stored message.
     const stored = await Promise.all(ids.map((id) => getMessage(t.id, s.sessionId, id)));
     expect(stored.map((m) => m?.kind)).toEqual(['location', 'contact', 'poll']);
-    expect(stored[0]?.location).toEqual(sent[0]!.location);
+    expect(stored[0]?.location).toEqual(must(sent[0], 'sent[0]').location);
     expect(stored[1]?.contacts).toEqual([{ name: 'Asha Rao', phones: ['919876543211'], org: 'Clinic' }]);
     expect(stored[2]?.poll).toEqual({ question: 'Which day?', options: ['Mon', 'Tue'], multiple: false });
   });

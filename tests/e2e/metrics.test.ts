@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { baseUrl, messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
+import { must } from '../support/must.ts';
 
 /** `GET /metrics` → { metric name with labels → value }. */
 async function scrape(): Promise<Map<string, number>> {
@@ -14,7 +15,8 @@ async function scrape(): Promise<Map<string, number>> {
     }
     const m = line.match(/^(wsm_[a-z_]+(?:\{queue="[^"]+"\})?) (\d+(?:\.\d+)?)$/);
     expect(m, line).not.toBeNull();
-    values.set(m![1]!, Number(m![2]));
+    const [, name, value] = must(m, line);
+    values.set(must(name, line), Number(value));
   }
   return values;
 }
@@ -53,7 +55,7 @@ describe('GET /metrics (local mode: the counters CloudWatch gets in the cloud)',
       /^wsm_queue_age_ms_count\{queue="[^"]*-events"\}$/.test(k),
     );
     expect(eventsAges).toBeDefined();
-    expect(grew(before, after, eventsAges!)).toBeGreaterThanOrEqual(2);
+    expect(grew(before, after, must(eventsAges, 'eventsAges'))).toBeGreaterThanOrEqual(2);
     const commandAges = [...after.keys()].filter((k) =>
       /^wsm_queue_age_ms_count\{queue="[^"]*-commands-\d+\.fifo"\}$/.test(k),
     );

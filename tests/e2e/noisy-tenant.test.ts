@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { SLOW_STRIKES } from '#shared/webhooks/slow-tenants';
 import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { must } from '../support/must.ts';
 import { openStream } from '../support/sse-client.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -24,7 +25,10 @@ const SLOW_MS = 6_000;
 
 const percentile = (xs: number[], p: number) => {
   const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+  return must(
+    sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))],
+    'a percentile (is the sample empty?)',
+  );
 };
 
 async function tenantWithReceiver(name: string, delayMs: number) {
@@ -79,11 +83,11 @@ describe('a tenant with a slow webhook receiver', () => {
       );
       const toStream = stream.events
         .filter((e) => sentAt.has(e.json.message))
-        .map((e) => e.receivedAt - sentAt.get(e.json.message)!);
+        .map((e) => e.receivedAt - must(sentAt.get(e.json.message), 'sentAt.get(e.json.message)'));
       const toWebhook = quiet.recv
         .of('message.inbound')
         .filter((r) => sentAt.has(r.json.content.text))
-        .map((r) => r.at - sentAt.get(r.json.content.text)!);
+        .map((r) => r.at - must(sentAt.get(r.json.content.text), 'sentAt.get(r.json.content.text)'));
       expect(toStream).toHaveLength(sentAt.size);
       expect(toWebhook).toHaveLength(sentAt.size);
       return { stream: summary(toStream), webhook: summary(toWebhook) };

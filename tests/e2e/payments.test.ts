@@ -2,6 +2,7 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { api, newTenant } from '../support/client.ts';
+import { must } from '../support/must.ts';
 
 /** Fetches the QR image the service serves and decodes it. */
 async function decodeQr(url: string) {
@@ -11,7 +12,7 @@ async function decodeQr(url: string) {
   const png = PNG.sync.read(Buffer.from(await res.arrayBuffer()));
   const code = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
   expect(code).not.toBeNull();
-  return code!.data;
+  return must(code, 'code').data;
 }
 
 describe('payment links', () => {

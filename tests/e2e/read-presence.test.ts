@@ -1,20 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getMessage } from '#shared/messages/repository';
-import { api, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
+import { api, commandFinished, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { fixtures, mediaServer } from '../support/media-server.ts';
 
 type Client = ReturnType<typeof api>;
-
-async function finished(client: Client, commandId: string) {
-  return waitFor(
-    async () => {
-      const r = await client.get(`/api/commands/${commandId}`);
-      return r.body.command?.status !== 'pending' ? r.body.command : undefined;
-    },
-    10_000,
-    `command ${commandId}`,
-  );
-}
 
 /** What the session's device did at the simulated network besides sending. */
 const activity = async (sessionId: string) => (await api().get(`/_sim/activity?sessionId=${sessionId}`)).body;
@@ -48,7 +37,7 @@ describe('POST /api/messages/read', () => {
     const all = await t.api.post('/api/messages/read', { sessionId: s.mobid, chatId: `+${from}` });
     expect(all.status, JSON.stringify(all.body)).toBe(202);
     expect(all.body).toMatchObject({ success: true, status: 'pending' });
-    expect(await finished(t.api, all.body.commandId)).toMatchObject({ status: 'succeeded' });
+    expect(await commandFinished(t.api, all.body.commandId)).toMatchObject({ status: 'succeeded' });
 
     const named = await t.api.post('/api/messages/read', {
       sessionId: s.sessionId,
@@ -56,7 +45,7 @@ describe('POST /api/messages/read', () => {
       messageIds: [text],
     });
     expect(named.status, JSON.stringify(named.body)).toBe(202);
-    expect(await finished(t.api, named.body.commandId)).toMatchObject({ status: 'succeeded' });
+    expect(await commandFinished(t.api, named.body.commandId)).toMatchObject({ status: 'succeeded' });
 
     const { reads } = await activity(s.sessionId);
     expect(reads).toHaveLength(2);
@@ -117,7 +106,7 @@ describe('POST /api/sessions/presence', () => {
         state,
       });
       expect(r.status, JSON.stringify(r.body)).toBe(202);
-      expect(await finished(t.api, r.body.commandId)).toMatchObject({ status: 'succeeded' });
+      expect(await commandFinished(t.api, r.body.commandId)).toMatchObject({ status: 'succeeded' });
     }
     const { presence } = await activity(s.sessionId);
     expect(presence.map((p: { to: string; type: string }) => [p.to, p.type])).toEqual(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { names } from '#shared/aws/names';
 import { sendJson } from '#shared/queue/send';
 import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { webhookTo } from '../support/listeners.ts';
 import { openStream } from '../support/sse-client.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
@@ -20,11 +21,7 @@ describe('network restrictions on new chats', () => {
     const streamed = () => stream.events.filter((e) => e.json?.event === 'session.status');
     try {
       await stream.connected;
-      await t.api.post('/api/webhook/config', {
-        webhookUrl: hook.url,
-        approvedDomains: ['127.0.0.1'],
-        enabled: true,
-      });
+      await webhookTo(t.api, hook);
       const s = await readySession(t.api);
       // An existing chat: a message arrived from it.
       expect(

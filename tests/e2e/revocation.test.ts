@@ -6,6 +6,7 @@ import { apiKeyKey } from '../../shared/store/keys.ts';
 import { dataTable } from '../../shared/store/tables.ts';
 import { adminToken, api, baseUrl, newTenant, waitFor } from '../support/client.ts';
 import { jsonClient } from '../support/http.ts';
+import { must } from '../support/must.ts';
 import { spawnApi, stopProcess } from '../support/processes.ts';
 
 const randomLoopback = () => `127.${[1, 2, 3].map(() => 1 + Math.floor(Math.random() * 250)).join('.')}`;
@@ -49,7 +50,11 @@ function requestFrom(
           try {
             parsed = JSON.parse(text);
           } catch {}
-          resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'], body: parsed });
+          resolve({
+            status: must(res.statusCode, 'res.statusCode'),
+            retryAfter: res.headers['retry-after'],
+            body: parsed,
+          });
         });
       },
     );
@@ -158,12 +163,13 @@ describe('API keys', () => {
 
   it('rotating a key: the old key and its tokens are refused, the new one works at once', async () => {
     const t = await newTenant();
-    const [old] = await keysOf(t.id);
-    const rotated = await api(await adminToken()).post(
-      `/api/admin/tenants/${t.id}/keys/${old!.keyId}/rotate`,
-    );
+    const old = must((await keysOf(t.id))[0], 'the first key of the tenant');
+    const rotated = await api(await adminToken()).post(`/api/admin/tenants/${t.id}/keys/${old.keyId}/rotate`);
     expect(rotated.status).toBe(201);
-    expect(rotated.body).toMatchObject({ apiKey: expect.stringMatching(/^wsm_/), replaced: old!.keyId });
+    expect(rotated.body).toMatchObject({
+      apiKey: expect.stringMatching(/^wsm_/),
+      replaced: old.keyId,
+    });
     expect((await t.api.get('/api/sessions')).status).toBe(401);
     expect((await mint(t.apiKey)).status).toBe(401);
     const fresh = await mint(rotated.body.apiKey);
@@ -175,7 +181,7 @@ describe('API keys', () => {
       label: 'default',
     });
     // A revoked key cannot be rotated.
-    const again = await api(await adminToken()).post(`/api/admin/tenants/${t.id}/keys/${old!.keyId}/rotate`);
+    const again = await api(await adminToken()).post(`/api/admin/tenants/${t.id}/keys/${old.keyId}/rotate`);
     expect(again.status).toBe(409);
   });
 });
@@ -257,7 +263,7 @@ describe('another process: a rotated admin key, and the revocation bound', () =>
     expect((await there.get('/api/portal')).status).toBe(200);
     const [key] = await keysOf(t.id);
     const revokedAt = Date.now();
-    expect((await t.api.delete(`/api/keys/${key!.keyId}`)).status).toBe(200);
+    expect((await t.api.delete(`/api/keys/${must(key, 'key').keyId}`)).status).toBe(200);
     await waitFor(async () => (await there.get('/api/portal')).status === 401, 12_000, 'refusal elsewhere');
     expect(Date.now() - revokedAt).toBeLessThan(11_000);
   });

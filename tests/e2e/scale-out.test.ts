@@ -1,12 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { commandQueue, queueName } from '#shared/aws/resources';
-import { sendJson } from '#shared/queue/send';
+import type { HostRecord } from '#shared/hosts/registry';
 import { shardOf } from '#shared/sessions/shard';
 import { waitFor } from '../support/client.ts';
-import { jsonClient } from '../support/http.ts';
-import { spawnApi, spawnScript, stopProcess } from '../support/processes.ts';
+import { hostCluster } from '../support/host-cluster.ts';
+import { must } from '../support/must.ts';
+import { stopProcess } from '../support/processes.ts';
 
 /** Command queues (SHARD_COUNT) and the lease shards the hosts share (LEASE_SHARDS, a multiple). */
 const QUEUES = 3;
@@ -14,15 +13,8 @@ const SHARDS = 48;
 const SESSIONS = 4;
 const procs: ChildProcess[] = [];
 
-interface HostView {
-  hostId: string;
-  pid?: number;
-  shards: number[];
-  sessions: number;
-  ready: number;
-  rssBytes: number;
-  startedAt: string;
-}
+/** A host as `GET /api/admin/hosts` shows it: its heartbeat. */
+type HostView = Omit<HostRecord, 'expiresAtMs'>;
 
 describe('connection hosts sharing the shards', () => {
   afterEach(async () => {
@@ -30,29 +22,15 @@ describe('connection hosts sharing the shards', () => {
   });
 
   it('spreads the shards over three hosts, and a SIGTERM’d host hands its sessions over with no command lost or reordered', async () => {
-    const prefix = `so${Date.now() % 1_000_000}`;
-    const common = {
-      RESOURCE_PREFIX: prefix,
-      SHARD_COUNT: String(QUEUES),
-      LEASE_SHARDS: String(SHARDS),
-      LEASE_TTL_MS: '3000',
-      SEND_INTERVAL_MS: '0',
-    };
-    const api = await spawnApi({ ...common, SIM_NETWORK_URL: '', PUBLIC_BASE_URL: '' });
-    procs.push(api.proc);
+    const cluster = await hostCluster({
+      prefix: 'so',
+      shardCount: QUEUES,
+      env: { LEASE_SHARDS: String(SHARDS), LEASE_TTL_MS: '3000' },
+      procs,
+    });
+    const { anon, admin } = cluster;
     const hostProcs = new Map<string, ChildProcess>();
-    const spawnHost = (id: string) => {
-      const p = spawnScript('scripts/local/host-process.ts', {
-        ...common,
-        SIM_NETWORK_URL: api.baseUrl,
-        HOST_ID: id,
-      });
-      procs.push(p);
-      hostProcs.set(id, p);
-    };
-    const anon = jsonClient(api.baseUrl);
-    const token = (await anon.post('/api/auth/token', { apiKey: process.env.ADMIN_API_KEY })).body.token;
-    const admin = jsonClient(api.baseUrl, token);
+    const spawnHost = (id: string) => hostProcs.set(id, cluster.spawnHost(id));
     const hosts = async () => {
       const r = await admin.get('/api/admin/hosts');
       expect(r.status).toBe(200);
@@ -79,7 +57,9 @@ describe('connection hosts sharing the shards', () => {
       10_000,
       'host-a reporting every shard',
     );
-    expect((await hosts())[0]!.shards).toEqual(Array.from({ length: SHARDS }, (_, s) => s));
+    expect(must((await hosts())[0], '(await hosts())[0]').shards).toEqual(
+      Array.from({ length: SHARDS }, (_, s) => s),
+    );
 
     // Two more join: each takes its share (16 of 48, give or take the plan's slack of 1) by orderly
     // hand-over from host-a.
@@ -119,28 +99,14 @@ describe('connection hosts sharing the shards', () => {
     const leaving = before.reduce((a, b) => (b.sessions > a.sessions ? b : a));
     const moved = ids.filter((id) => leaving.shards.includes(shardOf(id, SHARDS)));
     expect(moved.length).toBeGreaterThan(0);
-    const send = async (sessionId: string, text: string) => {
-      const commandId = `cmd_${randomUUID()}`;
-      await sendJson(
-        queueName(prefix, commandQueue(shardOf(sessionId, QUEUES))),
-        {
-          kind: 'send',
-          commandId,
-          tenantId: 'admin',
-          sessionId,
-          issuedAt: Date.now(),
-          messageId: `SO${randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase()}`,
-          to: '919800000001',
-          content: { kind: 'text', text },
-        },
-        { groupId: sessionId, dedupId: commandId },
-      );
-    };
+    const send = (sessionId: string, text: string) => cluster.sendText(sessionId, text);
     const COUNT = 8;
-    const stopped = new Promise((r) => hostProcs.get(leaving.hostId)!.once('exit', r));
+    const stopped = new Promise((r) =>
+      must(hostProcs.get(leaving.hostId), 'hostProcs.get(leaving.hostId)').once('exit', r),
+    );
     for (let i = 0; i < COUNT; i++) {
       for (const id of moved) await send(id, `m${i}`);
-      if (i === 2) hostProcs.get(leaving.hostId)!.kill('SIGTERM');
+      if (i === 2) must(hostProcs.get(leaving.hostId), 'hostProcs.get(leaving.hostId)').kill('SIGTERM');
     }
     await stopped;
 

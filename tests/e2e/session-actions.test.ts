@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { api, commandFinished, newTenant, readySession, waitFor } from '../support/client.ts';
+import { webhookTo } from '../support/listeners.ts';
 import { fixtures, mediaServer } from '../support/media-server.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
-
-async function finished(client: ReturnType<typeof api>, commandId: string) {
-  return waitFor(
-    async () => {
-      const r = await client.get(`/api/commands/${commandId}`);
-      return r.body.command?.status !== 'pending' ? r.body.command : undefined;
-    },
-    10_000,
-    `command ${commandId}`,
-  );
-}
 
 const outbox = async (sessionId: string) =>
   (await api().get(`/_sim/outbox?sessionId=${sessionId}`)).body.messages;
@@ -34,14 +24,14 @@ describe('session actions', () => {
       commandId: expect.stringMatching(/^cmd_/),
       status: 'pending',
     });
-    expect((await finished(t.api, react.body.commandId)).status).toBe('succeeded');
+    expect((await commandFinished(t.api, react.body.commandId)).status).toBe('succeeded');
 
     const pin = await t.api.post('/api/sessions/pin', {
       sessionId: s.sessionId,
       chatId: '919800000001',
       pin: true,
     });
-    expect((await finished(t.api, pin.body.commandId)).status).toBe('succeeded');
+    expect((await commandFinished(t.api, pin.body.commandId)).status).toBe('succeeded');
 
     const story = await t.api.post('/api/sessions/status', {
       sessionId: s.sessionId,
@@ -49,7 +39,7 @@ describe('session actions', () => {
       content: 'Open today',
       backgroundColor: '#25D366',
     });
-    expect((await finished(t.api, story.body.commandId)).status).toBe('succeeded');
+    expect((await commandFinished(t.api, story.body.commandId)).status).toBe('succeeded');
 
     const created = await t.api.post('/api/sessions/groups', {
       sessionId: s.sessionId,
@@ -57,7 +47,7 @@ describe('session actions', () => {
       subject: 'Clinic staff',
       participants: ['919800000002', '919800000003'],
     });
-    const result = await finished(t.api, created.body.commandId);
+    const result = await commandFinished(t.api, created.body.commandId);
     expect(result.status).toBe('succeeded');
     expect(result.result.groupId).toMatch(/^\d+@g\.us$/);
 
@@ -67,7 +57,7 @@ describe('session actions', () => {
       groupId: result.result.groupId,
       participants: ['919800000004'],
     });
-    expect((await finished(t.api, add.body.commandId)).status).toBe('succeeded');
+    expect((await commandFinished(t.api, add.body.commandId)).status).toBe('succeeded');
 
     const sent = await outbox(s.sessionId);
     expect(sent.map((m: { type: string }) => m.type)).toEqual([
@@ -137,12 +127,7 @@ describe('session action results on the webhook', () => {
     const hook = await startReceiver();
     try {
       const t = await newTenant();
-      const cfg = await t.api.post('/api/webhook/config', {
-        webhookUrl: hook.url,
-        approvedDomains: '127.0.0.1',
-        enabled: true,
-      });
-      expect(cfg.status).toBe(200);
+      await webhookTo(t.api, hook);
       const s = await readySession(t.api);
       const pin = await t.api.post('/api/sessions/pin', {
         sessionId: s.sessionId,
@@ -174,11 +159,7 @@ describe('reactions through the Cloud-API-compatible path', () => {
     const hook = await startReceiver();
     try {
       const t = await newTenant();
-      await t.api.post('/api/webhook/config', {
-        webhookUrl: hook.url,
-        approvedDomains: '127.0.0.1',
-        enabled: true,
-      });
+      await webhookTo(t.api, hook);
       const s = await readySession(t.api);
       const sent = await t.api.post(`/api/messages/${s.mobid}/messages`, {
         messaging_product: 'whatsapp',
@@ -189,7 +170,7 @@ describe('reactions through the Cloud-API-compatible path', () => {
       expect(sent.status).toBe(200);
       const wamid: string = sent.body.messages[0].id;
       expect(wamid).toMatch(/^wamid\.cmd_/);
-      const done = await finished(t.api, wamid);
+      const done = await commandFinished(t.api, wamid);
       expect(done).toMatchObject({ kind: 'react', sessionId: s.sessionId, status: 'succeeded' });
       const result = await waitFor(
         async () => hook.of('command.result').find((r) => r.json.command_id === done.id)?.json,
@@ -215,7 +196,7 @@ describe('status stories with media', () => {
         type: 'image',
         content: media.url('story.png'),
       });
-      expect((await finished(t.api, ok.body.commandId)).status).toBe('succeeded');
+      expect((await commandFinished(t.api, ok.body.commandId)).status).toBe('succeeded');
       const [story] = await outbox(s.sessionId);
       expect(story).toMatchObject({
         type: 'status-image',
@@ -229,7 +210,7 @@ describe('status stories with media', () => {
         type: 'image',
         content: media.url('gone.png'),
       });
-      const failed = await finished(t.api, missing.body.commandId);
+      const failed = await commandFinished(t.api, missing.body.commandId);
       expect(failed.status).toBe('failed');
       expect(failed.error).toContain('404');
     } finally {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
+import { must } from '../support/must.ts';
 
 /** What the console reads and changes about a session, through the public API (docs/sessions.md). */
 describe('session settings, status history and message media', () => {
@@ -43,7 +44,7 @@ describe('session settings, status history and message media', () => {
       return h[0]?.status === 'READY' ? h : undefined;
     });
     expect(linked.map((c) => c.status)).toContain('QR_READY');
-    expect(Date.parse(linked[0]!.at)).toBeGreaterThan(Date.now() - 60_000);
+    expect(Date.parse(must(linked[0], 'linked[0]').at)).toBeGreaterThan(Date.now() - 60_000);
 
     // The network drops the link; the host reconnects it: RECONNECTING, then READY again, newest first.
     expect((await api().post('/_sim/disconnect', { sessionId: s.sessionId })).status).toBe(200);

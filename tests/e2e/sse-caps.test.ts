@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
+import { must } from '../support/must.ts';
 import { spawnApi, stopProcess } from '../support/processes.ts';
 import { openStream } from '../support/sse-client.ts';
 
@@ -108,16 +109,21 @@ describe('SSE caps', () => {
     await first.close();
     // In the feed's order (when each was stored: two stored in one transaction may swap).
     expect(first.events).toHaveLength(5);
-    const ids = (events: typeof first.events) => events.map((e) => e.id!);
+    const ids = (events: typeof first.events) => events.map((e) => must(e.id, 'e.id'));
     expect(ids(first.events)).toEqual([...ids(first.events)].sort());
     expect(first.comments).not.toContain('connected');
 
-    const rest = await openStream(t.portalId, { base, lastEventId: first.events.at(-1)!.id });
+    const rest = await openStream(t.portalId, {
+      base,
+      lastEventId: must(first.events.at(-1), 'first.events.at(-1)').id,
+    });
     try {
       expect(rest.status).toBe(200);
       await rest.connected;
       expect(rest.events).toHaveLength(3);
-      expect(rest.events[0]!.id! > first.events.at(-1)!.id!).toBe(true);
+      const [restFirst] = ids(rest.events);
+      const firstLast = ids(first.events).at(-1);
+      expect(must(restFirst, 'the first resumed id') > must(firstLast, 'the last first id')).toBe(true);
       // Together: every message once.
       expect([...first.events, ...rest.events].map((e) => e.json.message).sort()).toEqual([...texts].sort());
       await simInbound({ sessionId: s.sessionId, from: '15550006666', text: 'live after the resume' });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, newTenant, readySession, waitFor } from '../support/client.ts';
+import { webhookTo } from '../support/listeners.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 const sim = api();
@@ -9,11 +10,7 @@ describe('delivery status', () => {
     const t = await newTenant();
     const hook = await startReceiver();
     try {
-      await t.api.post('/api/webhook/config', {
-        webhookUrl: hook.url,
-        approvedDomains: ['127.0.0.1'],
-        enabled: true,
-      });
+      await webhookTo(t.api, hook);
       const s = await readySession(t.api);
       const statuses = (id: string) => hook.of('message.status', id).map((r) => r.json.status as string);
       const arrived = (id: string, status: string) =>

@@ -4,10 +4,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getMessage } from '#shared/messages/repository';
 import { toSticker } from '../../connection-host/sticker.ts';
 import { api, messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
+import { listenTo } from '../support/listeners.ts';
 import { fixtures, type MediaFile, mediaServer } from '../support/media-server.ts';
+import { must } from '../support/must.ts';
 import { outboxWith } from '../support/outbox.ts';
-import { openStream } from '../support/sse-client.ts';
-import { startReceiver } from '../support/webhook-receiver.ts';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -29,18 +29,7 @@ afterAll(async () => media?.close());
 async function setup() {
   const t = await newTenant();
   const s = await readySession(t.api);
-  const recv = await startReceiver();
-  closers.push(recv.close);
-  const cfg = await t.api.post('/api/webhook/config', {
-    webhookUrl: recv.url,
-    secretToken: 'whsec-parity-0123456789',
-    approvedDomains: '127.0.0.1',
-    enabled: true,
-  });
-  expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
-  const stream = await openStream(t.portalId);
-  closers.push(() => stream.close());
-  await stream.connected;
+  const { recv, stream } = await listenTo(t, closers, { secretToken: 'whsec-parity-0123456789' });
   return { t, s, recv, stream };
 }
 
@@ -167,7 +156,10 @@ describe('stickers and lists', () => {
       15_000,
       'stream events',
     );
-    const replyEvent = events.find((e) => e.json.list_reply)!;
+    const replyEvent = must(
+      events.find((e) => e.json.list_reply),
+      'an entry of events where e.json.list_reply',
+    );
     expect(replyEvent.json).toMatchObject({
       type: 'text',
       message: 'Tuesday',
@@ -206,7 +198,10 @@ describe('poll votes', () => {
       15_000,
       'poll.vote webhooks',
     );
-    const first = hooks.find((h) => h.json.voter === '919811830002')!;
+    const first = must(
+      hooks.find((h) => h.json.voter === '919811830002'),
+      "an entry of hooks where h.json.voter === '919811830002'",
+    );
     expect(first.json).toMatchObject({
       event: 'poll.vote',
       session_id: s.sessionId,

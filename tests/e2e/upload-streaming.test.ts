@@ -6,6 +6,7 @@ import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import { createApp } from '../../functions/api/app.ts';
 import { baseUrl, newTenant, readySession } from '../support/client.ts';
+import { must } from '../support/must.ts';
 import { outboxWith } from '../support/outbox.ts';
 
 const MiB = 1024 * 1024;
@@ -42,7 +43,7 @@ async function uploadsOf(tenantId: string): Promise<string[]> {
   const r = await s3Client().send(
     new ListObjectsV2Command({ Bucket: names.mediaBucket(), Prefix: `uploads/${tenantId}/` }),
   );
-  return (r.Contents ?? []).map((o) => o.Key!);
+  return (r.Contents ?? []).map((o) => must(o.Key, 'o.Key'));
 }
 
 /**
@@ -82,7 +83,7 @@ function answerBeforeBody(path: string, token: string, fields: Record<string, st
     });
     req.write(f.head);
     sent = f.head.length;
-    const first = fileChunks(fileBytes).next().value!;
+    const first = must(fileChunks(fileBytes).next().value, 'fileChunks(fileBytes).next().value');
     req.write(first);
     sent += first.length;
   });

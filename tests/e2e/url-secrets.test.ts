@@ -4,6 +4,7 @@ import { tenantSecretName } from '#shared/aws/resources';
 import { env } from '#shared/config/env';
 import { getWebhookConfig } from '#shared/webhooks/config-store';
 import { newTenant } from '../support/client.ts';
+import { must } from '../support/must.ts';
 
 /** Secrets inside URLs: shown masked, kept when sent back as shown, refused for a new destination. */
 describe('secrets in URLs', () => {
@@ -54,7 +55,9 @@ describe('secrets in URLs', () => {
     const secrets = new SecretsManagerClient({ region: process.env.AWS_REGION });
     const secretId = tenantSecretName(env().RESOURCE_PREFIX, t.id, 'export-settings');
     const stored = await secrets.send(new GetSecretValueCommand({ SecretId: secretId }));
-    expect(JSON.parse(stored.SecretString!).sqltable.connectionString).toBe(connectionString);
+    expect(JSON.parse(must(stored.SecretString, 'stored.SecretString')).sqltable.connectionString).toBe(
+      connectionString,
+    );
 
     const moved = await t.api.request('PUT', EXPORT, {
       sqltable: {

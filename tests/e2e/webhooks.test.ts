@@ -7,6 +7,8 @@ import { queues } from '#shared/aws/resources';
 import { firstAttemptCreating } from '#shared/webhooks/job';
 import { verifySignature } from '../../shared/webhooks/sign.ts';
 import { messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
+import { webhookTo } from '../support/listeners.ts';
+import { must } from '../support/must.ts';
 import { type ReceivedRequest, startReceiver } from '../support/webhook-receiver.ts';
 
 const closers: Array<() => Promise<void>> = [];
@@ -252,7 +254,7 @@ describe('webhooks', () => {
     await new Promise((r) => setTimeout(r, 1_500));
     const posts = recv.requests.filter((r) => r.headers['x-service-delivery-id'] === deliveryId);
     expect(posts).toHaveLength(1);
-    expect(posts[0]!.body).toBe(body);
+    expect(must(posts[0], 'posts[0]').body).toBe(body);
     expect((await deliveries(t)).filter((x) => x.id === deliveryId)).toHaveLength(1);
   });
 
@@ -328,11 +330,7 @@ describe('webhooks for a sender known only by a LID', () => {
   it('shows the phone number the network revealed, never the LID as a number', async () => {
     const t = await newTenant();
     const rx = await receiver();
-    await t.api.post('/api/webhook/config', {
-      webhookUrl: rx.url,
-      approvedDomains: '127.0.0.1',
-      enabled: true,
-    });
+    await webhookTo(t.api, rx);
     const s = await readySession(t.api);
     const id = await simInbound({ sessionId: s.sessionId, from: '919833300001', text: 'via lid', lid: true });
     const hook = await waitFor(async () => rx.of('message.inbound', id)[0]?.json);

@@ -1,6 +1,7 @@
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../scripts/local/free-port.ts';
+import { must } from '../support/must.ts';
 
 /**
  * The API Lambda's handler (functions/api/handler.ts) invoked as API Gateway (HTTP API) invokes it,
@@ -64,7 +65,7 @@ describe('API Lambda handler with API Gateway v2 events', () => {
       new CreateSecretCommand({ Name: `jwt-${Date.now()}`, SecretString: 'k'.repeat(48) }),
     );
     delete process.env.JWT_SECRET;
-    process.env.JWT_SECRET_ARN = secret.ARN!;
+    process.env.JWT_SECRET_ARN = must(secret.ARN, 'secret.ARN');
     process.env.STREAM_BASE_URL = 'https://streams.example.test';
     const call = await freshHandler();
 
@@ -100,9 +101,12 @@ describe('API Lambda handler with API Gateway v2 events', () => {
     const secret = await sm().send(
       new CreateSecretCommand({ Name: `jwt-${Date.now()}`, SecretString: 'r'.repeat(48) }),
     );
-    const reachable = process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER!;
+    const reachable = must(
+      process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER,
+      'process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER',
+    );
     delete process.env.JWT_SECRET;
-    process.env.JWT_SECRET_ARN = secret.ARN!;
+    process.env.JWT_SECRET_ARN = must(secret.ARN, 'secret.ARN');
     // Nothing listens here.
     process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = `http://127.0.0.1:${await freePort()}`;
     const call = await freshHandler();
@@ -146,7 +150,7 @@ describe('API Lambda handler with API Gateway v2 events', () => {
   it('an unreadable secret: 503, and neither the answer nor the log holds its value', async () => {
     const value = 'sk-live-DO-NOT-LEAK-0123456789';
     const keys = await sm().send(new CreateSecretCommand({ Name: `ai-${Date.now()}`, SecretString: value }));
-    process.env.AI_KEYS_SECRET_ARN = keys.ARN!;
+    process.env.AI_KEYS_SECRET_ARN = must(keys.ARN, 'keys.ARN');
     const call = await freshHandler();
 
     const r = await call('/api/sessions');
@@ -167,7 +171,7 @@ describe('API Lambda handler with API Gateway v2 events', () => {
     const secret = await sm().send(
       new CreateSecretCommand({ Name: `edge-${Date.now()}`, SecretString: key }),
     );
-    process.env.EDGE_ORIGIN_KEY_ARN = secret.ARN!;
+    process.env.EDGE_ORIGIN_KEY_ARN = must(secret.ARN, 'secret.ARN');
     const call = await freshHandler();
 
     // Straight to API Gateway's own address: refused, whatever the client claims to be.

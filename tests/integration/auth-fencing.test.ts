@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadAuthState } from '../../connection-host/drivers/baileys/auth-state.ts';
 import { claimSession, FencedOutError, holdsSession } from '../../connection-host/session-fence.ts';
+import { must } from '../support/must.ts';
 
 // A shard number no host of the running service uses: the guards below are made up, not leased.
 const SHARD = 4095;
@@ -37,7 +38,7 @@ describe('per-session fencing', () => {
     // What the stale host tried to write is not there; what it wrote under its epoch is.
     const reader = await loadAuthState(sessionId);
     const stored = await reader.state.keys.get('pre-key', ['1', '2']);
-    expect(Buffer.from(stored['1']!.public).equals(first.public)).toBe(true);
+    expect(Buffer.from(must(stored['1'], "stored['1']").public).equals(first.public)).toBe(true);
     expect(stored['2']).toBeUndefined();
 
     // The new holder writes fine.

@@ -1,14 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { getBinaryNodeChild } from '@whiskeysockets/baileys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetEnvCache } from '#shared/config/env';
 import type { CallUpdate } from '#shared/events/types';
-import { logger } from '#shared/log/logger';
-import { baileysDriver } from '../../connection-host/drivers/baileys/driver.ts';
-import type { DriverEvents, DriverLink } from '../../connection-host/drivers/driver.ts';
-import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
-import type { Companion } from '../support/fake-network/index.ts';
-import { type FakeNetwork, type FakeUser, startFakeNetwork } from '../support/fake-network/index.ts';
+import type { DriverLink } from '../../connection-host/drivers/driver.ts';
+import { type DriverNetwork, linkThenLogin, startDriverNetwork } from '../support/baileys-driver-rig.ts';
+import type { Companion, FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
 
 /**
  * Calls as a real Baileys socket receives them from the fake network: the offer and the end of a
@@ -16,14 +12,13 @@ import { type FakeNetwork, type FakeUser, startFakeNetwork } from '../support/fa
  * on the wire, addressed to the caller.
  */
 
+let rig: DriverNetwork;
 let net: FakeNetwork;
-let untrust: () => void;
 let me: FakeUser;
 let asha: FakeUser;
 let device: Companion;
 let link: DriverLink;
-const calls: CallUpdate[] = [];
-const quiet = logger.child({}, { level: 'silent' });
+let calls: CallUpdate[] = [];
 const poll = <T>(fn: () => T) => expect.poll(fn, { timeout: 15_000 });
 const request = {
   tenantId: 't-calls',
@@ -31,60 +26,24 @@ const request = {
   method: 'qr' as const,
 };
 
-function recorder() {
-  const r = { qrs: [] as string[], opens: [] as string[], closes: 0 };
-  const nothing = () => {};
-  const events: DriverEvents = {
-    onQr: (qr) => r.qrs.push(qr),
-    onPairingCode: nothing,
-    onOpen: ({ mobile }) => r.opens.push(mobile),
-    onClose: () => r.closes++,
-    onInbound: nothing,
-    onOwnMessage: nothing,
-    onMessageChange: nothing,
-    onReceipt: nothing,
-    onSendFailed: nothing,
-    onContacts: nothing,
-    onGroup: nothing,
-    onLidMapping: nothing,
-    onActivity: nothing,
-    onRestriction: nothing,
-    onCall: (c) => calls.push(c),
-    onPollVote: () => {},
-    onHistory: nothing,
-  };
-  return { r, events };
-}
-
-const driver = () => baileysDriver({ logger: quiet, waWebSocketUrl: net.url, connectTimeoutMs: 5000 });
-
 beforeAll(async () => {
-  process.env.RESOURCE_PREFIX = `bcl${Date.now() % 1_000_000}`;
-  resetEnvCache();
-  await bootstrapResources(process.env.RESOURCE_PREFIX, 1);
-  net = await startFakeNetwork();
-  untrust = net.trustInThisProcess();
+  rig = await startDriverNetwork('bcl');
+  net = rig.net;
   me = net.addUser({ phone: '919876543266', name: 'Shop' });
   asha = net.addUser({ phone: '14155550166', name: 'Asha' });
 });
 
 afterAll(async () => {
   await link?.close();
-  untrust?.();
-  await net?.close();
+  await rig?.close();
 });
 
 describe('calls on the network', () => {
   it('links, then logs in with the stored creds', async () => {
-    const linking = recorder();
-    const first = await driver().connect(request, linking.events);
-    await poll(() => linking.r.qrs.length).toBe(1);
-    device = await me.scanQr(linking.r.qrs[0] ?? '');
-    await poll(() => linking.r.closes).toBe(1); // the 515 after pairing
-    await first.close();
-    const opened = recorder();
-    link = await driver().connect(request, opened.events);
-    await poll(() => opened.r.opens).toEqual(['919876543266']);
+    const linked = await linkThenLogin(rig.driver(), request, me);
+    ({ link, device } = linked);
+    calls = linked.opened.calls;
+    expect(linked.opened.opens).toEqual(['919876543266']);
     await poll(() => device.online).toBe(true);
   });
 

@@ -1,12 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetEnvCache } from '#shared/config/env';
-import { logger } from '#shared/log/logger';
-import type { InboundMessage } from '#shared/messages/content';
-import { baileysDriver } from '../../connection-host/drivers/baileys/driver.ts';
-import type { DriverEvents, DriverLink, LinkRequest } from '../../connection-host/drivers/driver.ts';
-import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
-import { type FakeNetwork, type FakeUser, startFakeNetwork } from '../support/fake-network/index.ts';
+import type { DriverLink, LinkRequest } from '../../connection-host/drivers/driver.ts';
+import { type DriverNetwork, linkThenLogin, startDriverNetwork } from '../support/baileys-driver-rig.ts';
+import type { FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
 
 /**
  * The phone's history sync as a real Baileys socket receives it from the fake network at a
@@ -15,49 +11,11 @@ import { type FakeNetwork, type FakeUser, startFakeNetwork } from '../support/fa
  */
 
 const DAY = 86_400_000;
+let rig: DriverNetwork;
 let net: FakeNetwork;
-let untrust: () => void;
 let asha: FakeUser;
-const quiet = logger.child({}, { level: 'silent' });
 const poll = <T>(fn: () => T) => expect.poll(fn, { timeout: 20_000 });
 const links: DriverLink[] = [];
-
-function recorder() {
-  const r = {
-    qrs: [] as string[],
-    opens: [] as string[],
-    closes: 0,
-    history: [] as Array<Omit<InboundMessage, 'mediaKey'>>,
-    syncs: [] as string[],
-    inbound: [] as string[],
-  };
-  const nothing = () => {};
-  const events: DriverEvents = {
-    onQr: (qr) => r.qrs.push(qr),
-    onPairingCode: nothing,
-    onOpen: ({ mobile }) => r.opens.push(mobile),
-    onClose: () => r.closes++,
-    onInbound: (m) => r.inbound.push(m.id),
-    onOwnMessage: nothing,
-    onMessageChange: nothing,
-    onReceipt: nothing,
-    onSendFailed: nothing,
-    onContacts: nothing,
-    onGroup: nothing,
-    onLidMapping: nothing,
-    onActivity: nothing,
-    onRestriction: nothing,
-    onCall: nothing,
-    onPollVote: () => {},
-    onHistory: (messages, sync) => {
-      r.history.push(...messages);
-      r.syncs.push(sync.syncType);
-    },
-  };
-  return { r, events };
-}
-
-const driver = () => baileysDriver({ logger: quiet, waWebSocketUrl: net.url, connectTimeoutMs: 5000 });
 
 /** Links `user` with a fresh session, then logs in with the stored creds (the history comes then). */
 async function linkAndLogin(user: FakeUser, syncHistory?: { days: number }) {
@@ -67,32 +25,20 @@ async function linkAndLogin(user: FakeUser, syncHistory?: { days: number }) {
     method: 'qr',
     ...(syncHistory ? { syncHistory } : {}),
   };
-  const linking = recorder();
-  const first = await driver().connect(request, linking.events);
-  links.push(first);
-  await poll(() => linking.r.qrs.length).toBe(1);
-  await user.scanQr(linking.r.qrs[0] ?? '');
-  await poll(() => linking.r.closes).toBe(1); // the 515 after pairing
-  await first.close();
-  const opened = recorder();
-  links.push(await driver().connect(request, opened.events));
-  await poll(() => opened.r.opens).toEqual([user.number]);
-  return opened.r;
+  const { link, opened } = await linkThenLogin(rig.driver(), request, user);
+  links.push(link);
+  return opened;
 }
 
 beforeAll(async () => {
-  process.env.RESOURCE_PREFIX = `bhs${Date.now() % 1_000_000}`;
-  resetEnvCache();
-  await bootstrapResources(process.env.RESOURCE_PREFIX, 1);
-  net = await startFakeNetwork();
-  untrust = net.trustInThisProcess();
+  rig = await startDriverNetwork('bhs');
+  net = rig.net;
   asha = net.addUser({ phone: '14155550188', name: 'Asha' });
 });
 
 afterAll(async () => {
   for (const l of links) await l.close().catch(() => undefined);
-  untrust?.();
-  await net?.close();
+  await rig?.close();
 });
 
 const chats = (user: FakeUser) => {

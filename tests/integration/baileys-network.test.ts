@@ -1,27 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { getBinaryNodeChild, getBinaryNodeChildren, proto } from '@whiskeysockets/baileys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetEnvCache } from '#shared/config/env';
-import { logger } from '#shared/log/logger';
-import type { InboundMessage, OwnMessage, PollVote } from '#shared/messages/content';
 import { fromVCard, toVCard } from '#shared/messages/vcard';
 import { AUTH_CREDS_SK, authPk } from '#shared/store/keys';
 import { authTable } from '#shared/store/tables';
-import { baileysDriver } from '../../connection-host/drivers/baileys/driver.ts';
-import {
-  type DriverEvents,
-  type DriverLink,
-  type LinkEnd,
-  type MessageChange,
-  SendRefusedError,
-} from '../../connection-host/drivers/driver.ts';
-import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
-import {
-  type Companion,
-  type FakeNetwork,
-  type FakeUser,
-  startFakeNetwork,
-} from '../support/fake-network/index.ts';
+import { type DriverLink, SendRefusedError } from '../../connection-host/drivers/driver.ts';
+import { type DriverNetwork, recorder, startDriverNetwork } from '../support/baileys-driver-rig.ts';
+import type { Companion, FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
+import { must } from '../support/must.ts';
 
 /**
  * The real Baileys driver (socket, Noise, Signal, our DynamoDB auth state) against the fake network
@@ -29,20 +15,16 @@ import {
  * receipts and server-initiated disconnects, all over a real WebSocket.
  */
 
+let rig: DriverNetwork;
 let net: FakeNetwork;
-let untrust: () => void;
 let me: FakeUser;
 let asha: FakeUser;
-const quiet = logger.child({}, { level: 'silent' });
 /** expect.poll with room for a loaded machine (its default gives up after 1 s). */
 const poll = <T>(fn: () => T) => expect.poll(fn, { timeout: 10_000 });
 /** What the host's store keeps of sent messages (sent-media.ts): here in memory. */
 const kept = new Map<string, { wire: Uint8Array; keep?: string }>();
 const driver = () =>
-  baileysDriver({
-    logger: quiet,
-    waWebSocketUrl: net.url,
-    connectTimeoutMs: 5000,
+  rig.driver({
     getMessage: async (_sid, id) => {
       const k = kept.get(id);
       return k
@@ -55,54 +37,15 @@ const driver = () =>
   });
 
 beforeAll(async () => {
-  process.env.RESOURCE_PREFIX = `bln${Date.now() % 1_000_000}`;
-  resetEnvCache();
-  await bootstrapResources(process.env.RESOURCE_PREFIX, 1);
-  net = await startFakeNetwork();
-  untrust = net.trustInThisProcess();
+  rig = await startDriverNetwork('bln');
+  net = rig.net;
   me = net.addUser({ phone: '919876543210', name: 'Shop' });
   asha = net.addUser({ phone: '14155550100', name: 'Asha' });
 });
 
 afterAll(async () => {
-  untrust?.();
-  await net?.close();
+  await rig?.close();
 });
-
-function recorder() {
-  const r = {
-    qrs: [] as string[],
-    codes: [] as string[],
-    opens: [] as string[],
-    closes: [] as LinkEnd[],
-    inbound: [] as Array<Omit<InboundMessage, 'mediaKey'>>,
-    own: [] as OwnMessage[],
-    receipts: [] as Array<[string, string]>,
-    failures: [] as Array<[string, string]>,
-    votes: [] as PollVote[],
-    changes: [] as MessageChange[],
-  };
-  const events: DriverEvents = {
-    onQr: (qr) => r.qrs.push(qr),
-    onPairingCode: (code) => r.codes.push(code),
-    onOpen: ({ mobile }) => r.opens.push(mobile),
-    onClose: (end) => r.closes.push(end),
-    onInbound: (m) => r.inbound.push(m),
-    onOwnMessage: (m) => r.own.push(m),
-    onReceipt: (id, status) => r.receipts.push([id, status]),
-    onSendFailed: (id, reason) => r.failures.push([id, reason]),
-    onContacts: () => {},
-    onGroup: () => {},
-    onLidMapping: () => {},
-    onMessageChange: (c) => r.changes.push(c),
-    onPollVote: (v) => r.votes.push(v),
-    onActivity: () => {},
-    onRestriction: () => {},
-    onCall: () => {},
-    onHistory: () => {},
-  };
-  return { ...r, events };
-}
 
 const creds = async (sessionId: string) => {
   const items = await authTable.query<{ sk: string; v?: string }>({ pk: authPk(sessionId) });
@@ -194,7 +137,10 @@ describe('Baileys driver against the fake network', () => {
     await poll(() => asha.received.some((m) => m.id === 'poll-vote-1')).toBe(true);
     // The driver kept the poll's secret for its votes, for far longer than media.
     expect(kept.get('poll-vote-1')?.keep).toBe('poll');
-    const received = asha.received.find((m) => m.id === 'poll-vote-1')!;
+    const received = must(
+      asha.received.find((m) => m.id === 'poll-vote-1'),
+      "an entry of asha.received where m.id === 'poll-vote-1'",
+    );
     expect(received.message.messageContextInfo?.messageSecret?.length).toBe(32);
 
     await asha.votePoll(me, received, ['Olives', 'Cheese']);
@@ -215,11 +161,13 @@ describe('Baileys driver against the fake network', () => {
       voterPhone: '14155550100',
       options: ['Basil'],
     });
-    expect(rec.votes[1]!.timestampMs).toBeGreaterThanOrEqual(rec.votes[0]!.timestampMs);
+    expect(must(rec.votes[1], 'rec.votes[1]').timestampMs).toBeGreaterThanOrEqual(
+      must(rec.votes[0], 'rec.votes[0]').timestampMs,
+    );
     // A withdrawn vote: no option.
     await asha.votePoll(me, received, []);
     await poll(() => rec.votes.length).toBe(3);
-    expect(rec.votes[2]!.options).toEqual([]);
+    expect(must(rec.votes[2], 'rec.votes[2]').options).toEqual([]);
     // A vote is not a message.
     expect(rec.inbound.filter((m) => m.kind === 'unknown')).toEqual([]);
   });
@@ -234,7 +182,7 @@ describe('Baileys driver against the fake network', () => {
       { name: 'Ravi', phones: ['919876543211'], org: 'Clinic' },
       { name: 'Meera', phones: ['919876543212'] },
     ];
-    await link.send('card-out-1', to, { kind: 'contact', contacts: [cards[0]!] });
+    await link.send('card-out-1', to, { kind: 'contact', contacts: [must(cards[0], 'cards[0]')] });
     await link.send('cards-out-1', to, { kind: 'contact', contacts: cards });
     await link.send('poll-out-1', to, {
       kind: 'poll',

@@ -1,17 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetEnvCache } from '#shared/config/env';
-import { logger } from '#shared/log/logger';
-import type { InboundMessage } from '#shared/messages/content';
-import { baileysDriver } from '../../connection-host/drivers/baileys/driver.ts';
-import type { DriverEvents, DriverLink, LinkEnd } from '../../connection-host/drivers/driver.ts';
-import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
+import type { DriverLink } from '../../connection-host/drivers/driver.ts';
 import {
-  type Companion,
-  type FakeNetwork,
-  type FakeUser,
-  startFakeNetwork,
-} from '../support/fake-network/index.ts';
+  type DriverNetwork,
+  linkThenLogin,
+  recorder,
+  startDriverNetwork,
+} from '../support/baileys-driver-rig.ts';
+import type { Companion, FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
 
 /**
  * Messages the network delivered while the device was away are replayed at login; Baileys receipts
@@ -20,49 +16,17 @@ import {
  * every message the device receipted.
  */
 
+let rig: DriverNetwork;
 let net: FakeNetwork;
-let untrust: () => void;
 let me: FakeUser;
 let asha: FakeUser;
 let device: Companion;
-const quiet = logger.child({}, { level: 'silent' });
 const poll = <T>(fn: () => T) => expect.poll(fn, { timeout: 15_000 });
 const request = {
   tenantId: 't-offline',
   sessionId: `s-${randomBytes(4).toString('hex')}`,
   method: 'qr' as const,
 };
-
-const driver = () => baileysDriver({ logger: quiet, waWebSocketUrl: net.url, connectTimeoutMs: 5000 });
-
-function recorder() {
-  const r = {
-    qrs: [] as string[],
-    opens: [] as string[],
-    closes: [] as LinkEnd[],
-    inbound: [] as Array<Omit<InboundMessage, 'mediaKey'>>,
-  };
-  const events: DriverEvents = {
-    onQr: (qr) => r.qrs.push(qr),
-    onPairingCode: () => {},
-    onOpen: ({ mobile }) => r.opens.push(mobile),
-    onClose: (end) => r.closes.push(end),
-    onInbound: (m) => r.inbound.push(m),
-    onOwnMessage: () => {},
-    onReceipt: () => {},
-    onSendFailed: () => {},
-    onContacts: () => {},
-    onGroup: () => {},
-    onLidMapping: () => {},
-    onMessageChange: () => {},
-    onPollVote: () => {},
-    onActivity: () => {},
-    onRestriction: () => {},
-    onCall: () => {},
-    onHistory: () => {},
-  };
-  return { ...r, events };
-}
 
 /** The ids of messages the device has receipted to the network. */
 const receipted = () =>
@@ -82,41 +46,31 @@ async function replayInterrupted(tag: string) {
   expect(device.queue).toHaveLength(3);
   net.holdOfflineDone = true;
   const rec = recorder();
-  const link = await driver().connect(request, rec.events);
+  const link = await rig.driver().connect(request, rec.events);
   // Every one receipted: from here on the network will never deliver them again.
   await poll(() => ids.every((id) => receipted().includes(id))).toBe(true);
   return { ids, rec, link };
 }
 
 beforeAll(async () => {
-  process.env.RESOURCE_PREFIX = `boc${Date.now() % 1_000_000}`;
-  resetEnvCache();
-  await bootstrapResources(process.env.RESOURCE_PREFIX, 1);
-  net = await startFakeNetwork();
-  untrust = net.trustInThisProcess();
+  rig = await startDriverNetwork('boc');
+  net = rig.net;
   me = net.addUser({ phone: '919876543244', name: 'Shop' });
   asha = net.addUser({ phone: '14155550144', name: 'Asha' });
 });
 
 afterAll(async () => {
-  untrust?.();
-  await net?.close();
+  await rig?.close();
 });
 
 describe('a link closed during the offline replay', () => {
   let link: DriverLink | undefined;
 
   it('links, logs in once (history sync done), and closes: the device is away', async () => {
-    const linking = recorder();
-    const first = await driver().connect(request, linking.events);
-    await poll(() => linking.qrs.length).toBe(1);
-    device = await me.scanQr(linking.qrs[0] ?? '');
-    await poll(() => linking.closes.map((c) => c.kind)).toEqual(['restart']);
-    await first.close();
-    const opened = recorder();
-    const second = await driver().connect(request, opened.events);
+    const linked = await linkThenLogin(rig.driver(), request, me);
+    device = linked.device;
     await poll(() => device.online).toBe(true);
-    await second.close();
+    await linked.link.close();
   });
 
   it('by the network: every receipted message is still reported', async () => {

@@ -3,13 +3,15 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetEnvCache } from '#shared/config/env';
-import { logger } from '#shared/log/logger';
-import { baileysDriver } from '../../connection-host/drivers/baileys/driver.ts';
-import type { DriverEvents, DriverLink, LinkEnd } from '../../connection-host/drivers/driver.ts';
+import type { DriverLink } from '../../connection-host/drivers/driver.ts';
 import { ProxyRefusedError } from '../../connection-host/proxy.ts';
-import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
-import { type FakeNetwork, type FakeUser, startFakeNetwork } from '../support/fake-network/index.ts';
+import {
+  type DriverNetwork,
+  linkThenLogin,
+  recorder,
+  startDriverNetwork,
+} from '../support/baileys-driver-rig.ts';
+import type { FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
 
 /**
  * A session's proxy: the Baileys socket reaches the fake network only through a CONNECT proxy
@@ -76,41 +78,14 @@ async function startConnectProxy(user: string, pass: string) {
   };
 }
 
+let rig: DriverNetwork;
 let net: FakeNetwork;
-let untrust: () => void;
 let me: FakeUser;
 let proxy: Awaited<ReturnType<typeof startConnectProxy>>;
-const quiet = logger.child({}, { level: 'silent' });
 const poll = <T>(fn: () => T) => expect.poll(fn, { timeout: 15_000 });
 const links: DriverLink[] = [];
 
-function recorder() {
-  const r = { qrs: [] as string[], opens: [] as string[], ends: [] as LinkEnd[] };
-  const nothing = () => {};
-  const events: DriverEvents = {
-    onQr: (qr) => r.qrs.push(qr),
-    onPairingCode: nothing,
-    onOpen: ({ mobile }) => r.opens.push(mobile),
-    onClose: (end) => r.ends.push(end),
-    onInbound: nothing,
-    onOwnMessage: nothing,
-    onMessageChange: nothing,
-    onReceipt: nothing,
-    onSendFailed: nothing,
-    onContacts: nothing,
-    onGroup: nothing,
-    onLidMapping: nothing,
-    onActivity: nothing,
-    onRestriction: nothing,
-    onCall: nothing,
-    onPollVote: () => {},
-    onHistory: nothing,
-  };
-  return { r, events };
-}
-
-const driver = (allowPrivateProxy: boolean) =>
-  baileysDriver({ logger: quiet, waWebSocketUrl: net.url, connectTimeoutMs: 5000, allowPrivateProxy });
+const driver = (allowPrivateProxy: boolean) => rig.driver({ allowPrivateProxy });
 const request = (proxyUrl: string) => ({
   tenantId: 't-proxy',
   sessionId: `s-${randomBytes(4).toString('hex')}`,
@@ -119,19 +94,15 @@ const request = (proxyUrl: string) => ({
 });
 
 beforeAll(async () => {
-  process.env.RESOURCE_PREFIX = `bpx${Date.now() % 1_000_000}`;
-  resetEnvCache();
-  await bootstrapResources(process.env.RESOURCE_PREFIX, 1);
-  net = await startFakeNetwork();
-  untrust = net.trustInThisProcess();
+  rig = await startDriverNetwork('bpx');
+  net = rig.net;
   me = net.addUser({ phone: '919876543277', name: 'Shop' });
   proxy = await startConnectProxy('shop', 'p4ss w0rd');
 });
 
 afterAll(async () => {
   for (const l of links) await l.close().catch(() => undefined);
-  untrust?.();
-  await net?.close();
+  await rig?.close();
   await proxy?.close();
 });
 
@@ -141,17 +112,9 @@ describe('a session behind a proxy', () => {
   it('links and logs in with every byte through the CONNECT proxy, credentials included', async () => {
     const proxyUrl = `http://shop:${encodeURIComponent('p4ss w0rd')}@127.0.0.1:${proxy.port}`;
     const req = request(proxyUrl);
-    const linking = recorder();
-    const first = await driver(true).connect(req, linking.events);
-    links.push(first);
-    await poll(() => linking.r.qrs.length).toBe(1);
-    const device = await me.scanQr(linking.r.qrs[0] ?? '');
-    await poll(() => linking.r.ends.length).toBe(1); // the 515 after pairing
-    await first.close();
-    const opened = recorder();
-    const link = await driver(true).connect(req, opened.events);
+    const { link, opened, device } = await linkThenLogin(driver(true), req, me);
     links.push(link);
-    await poll(() => opened.r.opens).toEqual(['919876543277']);
+    expect(opened.opens).toEqual(['919876543277']);
     await poll(() => device.online).toBe(true);
     // Both links went through the proxy, to the network's address, and traffic flowed both ways.
     expect(proxy.tunnels.map((t) => t.target)).toEqual([`127.0.0.1:${netPort()}`, `127.0.0.1:${netPort()}`]);
@@ -164,11 +127,11 @@ describe('a session behind a proxy', () => {
 
   it('a wrong proxy password ends the link with a reason naming the proxy, password masked', async () => {
     const tunnels = proxy.tunnels.length;
-    const { r, events } = recorder();
-    links.push(await driver(true).connect(request(`http://shop:wrong@127.0.0.1:${proxy.port}`), events));
-    await poll(() => r.ends.length).toBe(1);
-    expect(r.ends[0]).toMatchObject({ kind: 'refused', code: 407 });
-    const reason = r.ends[0]?.kind === 'restart' ? '' : (r.ends[0]?.reason ?? '');
+    const r = recorder();
+    links.push(await driver(true).connect(request(`http://shop:wrong@127.0.0.1:${proxy.port}`), r.events));
+    await poll(() => r.closes.length).toBe(1);
+    expect(r.closes[0]).toMatchObject({ kind: 'refused', code: 407 });
+    const reason = r.closes[0]?.kind === 'restart' ? '' : (r.closes[0]?.reason ?? '');
     expect(reason).toContain(`through proxy http://shop:********@127.0.0.1:${proxy.port}`);
     expect(reason).toContain('the proxy answered 407');
     expect(reason).not.toContain('wrong');
@@ -181,11 +144,11 @@ describe('a session behind a proxy', () => {
     await expect(
       driver(false).connect(request(`http://shop:x@127.0.0.1:${proxy.port}`), recorder().events),
     ).rejects.toBeInstanceOf(ProxyRefusedError);
-    const { r, events } = recorder();
-    links.push(await driver(false).connect(request(`http://shop:x@localhost:${proxy.port}`), events));
-    await poll(() => r.ends.length).toBe(1);
-    expect(r.ends[0]).toMatchObject({ kind: 'fatal' });
-    expect(r.ends[0]?.kind === 'fatal' && r.ends[0].reason).toMatch(
+    const r = recorder();
+    links.push(await driver(false).connect(request(`http://shop:x@localhost:${proxy.port}`), r.events));
+    await poll(() => r.closes.length).toBe(1);
+    expect(r.closes[0]).toMatchObject({ kind: 'fatal' });
+    expect(r.closes[0]?.kind === 'fatal' && r.closes[0].reason).toMatch(
       /^proxy http:\/\/shop:\*{8}@localhost:\d+\/?: localhost resolves to a .*address/,
     );
     expect(proxy.refused.length + proxy.tunnels.length).toBe(seen); // nothing reached the proxy

@@ -1,21 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_CONNECTION_CONFIG, type WAVersion } from '@whiskeysockets/baileys';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { resetEnvCache } from '#shared/config/env';
-import { logger } from '#shared/log/logger';
 import type { Restriction } from '#shared/sessions/restriction';
 import { ClientVersion } from '../../connection-host/drivers/baileys/client-version.ts';
-import { baileysDriver } from '../../connection-host/drivers/baileys/driver.ts';
 import {
-  type DriverEvents,
   type DriverLink,
-  type LinkEnd,
   SendRefusedError,
   SendUnconfirmedError,
 } from '../../connection-host/drivers/driver.ts';
-import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
-import type { Companion } from '../support/fake-network/index.ts';
-import { type FakeNetwork, type FakeUser, startFakeNetwork } from '../support/fake-network/index.ts';
+import {
+  type DriverNetwork,
+  linkThenLogin,
+  recorder,
+  startDriverNetwork,
+} from '../support/baileys-driver-rig.ts';
+import type { Companion, FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
 
 /**
  * The network's 2026 restrictions, as a real Baileys socket receives them from the fake network:
@@ -25,75 +24,36 @@ import { type FakeNetwork, type FakeUser, startFakeNetwork } from '../support/fa
  */
 
 const TENANT = 't-restrict';
+let rig: DriverNetwork;
 let net: FakeNetwork;
-let untrust: () => void;
 let me: FakeUser;
 let asha: FakeUser;
 let device: Companion;
 let link: DriverLink;
-const restrictions: Array<Restriction | null> = [];
-const quiet = logger.child({}, { level: 'silent' });
+let restrictions: Array<Restriction | null> = [];
 const poll = <T>(fn: () => T) => expect.poll(fn, { timeout: 15_000 });
 const sessionId = `s-${randomBytes(4).toString('hex')}`;
 
-function recorder() {
-  const r = { qrs: [] as string[], opens: [] as string[], closes: 0, ends: [] as LinkEnd[] };
-  const events: DriverEvents = {
-    onQr: (qr) => r.qrs.push(qr),
-    onPairingCode: () => {},
-    onOpen: ({ mobile }) => r.opens.push(mobile),
-    onClose: (end) => {
-      r.closes++;
-      r.ends.push(end);
-    },
-    onInbound: () => {},
-    onOwnMessage: () => {},
-    onMessageChange: () => {},
-    onPollVote: () => {},
-    onReceipt: () => {},
-    onSendFailed: () => {},
-    onContacts: () => {},
-    onGroup: () => {},
-    onLidMapping: () => {},
-    onActivity: () => {},
-    onRestriction: (x) => restrictions.push(x),
-    onCall: () => {},
-    onHistory: () => {},
-  };
-  return { r, events };
-}
-
-const driver = () => baileysDriver({ logger: quiet, waWebSocketUrl: net.url, connectTimeoutMs: 5000 });
-
 beforeAll(async () => {
-  process.env.RESOURCE_PREFIX = `brs${Date.now() % 1_000_000}`;
-  resetEnvCache();
-  await bootstrapResources(process.env.RESOURCE_PREFIX, 1);
-  net = await startFakeNetwork();
-  untrust = net.trustInThisProcess();
+  rig = await startDriverNetwork('brs');
+  net = rig.net;
   me = net.addUser({ phone: '919876543244', name: 'Shop' });
   asha = net.addUser({ phone: '14155550144', name: 'Asha' });
 });
 
 afterAll(async () => {
   await link?.close();
-  untrust?.();
-  await net?.close();
+  await rig?.close();
 });
 
 const request = { tenantId: TENANT, sessionId, method: 'qr' as const };
 
 describe('restriction signals from the network', () => {
   it('links, then logs in with the stored creds', async () => {
-    const linking = recorder();
-    const first = await driver().connect(request, linking.events);
-    await poll(() => linking.r.qrs.length).toBe(1);
-    device = await me.scanQr(linking.r.qrs[0] ?? '');
-    await poll(() => linking.r.closes).toBe(1); // the 515 after pairing
-    await first.close();
-    const opened = recorder();
-    link = await driver().connect(request, opened.events);
-    await poll(() => opened.r.opens).toEqual(['919876543244']);
+    const linked = await linkThenLogin(rig.driver(), request, me);
+    ({ link, device } = linked);
+    restrictions = linked.opened.restrictions;
+    expect(linked.opened.opens).toEqual(['919876543244']);
     await poll(() => device.online).toBe(true);
   });
 
@@ -154,12 +114,11 @@ describe('a raised minimum client version (405)', () => {
     net.minClientVersion = current;
     const lookup = vi.fn(async () => current);
     const clientVersion = new ClientVersion({ lookup, timeoutMs: 2000 });
-    const withVersion = () =>
-      baileysDriver({ logger: quiet, waWebSocketUrl: net.url, connectTimeoutMs: 5000, clientVersion });
+    const withVersion = () => rig.driver({ clientVersion });
 
     const refused = recorder();
     const first = await withVersion().connect(request, refused.events);
-    await poll(() => refused.r.ends.map((e) => e.code)).toEqual([405]);
+    await poll(() => refused.closes.map((e) => e.code)).toEqual([405]);
     await first.close();
     expect(lookup).toHaveBeenCalledTimes(1);
     expect(clientVersion.current).toEqual(current);
@@ -167,8 +126,8 @@ describe('a raised minimum client version (405)', () => {
     // What the runtime does on `refused`: connect again (after its backoff).
     const again = recorder();
     link = await withVersion().connect(request, again.events);
-    await poll(() => again.r.opens).toEqual(['919876543244']);
-    expect(again.r.ends).toEqual([]);
+    await poll(() => again.opens).toEqual(['919876543244']);
+    expect(again.closes).toEqual([]);
   });
 });
 
@@ -177,14 +136,13 @@ describe('a media upload that stalls', () => {
     await link.close();
     net.unansweredIqs.add('w:m/media_conn');
     const opened = recorder();
-    link = await baileysDriver({
-      logger: quiet,
-      waWebSocketUrl: net.url,
-      connectTimeoutMs: 5000,
-      mediaUploadTimeoutMs: 300,
-      clientVersion: new ClientVersion({ pinned: net.minClientVersion as WAVersion }),
-    }).connect(request, opened.events);
-    await poll(() => opened.r.opens).toEqual(['919876543244']);
+    link = await rig
+      .driver({
+        mediaUploadTimeoutMs: 300,
+        clientVersion: new ClientVersion({ pinned: net.minClientVersion as WAVersion }),
+      })
+      .connect(request, opened.events);
+    await poll(() => opened.opens).toEqual(['919876543244']);
     const started = Date.now();
     const sent = link.send(
       '3EB0STALLEDUPLOAD',

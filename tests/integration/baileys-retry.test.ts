@@ -1,14 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetEnvCache } from '#shared/config/env';
-import { logger } from '#shared/log/logger';
 import { getMessage, saveMessage } from '#shared/messages/repository';
-import { baileysDriver } from '../../connection-host/drivers/baileys/driver.ts';
 import { sentWire } from '../../connection-host/drivers/baileys/outbound.ts';
-import type { DriverEvents, DriverLink, LinkEnd } from '../../connection-host/drivers/driver.ts';
+import type { DriverLink } from '../../connection-host/drivers/driver.ts';
 import { loadSentMedia, saveSentMedia } from '../../connection-host/sent-media.ts';
-import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
-import { type FakeNetwork, type FakeUser, startFakeNetwork } from '../support/fake-network/index.ts';
+import {
+  type DriverNetwork,
+  linkThenLogin,
+  recorder,
+  startDriverNetwork,
+} from '../support/baileys-driver-rig.ts';
+import type { FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
+import { must } from '../support/must.ts';
 
 /**
  * Retry requests after a restart: the peer's phone cannot decrypt a message we sent and asks for
@@ -18,50 +21,22 @@ import { type FakeNetwork, type FakeUser, startFakeNetwork } from '../support/fa
  */
 
 const TENANT = 't-retry';
+let rig: DriverNetwork;
 let net: FakeNetwork;
-let untrust: () => void;
 let me: FakeUser;
 let asha: FakeUser;
-const quiet = logger.child({}, { level: 'silent' });
 const poll = <T>(fn: () => T) => expect.poll(fn, { timeout: 15_000 });
 const sessionId = `s-${randomBytes(4).toString('hex')}`;
 
 /** The host's getMessage / rememberSentMedia (connection-host/host.ts), on the same store. */
 const driver = () =>
-  baileysDriver({
-    logger: quiet,
-    waWebSocketUrl: net.url,
-    connectTimeoutMs: 5000,
+  rig.driver({
     async getMessage(sid, id) {
       const [m, wire] = await Promise.all([getMessage(TENANT, sid, id), loadSentMedia(TENANT, sid, id)]);
       return m && wire ? { ...m, wire } : m;
     },
     rememberSentMedia: (sid, id, wire) => saveSentMedia(TENANT, sid, id, wire),
   });
-
-function recorder() {
-  const r = { qrs: [] as string[], opens: [] as string[], closes: [] as LinkEnd[] };
-  const events: DriverEvents = {
-    onQr: (qr) => r.qrs.push(qr),
-    onPairingCode: () => {},
-    onOpen: ({ mobile }) => r.opens.push(mobile),
-    onClose: (end) => r.closes.push(end),
-    onInbound: () => {},
-    onOwnMessage: () => {},
-    onReceipt: () => {},
-    onSendFailed: () => {},
-    onContacts: () => {},
-    onGroup: () => {},
-    onLidMapping: () => {},
-    onMessageChange: () => {},
-    onPollVote: () => {},
-    onActivity: () => {},
-    onRestriction: () => {},
-    onCall: () => {},
-    onHistory: () => {},
-  };
-  return { ...r, events };
-}
 
 const outbound = (messageId: string, kind: string, extra: Record<string, string>) =>
   saveMessage({
@@ -79,18 +54,14 @@ const outbound = (messageId: string, kind: string, extra: Record<string, string>
   });
 
 beforeAll(async () => {
-  process.env.RESOURCE_PREFIX = `brt${Date.now() % 1_000_000}`;
-  resetEnvCache();
-  await bootstrapResources(process.env.RESOURCE_PREFIX, 1);
-  net = await startFakeNetwork();
-  untrust = net.trustInThisProcess();
+  rig = await startDriverNetwork('brt');
+  net = rig.net;
   me = net.addUser({ phone: '919876543233', name: 'Shop' });
   asha = net.addUser({ phone: '14155550133', name: 'Asha' });
 });
 
 afterAll(async () => {
-  untrust?.();
-  await net?.close();
+  await rig?.close();
 });
 
 describe('retry requests answered from the store after a restart', () => {
@@ -98,15 +69,8 @@ describe('retry requests answered from the store after a restart', () => {
 
   it('links, then connects again from the stored creds (a fresh link, nothing in memory)', async () => {
     const request = { tenantId: TENANT, sessionId, method: 'qr' as const };
-    const linking = recorder();
-    const first = await driver().connect(request, linking.events);
-    await poll(() => linking.qrs.length).toBe(1);
-    const device = await me.scanQr(linking.qrs[0] ?? '');
-    await poll(() => linking.closes.map((c) => c.kind)).toEqual(['restart']);
-    await first.close();
-    const opened = recorder();
-    const second = await driver().connect(request, opened.events);
-    await poll(() => opened.opens).toEqual(['919876543233']);
+    const { link: second, opened, device } = await linkThenLogin(driver(), request, me);
+    expect(opened.opens).toEqual(['919876543233']);
     await second.close();
     await poll(() => device.link).toBeUndefined();
     const rec = recorder();
@@ -135,7 +99,7 @@ describe('retry requests answered from the store after a restart', () => {
     expect(wire).toBeDefined();
     const id = `3EB0${randomBytes(8).toString('hex').toUpperCase()}`;
     await outbound(id, 'image', { caption: 'Our new menu', mimetype: 'image/jpeg' });
-    await saveSentMedia(TENANT, sessionId, id, wire!);
+    await saveSentMedia(TENANT, sessionId, id, must(wire, 'wire'));
 
     asha.requestRetry(me, id);
     await poll(() => asha.received.filter((m) => m.id === id).length).toBe(1);

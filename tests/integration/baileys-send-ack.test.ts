@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Command } from '#shared/commands/types';
-import { resetEnvCache } from '#shared/config/env';
 import type { HostEvent } from '#shared/events/types';
-import { logger } from '#shared/log/logger';
 import { applyCommand, type CommandContext, SEND_ATTEMPTS } from '../../connection-host/commands.ts';
-import { baileysDriver } from '../../connection-host/drivers/baileys/driver.ts';
 import { SessionRuntime } from '../../connection-host/session-runtime.ts';
-import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
-import { type FakeNetwork, type FakeUser, startFakeNetwork } from '../support/fake-network/index.ts';
+import { type DriverNetwork, startDriverNetwork } from '../support/baileys-driver-rig.ts';
+import type { FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
 
 /**
  * `sent` means the network acknowledged the message, not that Baileys wrote it to a socket. The
@@ -17,8 +14,8 @@ import { type FakeNetwork, type FakeUser, startFakeNetwork } from '../support/fa
 
 const TENANT = 't-ack';
 const ACK_TIMEOUT_MS = 1000;
+let rig: DriverNetwork;
 let net: FakeNetwork;
-let untrust: () => void;
 let me: FakeUser;
 let asha: FakeUser;
 let rt: SessionRuntime;
@@ -53,21 +50,13 @@ function send(text: string) {
 }
 
 beforeAll(async () => {
-  process.env.RESOURCE_PREFIX = `bsa${Date.now() % 1_000_000}`;
-  resetEnvCache();
-  await bootstrapResources(process.env.RESOURCE_PREFIX, 1);
-  net = await startFakeNetwork();
-  untrust = net.trustInThisProcess();
+  rig = await startDriverNetwork('bsa');
+  net = rig.net;
   me = net.addUser({ phone: '919876543255', name: 'Shop' });
   asha = net.addUser({ phone: '14155550155', name: 'Asha' });
   rt = new SessionRuntime(
     { tenantId: TENANT, sessionId, method: 'qr' },
-    baileysDriver({
-      logger: logger.child({}, { level: 'silent' }),
-      waWebSocketUrl: net.url,
-      connectTimeoutMs: 5000,
-      sendAckTimeoutMs: ACK_TIMEOUT_MS,
-    }),
+    rig.driver({ sendAckTimeoutMs: ACK_TIMEOUT_MS }),
     {
       maxFailures: 3,
       zombieIdleMs: 60_000,
@@ -83,8 +72,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await rt?.stop();
-  untrust?.();
-  await net?.close();
+  await rig?.close();
 });
 
 describe('a send is sent only once the network acknowledged it', () => {

@@ -6,7 +6,7 @@ import { resetEnvCache } from '#shared/config/env';
 import { sendJson } from '#shared/queue/send';
 import { CommandQueues } from '../../connection-host/command-queues.ts';
 import type { CommandContext } from '../../connection-host/commands.ts';
-import type { DriverEvents, DriverLink, NetworkDriver } from '../../connection-host/drivers/driver.ts';
+import { handDriver } from '../../connection-host/drivers/hand-driver.ts';
 import { SessionRuntime } from '../../connection-host/session-runtime.ts';
 import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
 
@@ -19,35 +19,8 @@ const poll = <T>(fn: () => T, timeout = 5_000) => expect.poll(fn, { timeout, int
 
 /** A runtime on a driver whose link the test opens by hand; the link records what it sent. */
 function session(sessionId: string) {
-  let events: DriverEvents | undefined;
-  const sent: string[] = [];
-  const nothing = async () => {};
-  const driver: NetworkDriver = {
-    name: 'simulator',
-    async connect(_request, e) {
-      events = e;
-      return {
-        send: async (messageId: string) => {
-          sent.push(messageId);
-        },
-        presence: nothing,
-        read: nothing,
-        react: nothing,
-        pin: nothing,
-        checkNumbers: async () => [],
-        edit: nothing,
-        revoke: nothing,
-        postStatus: nothing,
-        groupAction: async () => ({}),
-        rejectCall: nothing,
-        probe: nothing,
-        logout: nothing,
-        close: nothing,
-      } satisfies DriverLink;
-    },
-    clearAuth: nothing,
-  };
-  const rt = new SessionRuntime({ tenantId: 't-wait', sessionId, method: 'qr' }, driver, {
+  const hand = handDriver();
+  const rt = new SessionRuntime({ tenantId: 't-wait', sessionId, method: 'qr' }, hand.driver, {
     maxFailures: 3,
     zombieIdleMs: 60_000,
     sendIntervalMs: 0,
@@ -55,7 +28,13 @@ function session(sessionId: string) {
     fence: () => 1,
     emitEvent: async () => {},
   });
-  return { rt, sent, open: () => events?.onOpen({ mobile: '1' }) };
+  return {
+    rt,
+    get sent() {
+      return hand.sent();
+    },
+    open: () => hand.latest().onOpen({ mobile: '1' }),
+  };
 }
 
 const waiting = session(`s-wait-${randomBytes(4).toString('hex')}`);

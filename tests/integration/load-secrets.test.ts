@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { env, resetEnvCache } from '#shared/config/env';
 import { loadSecrets } from '#shared/config/load-secrets';
 import { type LocalSecretsManager, startSecretsManager } from '../../scripts/local/secrets-manager.ts';
+import { must } from '../support/must.ts';
 
 /**
  * Cold-start secret loading as a function runs it in the cloud, against the local Secrets Manager:
@@ -45,7 +46,7 @@ describe('loadSecrets', () => {
     ])
       delete process.env[k];
     process.env.STT_API_KEY = 'from-env';
-    process.env.AI_KEYS_SECRET_ARN = created.ARN!;
+    process.env.AI_KEYS_SECRET_ARN = must(created.ARN, 'created.ARN');
     await loadSecrets();
     expect(process.env.ANTHROPIC_API_KEYS).toBe('sk-a,sk-b');
     expect(env().ANTHROPIC_API_KEYS).toBe('sk-a,sk-b');

@@ -12,6 +12,7 @@ import { spawnDynamoLocal } from '../../scripts/local/dynamo-process.ts';
 import { sharedDbFile, useWriteAheadLog } from '../../scripts/local/dynamo-wal.ts';
 import { freePort } from '../../scripts/local/free-port.ts';
 import { type LocalDynamo, startDynamo } from '../../scripts/local/local-aws.ts';
+import { must } from '../support/must.ts';
 
 /**
  * `npm start`'s persistent DynamoDB Local: its SQLite file in write-ahead-log mode (created so, or
@@ -100,7 +101,7 @@ async function readBodies(db: DynamoDBClient, count: number): Promise<string[]> 
   for (let n = 0; n < count; n += 100) {
     const keys = Array.from({ length: Math.min(100, count - n) }, (_, i) => key(n + i));
     const r = await db.send(new BatchGetItemCommand({ RequestItems: { [TABLE]: { Keys: keys } } }));
-    bodies.push(...(r.Responses?.[TABLE] ?? []).map((it) => it.body!.S!));
+    bodies.push(...(r.Responses?.[TABLE] ?? []).map((it) => must(it.body?.S, 'a stored body')));
   }
   return bodies.sort((a, b) => Number(a.split(' ')[1]) - Number(b.split(' ')[1]));
 }
@@ -120,7 +121,7 @@ describe("npm start's DynamoDB Local on disk", () => {
     // loses its last transaction in either journal mode (docs/benchmarks.md). Read back first.
     expect(await readBodies(db, 120)).toEqual(expected(120));
     // Killed, not stopped: nothing is checkpointed or closed cleanly.
-    process.kill(dynamo.pid!, 'SIGKILL');
+    process.kill(must(dynamo.pid, 'dynamo.pid'), 'SIGKILL');
     await stop(dynamo, db);
 
     ({ db, dynamo } = await start(dir));

@@ -19,6 +19,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type LocalS3Sqs, startS3Sqs } from '../../scripts/local/s3-sqs.ts';
+import { must } from '../support/must.ts';
 
 /**
  * `npm start`'s S3 and SQS (fauxqs) with a data directory: what it acknowledged is there after a
@@ -61,11 +62,14 @@ async function queues(sqs: SQSClient, fifo = false) {
       Attributes: {
         ...attrs,
         VisibilityTimeout: '1',
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: arn.Attributes!.QueueArn, maxReceiveCount: 2 }),
+        RedrivePolicy: JSON.stringify({
+          deadLetterTargetArn: must(arn.Attributes, 'arn.Attributes').QueueArn,
+          maxReceiveCount: 2,
+        }),
       },
     }),
   );
-  return { url: q.QueueUrl!, dlq: dlq.QueueUrl! };
+  return { url: must(q.QueueUrl, 'q.QueueUrl'), dlq: must(dlq.QueueUrl, 'dlq.QueueUrl') };
 }
 
 async function drain(sqs: SQSClient, url: string, waitSeconds = 0): Promise<string[]> {
@@ -76,11 +80,14 @@ async function drain(sqs: SQSClient, url: string, waitSeconds = 0): Promise<stri
     );
     const got = r.Messages ?? [];
     if (!got.length) return bodies.sort();
-    bodies.push(...got.map((m) => m.Body!));
+    bodies.push(...got.map((m) => must(m.Body, 'm.Body')));
     await sqs.send(
       new DeleteMessageBatchCommand({
         QueueUrl: url,
-        Entries: got.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+        Entries: got.map((m, i) => ({
+          Id: String(i),
+          ReceiptHandle: must(m.ReceiptHandle, 'm.ReceiptHandle'),
+        })),
       }),
     );
   }
@@ -116,10 +123,13 @@ describe("npm start's queues and objects on disk", () => {
       await a.sqs.send(
         new DeleteMessageBatchCommand({
           QueueUrl: url,
-          Entries: got.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+          Entries: got.map((m, i) => ({
+            Id: String(i),
+            ReceiptHandle: must(m.ReceiptHandle, 'm.ReceiptHandle'),
+          })),
         }),
       );
-      deleted = [...deleted, ...got.map((m) => m.Body!)];
+      deleted = [...deleted, ...got.map((m) => must(m.Body, 'm.Body'))];
     }
     // A retry due in 2 s.
     await a.sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'later', DelaySeconds: 2 }));
@@ -165,11 +175,11 @@ describe("npm start's queues and objects on disk", () => {
       const r = await b.sqs.send(new ReceiveMessageCommand({ QueueUrl: again.url, MaxNumberOfMessages: 10 }));
       const m = r.Messages?.[0];
       if (!m) break;
-      order.push(m.Body!);
+      order.push(must(m.Body, 'm.Body'));
       await b.sqs.send(
         new DeleteMessageBatchCommand({
           QueueUrl: again.url,
-          Entries: [{ Id: '0', ReceiptHandle: m.ReceiptHandle! }],
+          Entries: [{ Id: '0', ReceiptHandle: must(m.ReceiptHandle, 'm.ReceiptHandle') }],
         }),
       );
     }
@@ -191,7 +201,7 @@ describe("npm start's queues and objects on disk", () => {
     await b.s3.send(new CreateBucketCommand({ Bucket: 'media' }));
     const got = await b.s3.send(new GetObjectCommand({ Bucket: 'media', Key: 'media/t/s/m1' }));
     expect(got.ContentType).toBe('image/png');
-    expect(Buffer.from(await got.Body!.transformToByteArray()).equals(bytes)).toBe(true);
+    expect(Buffer.from(await must(got.Body, 'got.Body').transformToByteArray()).equals(bytes)).toBe(true);
     await expect(b.s3.send(new GetObjectCommand({ Bucket: 'media', Key: 'media/t/s/m2' }))).rejects.toThrow();
   }, 30_000);
 });

@@ -18,6 +18,7 @@ import { createDescribeAnalysers } from '../../functions/media/describe/index.ts
 import { DESCRIBE_LIMITS } from '../../functions/media/describe/limits.ts';
 import { testPdf } from '../../functions/media/describe/test-media.ts';
 import { type FakeAi, startFakeAi } from '../support/fake-ai.ts';
+import { must } from '../support/must.ts';
 
 /**
  * The describers over real HTTP against the fake model providers, with real ffmpeg/ffprobe and the
@@ -107,8 +108,11 @@ describe('describe image', () => {
     expect(out.modelCalls).toEqual([
       { tier: 'primary', keyIndex: 0, usage: expect.objectContaining({ output: expect.any(Number) }) },
     ]);
-    expect(out.modelCalls[0]!.usage.input + out.modelCalls[0]!.usage.cacheWrite).toBeGreaterThan(0);
-    const sent = ai.requests[0]!.body;
+    expect(
+      must(out.modelCalls[0], 'out.modelCalls[0]').usage.input +
+        must(out.modelCalls[0], 'out.modelCalls[0]').usage.cacheWrite,
+    ).toBeGreaterThan(0);
+    const sent = must(ai.requests[0], 'ai.requests[0]').body;
     expect(sent.messages[0].content[0]).toEqual({
       type: 'image',
       source: { type: 'base64', media_type: 'image/png', data: bytes.toString('base64') },
@@ -155,11 +159,13 @@ describe('explain document', () => {
     );
     expect(out.analysis).toEqual({ documentExplanation: 'An invoice. Two pages.' });
     expect(out.modelCalls).toHaveLength(1);
-    expect(ai.requests[0]!.body.messages[0].content[0]).toEqual({
+    expect(must(ai.requests[0], 'ai.requests[0]').body.messages[0].content[0]).toEqual({
       type: 'document',
       source: { type: 'base64', media_type: 'application/pdf', data: pdf.toString('base64') },
     });
-    expect(ai.requests[0]!.body.messages[0].content[1].text).toContain('«invoice.pdf»');
+    expect(must(ai.requests[0], 'ai.requests[0]').body.messages[0].content[1].text).toContain(
+      '«invoice.pdf»',
+    );
   });
 
   it('refuses non-PDF documents and PDFs over the page limit without a model call', async () => {
@@ -196,7 +202,7 @@ describe('describe video', () => {
       transcription: null,
       confidence: null,
     });
-    const content = ai.requests[0]!.body.messages[0].content as any[];
+    const content = must(ai.requests[0], 'ai.requests[0]').body.messages[0].content as any[];
     const frames = content.filter((b) => b.type === 'image');
     expect(frames).toHaveLength(DESCRIBE_LIMITS.videoFrames);
     for (const f of frames) {
@@ -214,7 +220,9 @@ describe('describe video', () => {
   it('scales frames down and refuses a video over the duration or byte limit', async () => {
     const small = { ...DESCRIBE_LIMITS, frameWidth: 160, videoFrames: 2 };
     await describers(deps({ limits: small })).video(input({ bytes: silentVideo }), { signal: signal() });
-    const frames = (ai.requests[0]!.body.messages[0].content as any[]).filter((b) => b.type === 'image');
+    const frames = (must(ai.requests[0], 'ai.requests[0]').body.messages[0].content as any[]).filter(
+      (b) => b.type === 'image',
+    );
     expect(frames).toHaveLength(2);
     expect(await sharp(Buffer.from(frames[0].source.data, 'base64')).metadata()).toMatchObject({
       width: 160,
@@ -239,7 +247,9 @@ describe('describe video', () => {
       signal: signal(),
     });
     expect(broken.analysis.videoDescription).toBeNull();
-    expect(broken.failures[0]!.code).toMatch(/^DESCRIBE_(FFMPEG_FAILED|UNSUPPORTED)$/);
+    expect(must(broken.failures[0], 'broken.failures[0]').code).toMatch(
+      /^DESCRIBE_(FFMPEG_FAILED|UNSUPPORTED)$/,
+    );
     expect(ai.requests).toHaveLength(0);
   });
 
@@ -293,6 +303,8 @@ describe('the analysers', () => {
       confidence: null,
     });
     expect(out.transcribed).toBeUndefined();
-    expect(ai.requests[0]!.body.messages[0].content.at(-1).text).toContain('No speech was transcribed');
+    expect(must(ai.requests[0], 'ai.requests[0]').body.messages[0].content.at(-1).text).toContain(
+      'No speech was transcribed',
+    );
   });
 });

@@ -8,6 +8,7 @@ import { readAiUsage, recordAiUsage } from '#shared/ai/usage';
 import { aiKeyStateKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { type FakeAi, startFakeAi } from '../support/fake-ai.ts';
+import { must } from '../support/must.ts';
 
 /**
  * The model chain over real HTTP against the fake providers, with its key cool-downs in the local
@@ -20,8 +21,10 @@ beforeAll(async () => {
 afterAll(() => ai.close());
 beforeEach(() => ai.reset());
 
-const keys = (prefix: string, n: number) =>
-  Array.from({ length: n }, (_, i) => `${prefix}-${i}-${randomUUID()}`);
+/** n strings, typed as a tuple of n so that each index is known present. */
+type Keys<N extends number, T extends string[] = []> = T['length'] extends N ? T : Keys<N, [...T, string]>;
+const keys = <N extends number>(prefix: string, n: N) =>
+  Array.from({ length: n }, (_, i) => `${prefix}-${i}-${randomUUID()}`) as Keys<N>;
 
 function chainConfig(over: Partial<ModelChainConfig> & { primaryKeys?: string[] }): ModelChainConfig {
   const { primaryKeys, ...rest } = over;
@@ -61,7 +64,7 @@ const coolUntilOf = async (pool: string, key: string) =>
 describe('model chain', () => {
   it('rotates past a 429 key, and a second chain instance skips that key while it cools down', async () => {
     const k = keys('p', 3);
-    ai.behave(k[0]!, { kind: 'status', status: 429, retryAfter: '120' });
+    ai.behave(k[0], { kind: 'status', status: 429, retryAfter: '120' });
     const cfg = chainConfig({ primaryKeys: k });
 
     const before = Date.now();
@@ -73,11 +76,11 @@ describe('model chain', () => {
       model: 'claude-haiku-4-5',
     });
     expect(ai.requests.map((q) => q.key)).toEqual([k[0], k[1]]);
-    const until = await coolUntilOf('primary', k[0]!);
+    const until = await coolUntilOf('primary', k[0]);
     expect(until).toBeGreaterThanOrEqual(before + 120_000);
     expect(until).toBeLessThanOrEqual(Date.now() + 120_000);
     // The stored state names the key by index and hash only.
-    const item = await dataTable.get(aiKeyStateKey('primary', keyHash(k[0]!)), true);
+    const item = await dataTable.get(aiKeyStateKey('primary', keyHash(k[0])), true);
     expect(JSON.stringify(item)).not.toContain(k[0]);
     expect(item).toMatchObject({ keyIndex: 0, reason: 'rate limited' });
 
@@ -89,10 +92,10 @@ describe('model chain', () => {
 
   it('cools a 529 key briefly, a 401 key and a quota key for long, and a 429 without retry-after for the default', async () => {
     const k = keys('p', 5);
-    ai.behave(k[0]!, { kind: 'status', status: 529 });
-    ai.behave(k[1]!, { kind: 'status', status: 401 });
-    ai.behave(k[2]!, { kind: 'status', status: 400, message: 'Your credit balance is too low' });
-    ai.behave(k[3]!, { kind: 'status', status: 429 });
+    ai.behave(k[0], { kind: 'status', status: 529 });
+    ai.behave(k[1], { kind: 'status', status: 401 });
+    ai.behave(k[2], { kind: 'status', status: 400, message: 'Your credit balance is too low' });
+    ai.behave(k[3], { kind: 'status', status: 429 });
     const t0 = Date.now();
     const r = await createModelChain(chainConfig({ primaryKeys: k })).reply(request());
     expect(r).toMatchObject({ tier: 'primary', keyIndex: 4 });
@@ -100,30 +103,30 @@ describe('model chain', () => {
       expect(v).toBeGreaterThanOrEqual(t0 + ms);
       expect(v).toBeLessThanOrEqual(Date.now() + ms);
     };
-    near(await coolUntilOf('primary', k[0]!), DEFAULT_COOLDOWN.overloadedMs);
-    near(await coolUntilOf('primary', k[1]!), DEFAULT_COOLDOWN.authMs);
-    near(await coolUntilOf('primary', k[2]!), DEFAULT_COOLDOWN.quotaMs);
-    near(await coolUntilOf('primary', k[3]!), DEFAULT_COOLDOWN.rateLimitMs);
+    near(await coolUntilOf('primary', k[0]), DEFAULT_COOLDOWN.overloadedMs);
+    near(await coolUntilOf('primary', k[1]), DEFAULT_COOLDOWN.authMs);
+    near(await coolUntilOf('primary', k[2]), DEFAULT_COOLDOWN.quotaMs);
+    near(await coolUntilOf('primary', k[3]), DEFAULT_COOLDOWN.rateLimitMs);
   });
 
   it('leaves the pool on a 5xx without cooling the key: the next hop answers', async () => {
     const p = keys('p', 2);
     const f = keys('f', 1);
-    ai.behave(p[0]!, { kind: 'status', status: 500 });
+    ai.behave(p[0], { kind: 'status', status: 500 });
     const r = await createModelChain(
       chainConfig({ primaryKeys: p, fallback: fallbackPool('anthropic', f) }),
     ).reply(request());
     expect(r).toMatchObject({ tier: 'fallback', keyIndex: 0 });
     expect(ai.requests.map((q) => q.key)).toEqual([p[0], f[0]]);
-    expect(await coolUntilOf('primary', p[0]!)).toBeUndefined();
+    expect(await coolUntilOf('primary', p[0])).toBeUndefined();
   });
 
   it('with every primary key exhausted, the Anthropic fallback pool answers', async () => {
     const p = keys('p', 2);
     const f = keys('f', 2);
-    ai.behave(p[0]!, { kind: 'status', status: 429 });
-    ai.behave(p[1]!, { kind: 'status', status: 529 });
-    ai.behave(f[0]!, { kind: 'status', status: 429, retryAfter: '30' });
+    ai.behave(p[0], { kind: 'status', status: 429 });
+    ai.behave(p[1], { kind: 'status', status: 529 });
+    ai.behave(f[0], { kind: 'status', status: 429, retryAfter: '30' });
     const r = await createModelChain(
       chainConfig({ primaryKeys: p, fallback: fallbackPool('anthropic', f) }),
     ).reply(request());
@@ -134,20 +137,23 @@ describe('model chain', () => {
       ['anthropic', f[0]],
       ['anthropic', f[1]],
     ]);
-    expect(await coolUntilOf('fallback', f[0]!)).toBeGreaterThan(Date.now());
+    expect(await coolUntilOf('fallback', f[0])).toBeGreaterThan(Date.now());
   });
 
   it('with every primary key exhausted, an OpenAI-compatible fallback pool answers', async () => {
     const p = keys('p', 1);
     const f = keys('o', 1);
-    ai.behave(p[0]!, { kind: 'status', status: 401 });
+    ai.behave(p[0], { kind: 'status', status: 401 });
     const chain = createModelChain(chainConfig({ primaryKeys: p, fallback: fallbackPool('openai', f) }));
     const req = request('Do you have ENT doctors?');
     req.system = { ...req.system, instructions: 'Mention the booking link.' } as typeof req.system;
     const r = await chain.reply(req);
     expect(r).toMatchObject({ tier: 'fallback', keyIndex: 0, model: 'gpt-fake-mini' });
     expect(r.text).toBe('Reply to: Do you have ENT doctors?');
-    const sent = ai.requests.find((q) => q.provider === 'openai')!;
+    const sent = must(
+      ai.requests.find((q) => q.provider === 'openai'),
+      "an entry of ai.requests where q.provider === 'openai'",
+    );
     expect(sent.path).toBe('/v1/chat/completions');
     expect(sent.key).toBe(f[0]);
     expect(sent.headers.authorization).toBeUndefined();
@@ -170,8 +176,8 @@ describe('model chain', () => {
   it('with the pool down, Bedrock answers (SigV4-signed invoke with the model id)', async () => {
     const p = keys('p', 1);
     const f = keys('f', 1);
-    ai.behave(p[0]!, { kind: 'status', status: 529 });
-    ai.behave(f[0]!, { kind: 'status', status: 503 });
+    ai.behave(p[0], { kind: 'status', status: 529 });
+    ai.behave(f[0], { kind: 'status', status: 503 });
     const r = await createModelChain(
       chainConfig({
         primaryKeys: p,
@@ -185,7 +191,10 @@ describe('model chain', () => {
       model: bedrock.modelId,
       text: 'Reply to: hours?',
     });
-    const sent = ai.requests.find((q) => q.provider === 'bedrock')!;
+    const sent = must(
+      ai.requests.find((q) => q.provider === 'bedrock'),
+      "an entry of ai.requests where q.provider === 'bedrock'",
+    );
     expect(sent.path).toBe(`/model/${bedrock.modelId}/invoke`);
     expect(sent.headers['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);
     expect(sent.body.anthropic_version).toBe('bedrock-2023-05-31');
@@ -195,9 +204,9 @@ describe('model chain', () => {
   it('with every hop down, throws ModelUnavailableError naming tiers and indexes, never a key', async () => {
     const p = keys('p', 2);
     const f = keys('o', 1);
-    ai.behave(p[0]!, { kind: 'status', status: 429 });
-    ai.behave(p[1]!, { kind: 'status', status: 401, message: `Incorrect API key provided: ${p[1]}` });
-    ai.behave(f[0]!, { kind: 'status', status: 500, message: `key ${f[0]} broke` });
+    ai.behave(p[0], { kind: 'status', status: 429 });
+    ai.behave(p[1], { kind: 'status', status: 401, message: `Incorrect API key provided: ${p[1]}` });
+    ai.behave(f[0], { kind: 'status', status: 500, message: `key ${f[0]} broke` });
     ai.behave('bedrock', { kind: 'status', status: 500 });
     const chain = createModelChain(
       chainConfig({
@@ -225,8 +234,8 @@ describe('model chain', () => {
   it('gives each hop its own timeout: a slow primary and a slow pool still leave time for Bedrock', async () => {
     const p = keys('p', 2);
     const f = keys('f', 1);
-    ai.behave(p[0]!, { kind: 'answer', delayMs: 3_000 });
-    ai.behave(f[0]!, { kind: 'answer', delayMs: 3_000 });
+    ai.behave(p[0], { kind: 'answer', delayMs: 3_000 });
+    ai.behave(f[0], { kind: 'answer', delayMs: 3_000 });
     const started = Date.now();
     const r = await createModelChain(
       chainConfig({
@@ -240,7 +249,7 @@ describe('model chain', () => {
     expect(Date.now() - started).toBeLessThan(2_500);
     // A timeout is the provider's trouble, not the key's: the pool is left, the key not cooled.
     expect(ai.requests.map((q) => q.key)).toEqual([p[0], f[0], 'bedrock']);
-    expect(await coolUntilOf('primary', p[0]!)).toBeUndefined();
+    expect(await coolUntilOf('primary', p[0])).toBeUndefined();
   });
 
   it('sends persona and brain as cached system blocks, the instructions after them, and the turns', async () => {
@@ -258,7 +267,7 @@ describe('model chain', () => {
       ],
     };
     const first = await chain.reply(req);
-    const body = ai.requests[0]!.body;
+    const body = must(ai.requests[0], 'ai.requests[0]').body;
     expect(body.system).toEqual([
       { type: 'text', text: 'You are Asha.', cache_control: { type: 'ephemeral' } },
       {
@@ -273,8 +282,8 @@ describe('model chain', () => {
       { role: 'assistant', content: [{ type: 'text', text: 'Hello! How can I help?' }] },
       { role: 'user', content: [{ type: 'text', text: 'Is Dr Rao in today?' }] },
     ]);
-    expect(ai.requests[0]!.headers['x-api-key']).toBeUndefined();
-    expect(ai.requests[0]!.headers.authorization).toBeUndefined();
+    expect(must(ai.requests[0], 'ai.requests[0]').headers['x-api-key']).toBeUndefined();
+    expect(must(ai.requests[0], 'ai.requests[0]').headers.authorization).toBeUndefined();
     expect(first.usage.cacheWrite).toBeGreaterThan(0);
     expect(first.usage.cacheRead).toBe(0);
 
@@ -287,8 +296,8 @@ describe('model chain', () => {
 
   it('treats a blank reply as the provider failing: the chain leaves that pool', async () => {
     const k = keys('p', 2);
-    ai.behave(k[0]!, { kind: 'answer', text: '   ' });
-    ai.behave(k[1]!, { kind: 'answer', text: ' Yes, 9 to 5. ' });
+    ai.behave(k[0], { kind: 'answer', text: '   ' });
+    ai.behave(k[1], { kind: 'answer', text: ' Yes, 9 to 5. ' });
     const r = await createModelChain(
       chainConfig({ primaryKeys: k, fallback: fallbackPool('anthropic', keys('f', 1)) }),
     ).reply(request());
@@ -299,7 +308,7 @@ describe('model chain', () => {
 
 describe('model chain, more cases', () => {
   it('keeps a cool-down with its key when the key list is reordered', async () => {
-    const [a, b, c] = keys('p', 3) as [string, string, string];
+    const [a, b, c] = keys('p', 3);
     ai.behave(a, { kind: 'status', status: 429, retryAfter: '60' });
     expect(await createModelChain(chainConfig({ primaryKeys: [a, b, c] })).reply(request())).toMatchObject({
       keyIndex: 1,
@@ -319,7 +328,7 @@ describe('model chain, more cases', () => {
     const pdf = { type: 'document' as const, mediaType: 'application/pdf' as const, data: 'JVBERi0xLjQ=' };
     const p = keys('p', 1);
     const o = keys('o', 1);
-    ai.behave(p[0]!, { kind: 'status', status: 429 });
+    ai.behave(p[0], { kind: 'status', status: 429 });
     const chain = createModelChain(
       chainConfig({
         primaryKeys: p,
@@ -334,12 +343,18 @@ describe('model chain, more cases', () => {
       ],
     });
     expect(withImage.tier).toBe('fallback');
-    const primarySent = ai.requests.find((q) => q.provider === 'anthropic')!;
+    const primarySent = must(
+      ai.requests.find((q) => q.provider === 'anthropic'),
+      "an entry of ai.requests where q.provider === 'anthropic'",
+    );
     expect(primarySent.body.messages[0].content[0]).toEqual({
       type: 'image',
       source: { type: 'base64', media_type: 'image/png', data: image.data },
     });
-    const openAiSent = ai.requests.find((q) => q.provider === 'openai')!;
+    const openAiSent = must(
+      ai.requests.find((q) => q.provider === 'openai'),
+      "an entry of ai.requests where q.provider === 'openai'",
+    );
     expect(openAiSent.body.messages[1].content).toEqual([
       { type: 'image_url', image_url: { url: `data:image/png;base64,${image.data}` } },
       { type: 'text', text: 'what is this?' },
@@ -353,7 +368,7 @@ describe('model chain, more cases', () => {
     // The primary key is cooling; the OpenAI-compatible pool cannot take a PDF; Bedrock can.
     expect(withPdf.tier).toBe('bedrock');
     expect(ai.requests.map((q) => q.provider)).toEqual(['bedrock']);
-    expect(ai.requests[0]!.body.messages[0].content[0]).toMatchObject({
+    expect(must(ai.requests[0], 'ai.requests[0]').body.messages[0].content[0]).toMatchObject({
       type: 'document',
       source: { type: 'base64', media_type: 'application/pdf' },
     });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { must } from '../support/must.ts';
 import { spawnScript, stopProcess } from '../support/processes.ts';
 
 /** `npm start` (scripts/start.ts) as its own process: what it prints and whether it starts. */
@@ -21,7 +22,7 @@ function start(env: Record<string, string>) {
     ...env,
   });
   let out = '';
-  proc.stdout!.on('data', (c: Buffer) => {
+  must(proc.stdout, 'proc.stdout').on('data', (c: Buffer) => {
     out += c.toString();
   });
   return {

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sqsClient } from '#shared/aws/clients';
 import { queueUrl } from '#shared/aws/queue-url';
 import { pollQueue } from '#shared/queue/poller';
+import { must } from '../support/must.ts';
 
 /**
  * The hosts long-poll their command queues for 20 s (connection-host/command-queues.ts): one billed
@@ -24,21 +25,25 @@ describe('pollQueue with a 20 s wait', () => {
     await sqsClient().send(new CreateQueueCommand({ QueueName: name }));
     const url = await queueUrl(name);
     const received: Array<{ body: string; at: number }> = [];
-    const consumer = pollQueue(
-      name,
-      async (messages) => {
-        for (const m of messages) received.push({ body: m.Body ?? '', at: Date.now() });
-        return [];
-      },
-      { waitSeconds: 20 },
-    );
+    /** A consumer of the queue (waiting 20 s a receive) that records what it was handed, and when. */
+    const recordingConsumer = () =>
+      pollQueue(
+        name,
+        async (messages) => {
+          for (const m of messages) received.push({ body: m.Body ?? '', at: Date.now() });
+          return [];
+        },
+        { waitSeconds: 20 },
+      );
+    const consumer = recordingConsumer();
     // The first receive is waiting by now.
     await new Promise((r) => setTimeout(r, 500));
     const sentAt = Date.now();
     await sqsClient().send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'hello' }));
     await expect.poll(() => received.length, { timeout: 5_000, interval: 50 }).toBe(1);
-    expect(received[0]!.body).toBe('hello');
-    expect(received[0]!.at - sentAt).toBeLessThan(3_000);
+    const first = must(received[0], 'the first message handed over');
+    expect(first.body).toBe('hello');
+    expect(first.at - sentAt).toBeLessThan(3_000);
 
     // The next receive is waiting again; stop() does not wait out its 20 s.
     await new Promise((r) => setTimeout(r, 500));
@@ -48,20 +53,14 @@ describe('pollQueue with a 20 s wait', () => {
 
     // That receive, still waiting, takes nothing with it: the next consumer (the shard's next holder)
     // gets the next message at once, not after the queue's visibility timeout.
-    const next = pollQueue(
-      name,
-      async (messages) => {
-        for (const m of messages) received.push({ body: m.Body ?? '', at: Date.now() });
-        return [];
-      },
-      { waitSeconds: 20 },
-    );
+    const next = recordingConsumer();
     await new Promise((r) => setTimeout(r, 500));
     const again = Date.now();
     await sqsClient().send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'after the hand-over' }));
     await expect.poll(() => received.length, { timeout: 8_000, interval: 50 }).toBe(2);
-    expect(received[1]!.body).toBe('after the hand-over');
-    expect(received[1]!.at - again).toBeLessThan(3_000);
+    const second = must(received[1], 'the message after the hand-over');
+    expect(second.body).toBe('after the hand-over');
+    expect(second.at - again).toBeLessThan(3_000);
     await next.stop();
     // Both last receives end within their wait (what the host waits for before it exits).
     const drainAt = Date.now();

@@ -13,6 +13,7 @@ import { shardOf } from '#shared/store/shards';
 import { dataTable } from '#shared/store/tables';
 import { newDelivery } from '#shared/webhooks/lifecycle';
 import { createDelivery, deliveryItem, listDeliveries } from '#shared/webhooks/repository';
+import { must } from '../support/must.ts';
 
 /**
  * The tenant feed and the delivery log are written in shards, one per session (shared/store/
@@ -48,7 +49,10 @@ describe('sharded tenant feed and delivery log', () => {
     const tenantId = `tnt_${randomUUID().slice(0, 8)}`;
     const base = 1_790_000_000_000;
     const all: StoredMessage[] = [];
-    for (let n = 0; n < 30; n++) all.push(message(tenantId, sessions[n % sessions.length]!, n, base));
+    for (let n = 0; n < 30; n++)
+      all.push(
+        message(tenantId, must(sessions[n % sessions.length], 'sessions[n % sessions.length]'), n, base),
+      );
     // The three oldest as written before the shards: in the tenant's one feed partition.
     for (const m of all.slice(0, 3)) await dataTable.put({ ...messageItem(m), gsi1pk: `T#${tenantId}#FEED` });
     for (const m of all.slice(3)) expect(await saveMessage(m)).toBe(true);
@@ -87,7 +91,7 @@ describe('sharded tenant feed and delivery log', () => {
     const base = 1_790_000_000_000;
     const made: Array<{ id: string; sessionId: string }> = [];
     for (let n = 0; n < 20; n++) {
-      const sessionId = sessions[n % sessions.length]!;
+      const sessionId = must(sessions[n % sessions.length], 'sessions[n % sessions.length]');
       const id = `dlv_${String(n).padStart(24, '0')}`;
       const d = newDelivery(
         { id, tenantId, sessionId, event: 'message.inbound', body: `{"n":${n}}` },

@@ -4,6 +4,8 @@ import { dynamoClient } from '#shared/aws/clients';
 import { createDelivery, type Delivery, getDelivery } from '#shared/webhooks/repository';
 import { processInOrderGroups } from '../../shared/webhooks/deliver.ts';
 import { newTenant } from '../support/client.ts';
+import { webhookTo } from '../support/listeners.ts';
+import { must } from '../support/must.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 
 /**
@@ -26,12 +28,7 @@ beforeAll(async () => {
   hook = await startReceiver();
   const t = await newTenant();
   tenantId = t.id;
-  const cfg = await t.api.post('/api/webhook/config', {
-    webhookUrl: hook.url,
-    approvedDomains: '127.0.0.1',
-    enabled: true,
-  });
-  expect(cfg.status).toBe(200);
+  await webhookTo(t.api, hook);
 });
 
 afterAll(async () => {
@@ -89,13 +86,15 @@ describe('webhooks consumer: a session group', () => {
   it('falls back to job by job when one of the group was handled already: the rest go once, in order', async () => {
     const ds = await deliveries(4);
     // The second one was delivered by an earlier run.
-    expect(await inOrder(jobsOf([ds[1]!, ds[2]!]))).toEqual([true, true]);
+    expect(await inOrder(jobsOf([must(ds[1], 'ds[1]'), must(ds[2], 'ds[2]')]))).toEqual([true, true]);
     const bodies = () => hook.requests.map((r) => r.body);
     const countOf = (d: Delivery) => bodies().filter((b) => b === d.body).length;
     const handled = await inOrder(jobsOf(ds));
     expect(handled).toEqual([true, true, true, true]);
     expect(ds.map(countOf)).toEqual([1, 1, 1, 1]);
-    expect(bodies().lastIndexOf(ds[0]!.body)).toBeLessThan(bodies().lastIndexOf(ds[3]!.body));
+    expect(bodies().lastIndexOf(must(ds[0], 'ds[0]').body)).toBeLessThan(
+      bodies().lastIndexOf(must(ds[3], 'ds[3]').body),
+    );
     for (const d of ds) expect((await getDelivery(tenantId, d.id))?.status).toBe('delivered');
   });
 });

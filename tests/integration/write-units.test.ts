@@ -4,6 +4,7 @@ import { dynamoClient } from '#shared/aws/clients';
 import type { HostEvent } from '#shared/events/types';
 import { applyEvents } from '../../functions/events/batch.ts';
 import { newTenant, waitFor } from '../support/client.ts';
+import { webhookTo } from '../support/listeners.ts';
 import { startReceiver } from '../support/webhook-receiver.ts';
 import { meterWriteUnits, type WriteUnits } from '../support/write-units.ts';
 
@@ -23,12 +24,7 @@ beforeAll(async () => {
   hook = await startReceiver();
   const t = await newTenant();
   tenantId = t.id;
-  const cfg = await t.api.post('/api/webhook/config', {
-    webhookUrl: hook.url,
-    approvedDomains: '127.0.0.1',
-    enabled: true,
-  });
-  expect(cfg.status).toBe(200);
+  await webhookTo(t.api, hook);
 });
 
 afterAll(async () => {

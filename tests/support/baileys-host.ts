@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { sessionReady, waitFor } from './client.ts';
 import type { Companion, FakeNetwork, FakeUser } from './fake-network/index.ts';
 import { jsonClient } from './http.ts';
+
 import { spawnApi, spawnNode, spawnScript, stopProcess } from './processes.ts';
 import type { startReceiver } from './webhook-receiver.ts';
 
@@ -64,12 +65,8 @@ export async function startBaileysStack(
   };
 }
 
-/** Creates a session and links it by scanning its QR with `phone`'s device; answers once READY. */
-export async function linkByQr(
-  admin: Client,
-  phone: FakeUser,
-  name = 'shop',
-): Promise<{ sessionId: string; device: Companion; session: Record<string, unknown> }> {
+/** Creates a session; answers its id and the first QR the host shows for it. */
+export async function sessionWithQr(admin: Client, name: string): Promise<{ sessionId: string; qr: string }> {
   const sessionId: string = (await admin.post('/api/sessions', { name })).body.session.sessionId;
   const qr = await waitFor(
     async () =>
@@ -79,19 +76,19 @@ export async function linkByQr(
     20_000,
     'a QR from the host',
   );
+  return { sessionId, qr };
+}
+
+/** Creates a session and links it by scanning its QR with `phone`'s device; answers once READY. */
+export async function linkByQr(
+  admin: Client,
+  phone: FakeUser,
+  name = 'shop',
+): Promise<{ sessionId: string; device: Companion; session: Record<string, unknown> }> {
+  const { sessionId, qr } = await sessionWithQr(admin, name);
   const device = await phone.scanQr(qr);
   const session = await sessionReady(admin, sessionId, 20_000);
   return { sessionId, device, session };
-}
-
-/** Points the tenant's webhook at `hook`. */
-export async function webhookTo(admin: Client, hook: Receiver): Promise<void> {
-  const cfg = await admin.post('/api/webhook/config', {
-    webhookUrl: hook.url,
-    approvedDomains: '127.0.0.1',
-    enabled: true,
-  });
-  expect(cfg.status, JSON.stringify(cfg.body)).toBe(200);
 }
 
 export type HistoryRow = { id: string; text: string; type: string; status: string; reason: string | null };

@@ -96,3 +96,15 @@ export function sessionReady(client: ReturnType<typeof api>, sessionId: string, 
     `session ${sessionId} READY`,
   );
 }
+
+/** Waits until the command is no longer pending; answers it (its final status and result). */
+export function commandFinished(client: ReturnType<typeof api>, commandId: string, timeoutMs = 10_000) {
+  return waitFor(
+    async () => {
+      const r = await client.get(`/api/commands/${commandId}`);
+      return r.body.command?.status !== 'pending' ? r.body.command : undefined;
+    },
+    timeoutMs,
+    `command ${commandId}`,
+  );
+}

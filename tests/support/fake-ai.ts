@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { must } from './must.ts';
 
 /**
  * A fake of the model providers over real HTTP, for tests:
@@ -70,10 +71,7 @@ function scriptedToolInput(messages: Json[] | undefined): unknown {
   const text = users.join('\n');
   const at = text.lastIndexOf('TOOL:');
   if (at < 0) return { found: false };
-  const line = text
-    .slice(at + 5)
-    .split('\n')[0]!
-    .trim();
+  const line = (text.slice(at + 5).split('\n')[0] ?? '').trim();
   try {
     return JSON.parse(line);
   } catch {
@@ -159,7 +157,7 @@ export async function startFakeAi(
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const path = (req.url ?? '/').split('?')[0]!;
+    const path = must((req.url ?? '/').split('?')[0], "(req.url ?? '/').split('?')[0]");
     let provider: FakeAiProvider | undefined;
     let key = '';
     if (req.method === 'POST' && path === '/v1/messages') {
@@ -240,7 +238,10 @@ export async function startFakeAi(
         id: `msg_fake_${requests.length}`,
         type: 'message',
         role: 'assistant',
-        model: provider === 'bedrock' ? decodeURIComponent(path.split('/')[2]!) : body.model,
+        model:
+          provider === 'bedrock'
+            ? decodeURIComponent(must(path.split('/')[2], "path.split('/')[2]"))
+            : body.model,
         content: [{ type: 'tool_use', id: `toolu_${requests.length}`, name: toolName, input }],
         stop_reason: 'tool_use',
         stop_sequence: null,
@@ -275,7 +276,10 @@ export async function startFakeAi(
         },
       });
     }
-    const model = provider === 'bedrock' ? decodeURIComponent(path.split('/')[2]!) : body.model;
+    const model =
+      provider === 'bedrock'
+        ? decodeURIComponent(must(path.split('/')[2], "path.split('/')[2]"))
+        : body.model;
     return send(res, 200, {
       id: `msg_fake_${requests.length}`,
       type: 'message',

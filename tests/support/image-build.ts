@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { dirname, join, posix, relative } from 'node:path';
+import { must } from './must.ts';
 
 /**
  * Replays a Dockerfile without Docker, so a test sees what the image's build sees: each stage gets a
@@ -59,7 +60,7 @@ export function parseDockerfile(text: string): Stage[] {
           kind: 'copy',
           ...(from ? { from } : {}),
           sources: paths.slice(0, -1),
-          dest: paths.at(-1)!,
+          dest: must(paths.at(-1), 'paths.at(-1)'),
         });
         break;
       }
@@ -117,7 +118,7 @@ export function dockerIgnore(text: string): (path: string) => boolean {
 function globToRegExp(pattern: string): RegExp {
   let re = '';
   for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i]!;
+    const ch = must(pattern[i], 'pattern[i]');
     if (ch === '*' && pattern[i + 1] === '*') {
       // `**/` matches zero or more folders; a trailing `**` matches anything below.
       re += pattern[i + 2] === '/' ? '(?:.*/)?' : '.*';
@@ -194,7 +195,10 @@ export function replayDockerfile(opts: {
               if (!filter(from)) throw new Error(`COPY ${source}: excluded by .dockerignore`);
             }
             if (!existsSync(from)) throw new Error(`COPY ${source}: not in the build context`);
-            const name = source.split('/').filter(Boolean).at(-1)!;
+            const name = must(
+              source.split('/').filter(Boolean).at(-1),
+              "source.split('/').filter(Boolean).at(-1)",
+            );
             const target =
               intoFolder && !statSync(from).isDirectory()
                 ? join(inStage(step.dest), name)

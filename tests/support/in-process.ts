@@ -1,6 +1,6 @@
 import { expect, inject } from 'vitest';
 import { type App, createApp } from '../../functions/api/app.ts';
-import type { ApiResponse } from './http.ts';
+import { type ApiResponse, jsonClientOver } from './http.ts';
 
 /**
  * The API application in this test worker, called through Hono's `app.request()` (no socket, no
@@ -17,38 +17,7 @@ export type Caller = ReturnType<typeof caller>;
 
 /** A JSON caller of the in-process application, optionally with a Bearer token. */
 export function caller(token?: string) {
-  const call = async <T = any>(
-    method: string,
-    path: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<ApiResponse<T>> => {
-    const app = await inProcessApp();
-    const res = await app.request(path, {
-      method,
-      headers: {
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...headers,
-      },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {}
-    return { status: res.status, body: parsed as T, headers: res.headers };
-  };
-  return {
-    request: call,
-    get: <T = any>(path: string, headers?: Record<string, string>) =>
-      call<T>('GET', path, undefined, headers),
-    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
-      call<T>('POST', path, body, headers),
-    put: <T = any>(path: string, body?: unknown) => call<T>('PUT', path, body),
-    delete: <T = any>(path: string) => call<T>('DELETE', path),
-  };
+  return jsonClientOver(async (path, init) => (await inProcessApp()).request(path, init), token);
 }
 
 /** An admin token, from the service's admin API key. */

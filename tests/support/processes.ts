@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { inject } from 'vitest';
+import { must } from './must.ts';
 
 /** Starts a project script as its own process, sharing the running service's AWS endpoints. */
 export function spawnScript(script: string, env: Record<string, string>): ChildProcess {
@@ -36,7 +37,7 @@ export async function spawnApi(
   env: Record<string, string>,
 ): Promise<{ proc: ChildProcess; baseUrl: string }> {
   const proc = spawnScript('scripts/local/api-process.ts', env);
-  const lines = createInterface({ input: proc.stdout! });
+  const lines = createInterface({ input: must(proc.stdout, 'proc.stdout') });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error('api process did not start in 30 s')), 30_000);
     lines.on('line', (line) => {

@@ -1,4 +1,5 @@
 import { baseUrl } from './client.ts';
+import { sseBlocks } from './sse-frames.ts';
 
 export interface SseEvent {
   id?: string;
@@ -39,35 +40,26 @@ export async function openStream(
   });
   const reading = (async () => {
     if (!res.body) return;
-    const decoder = new TextDecoder();
-    let buf = '';
     try {
-      for await (const chunk of res.body) {
-        buf += decoder.decode(chunk as Uint8Array, { stream: true });
-        let end = buf.indexOf('\n\n');
-        while (end >= 0) {
-          const block = buf.slice(0, end);
-          buf = buf.slice(end + 2);
-          end = buf.indexOf('\n\n');
-          let id: string | undefined;
-          const data: string[] = [];
-          for (const line of block.split('\n')) {
-            if (line.startsWith(':')) {
-              comments.push(line.slice(1).trim());
-              if (line.includes('connected')) onConnected();
-            } else if (line.startsWith('id: ')) id = line.slice(4);
-            else if (line.startsWith('data: ')) data.push(line.slice(6));
-          }
-          if (data.length) {
-            const text = data.join('\n');
-            events.push({
-              id,
-              data: text,
-              json: JSON.parse(text),
-              beforeConnected: !isConnected,
-              receivedAt: Date.now(),
-            });
-          }
+      for await (const block of sseBlocks(res.body as AsyncIterable<Uint8Array>)) {
+        let id: string | undefined;
+        const data: string[] = [];
+        for (const line of block.split('\n')) {
+          if (line.startsWith(':')) {
+            comments.push(line.slice(1).trim());
+            if (line.includes('connected')) onConnected();
+          } else if (line.startsWith('id: ')) id = line.slice(4);
+          else if (line.startsWith('data: ')) data.push(line.slice(6));
+        }
+        if (data.length) {
+          const text = data.join('\n');
+          events.push({
+            id,
+            data: text,
+            json: JSON.parse(text),
+            beforeConnected: !isConnected,
+            receivedAt: Date.now(),
+          });
         }
       }
     } catch {

@@ -1,4 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { must } from './must.ts';
 
 /**
  * Write units as DynamoDB itself counts them: every write request of a client is sent with
@@ -30,7 +31,7 @@ export function itemKind(pk: string, sk: string): string {
   if (prefix) return SK_KINDS[prefix] ?? prefix;
   if (pk.startsWith('AUTH#')) return 'auth';
   const part = /^T#[^#]+#([A-Z]+)/.exec(pk)?.[1];
-  return part ? (PK_KINDS[part] ?? part) : pk.split('#')[0]!;
+  return part ? (PK_KINDS[part] ?? part) : must(pk.split('#')[0], "pk.split('#')[0]");
 }
 
 const SK_KINDS: Record<string, string> = {

@@ -24,6 +24,7 @@ import {
   type ReceivedMessage,
   type SendOptions,
   type Switchboard,
+  sealForCompanion,
 } from './users.ts';
 
 export interface FakeNetworkOptions {
@@ -284,9 +285,7 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
         : { from: from.lidJid(), sender_pn: from.pnJid(), addressing_mode: 'lid' };
     return this.inOrder(async () => {
       for (const c of opts.only ? [opts.only] : to.companions.values()) {
-        const jid = to.lidJid(c.device);
-        if (!(await from.phone.hasSession(jid))) await from.phone.startSession(jid, companionBundle(c));
-        const { type, ciphertext } = await from.phone.encrypt(jid, message);
+        const { type, ciphertext } = await sealForCompanion(from, to, c, message);
         this.deliver(c, {
           tag: 'message',
           attrs: { ...sender, id, t, type: 'text', notify: from.name },
@@ -354,9 +353,7 @@ export class FakeNetwork extends EventEmitter implements Switchboard, Directory 
     };
     return this.inOrder(async () => {
       for (const c of opts.only ? [opts.only] : me.companions.values()) {
-        const jid = me.lidJid(c.device);
-        if (!(await me.phone.hasSession(jid))) await me.phone.startSession(jid, companionBundle(c));
-        const { type, ciphertext } = await me.phone.encrypt(jid, message);
+        const { type, ciphertext } = await sealForCompanion(me, me, c, message);
         this.deliver(c, {
           tag: 'message',
           attrs: {

@@ -205,3 +205,18 @@ export function companionBundle(c: Companion): PreKeyBundle {
     ...(preKey ? { preKey } : {}),
   };
 }
+
+/**
+ * `message` encrypted by `sender`'s phone for companion `c` of `owner`, opening the Signal session
+ * with the companion's bundle first when the phone has none.
+ */
+export async function sealForCompanion(
+  sender: FakeUser,
+  owner: FakeUser,
+  c: Companion,
+  message: proto.IMessage,
+) {
+  const jid = owner.lidJid(c.device);
+  if (!(await sender.phone.hasSession(jid))) await sender.phone.startSession(jid, companionBundle(c));
+  return sender.phone.encrypt(jid, message);
+}
