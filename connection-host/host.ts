@@ -88,11 +88,18 @@ export async function startConnectionHost(
           ...runtimes.counts(),
           rssBytes: process.memoryUsage().rss,
           full: budget.beat(),
+          busy: leases.busy(),
           startedAt,
         },
         cfg.LEASE_TTL_MS,
       );
-      return (await liveHosts()).map((h) => ({ hostId: h.hostId, full: h.full }));
+      return (await liveHosts()).map(({ hostId, full, sessions, shards, busy }) => ({
+        hostId,
+        full,
+        sessions,
+        shards,
+        busy,
+      }));
     },
     leave: () => leave(hostId),
   };

@@ -7,7 +7,7 @@ import { type HostView, type LeaseStore, type ShardHandlers, ShardLeases } from 
  * read it (compare-and-swap), a release only for its owner. Counts the writes.
  */
 function memoryStore() {
-  const table = new Map<number, { owner?: string; fence: number }>();
+  const table = new Map<number, { owner?: string; to?: string; fence: number }>();
   const released: number[] = [];
   let writes = 0;
   const store: LeaseStore = {
@@ -19,37 +19,44 @@ function memoryStore() {
       table.set(shard, { owner, fence });
       return fence;
     },
-    async release(shard, owner) {
+    async release(shard, owner, to) {
       const held = table.get(shard);
       if (held?.owner !== owner) return;
       writes++;
       held.owner = undefined;
+      held.to = to;
       released.push(shard);
     },
     async readLeases() {
-      return [...table].map(([shard, l]) => ({ shard, owner: l.owner, fence: l.fence }));
+      return [...table].map(([shard, l]) => ({ shard, owner: l.owner, to: l.to, fence: l.fence }));
     },
   };
   return { store, table, released, writes: () => writes };
 }
 
-/** Heartbeats in memory: a host is live while it beats; `dead` ones stop. */
+/**
+ * Heartbeats in memory: a host is live while it beats; `dead` ones stop. A host's beat carries what
+ * `status` says of it (its shards, sessions, whether it is mid-move), as it was when it beat.
+ */
 function memoryPresence(full = new Set<string>()) {
   const live = new Set<string>();
   const beats = new Map<string, number>();
   const failing = new Set<string>();
+  const status = new Map<string, () => Omit<HostView, 'hostId'>>();
+  const beaten = new Map<string, Omit<HostView, 'hostId'>>();
   const of = (hostId: string) => ({
     async beat(): Promise<HostView[]> {
       if (failing.has(hostId)) throw new Error('table unreachable');
       live.add(hostId);
       beats.set(hostId, (beats.get(hostId) ?? 0) + 1);
-      return [...live].map((h) => ({ hostId: h, full: full.has(h) }));
+      beaten.set(hostId, status.get(hostId)?.() ?? {});
+      return [...live].map((h) => ({ hostId: h, full: full.has(h), ...beaten.get(h) }));
     },
     async leave() {
       live.delete(hostId);
     },
   });
-  return { of, live, beats, failing, full };
+  return { of, live, beats, failing, full, status };
 }
 
 const TTL = 3000; // ticks every second
@@ -85,6 +92,11 @@ describe('ShardLeases', () => {
       mem.store,
       presence.of(id),
     );
+    presence.status.set(id, () => ({
+      shards: leases.owned(),
+      busy: leases.busy(),
+      sessions: leases.owned().reduce((n, s) => n + (handlers.load?.(s) ?? 0), 0),
+    }));
     return { leases, log, handlers };
   }
 
@@ -180,26 +192,28 @@ describe('ShardLeases', () => {
     expect(leases.owned()).toEqual([]);
   });
 
-  it('hands over what it holds beyond its share once another host beats: links closed, then the lease released; the newcomer takes them', async () => {
+  it('hands over what it holds beyond its share of sessions once another host beats: links closed, then the lease released for the newcomer, which takes them', async () => {
     const mem = memoryStore();
     const presence = memoryPresence();
     const order: string[] = [];
+    const load = (shard: number) => (shard === 1 ? 0 : 3);
     const h1 = host('h1', mem, presence, {
       shardCount: 4,
       lost: vi.fn(async (shard: number) => {
         order.push(`lost ${shard} while held ${mem.table.get(shard)?.owner}`);
       }),
-      load: (shard: number) => (shard === 1 ? 0 : 3),
+      load,
     });
     await h1.leases.start();
     expect(h1.leases.owned()).toEqual([0, 1, 2, 3]);
 
-    const h2 = host('h2', mem, presence, { shardCount: 4 });
+    const h2 = host('h2', mem, presence, { shardCount: 4, load });
     await h2.leases.start();
     await vi.advanceTimersByTimeAsync(1000);
     await h1.leases.settled();
-    // The lightest (shard 1, no sessions) first, then the highest of the equally loaded.
-    expect(order).toEqual(['lost 1 while held h1', 'lost 3 while held h1']);
+    // 9 sessions, a mean of 4.5: one shard of 3 (the highest) and the empty one; a second 3 would
+    // put the newcomer past its share.
+    expect(order).toEqual(['lost 3 while held h1', 'lost 1 while held h1']);
     expect(h1.leases.owned()).toEqual([0, 2]);
     await vi.advanceTimersByTimeAsync(1000);
     expect(h2.leases.owned()).toEqual([1, 3]);

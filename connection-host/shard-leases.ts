@@ -30,6 +30,12 @@ export interface HostView {
   hostId: string;
   /** Past its memory budget: it takes no more shards, the others share the rest. */
   full?: boolean;
+  /** Sessions it runs: the hosts share sessions, not shards (shard-plan.ts). */
+  sessions?: number;
+  /** The shards it held when it beat; hand-overs wait until these agree with the leases. */
+  shards?: readonly number[];
+  /** Taking, resuming or handing over shards when it beat: its `sessions` are not yet true. */
+  busy?: boolean;
 }
 
 /** How a host tells the others it is alive, and learns which hosts are. */
@@ -95,6 +101,11 @@ export class ShardLeases {
 
   owned(): number[] {
     return [...this.held.keys()].sort((a, b) => a - b);
+  }
+
+  /** Whether a shard is being taken, resumed or handed over here (the heartbeat tells the others). */
+  busy(): boolean {
+    return this.work.size > 0 || this.leaving.size > 0;
   }
 
   /** One beat and one round at once, so the host comes up holding the shards it can get; then per tick. */
@@ -202,12 +213,14 @@ export class ShardLeases {
         ...this.owned().map((shard) => ({ shard, owner: hostId })),
       ],
       shardCount,
+      sessions: new Map(this.hosts.map((h) => [h.hostId, h.sessions ?? 0])),
+      settled: !this.busy() && this.heartbeatsAgree(leases),
       load: this.handlers.load?.bind(this.handlers),
       groupOf: this.handlers.groupOf?.bind(this.handlers),
     });
     if (plan.release.length)
       this.log.info({ shards: plan.release.length, target: plan.target }, 'handing shards over');
-    for (const shard of plan.release) this.letGo(shard, 'release');
+    for (const shard of plan.release) this.letGo(shard, 'release', plan.to.get(shard));
     const wanted = plan.take.filter((s) => !this.held.has(s));
     const before = this.held.size;
     for (let i = 0; i < wanted.length && !this.stopping; i += TAKE_PARALLEL) {
@@ -232,13 +245,36 @@ export class ShardLeases {
       );
   }
 
-  /** Stops the shard's work beside the loop; a hand-over then releases the lease for the next host. */
-  private letGo(shard: number, why: 'lost' | 'release'): void {
+  /**
+   * Whether every other live host is done moving and its heartbeat names the shards the leases
+   * give it: only then are the sessions each says it runs the ones it will run.
+   */
+  private heartbeatsAgree(leases: readonly Lease[]): boolean {
+    const byOwner = new Map<string, number[]>();
+    for (const l of leases) {
+      if (!l.owner) continue;
+      const list = byOwner.get(l.owner) ?? [];
+      list.push(l.shard);
+      byOwner.set(l.owner, list);
+    }
+    return this.hosts.every((h) => {
+      if (h.hostId === this.cfg.hostId || !h.shards) return true;
+      const beat = new Set(h.shards);
+      const leased = byOwner.get(h.hostId) ?? [];
+      return !h.busy && leased.length === beat.size && leased.every((s) => beat.has(s));
+    });
+  }
+
+  /**
+   * Stops the shard's work beside the loop; a hand-over then releases the lease for the next host
+   * (`to`, when it is meant for one).
+   */
+  private letGo(shard: number, why: 'lost' | 'release', to?: string): void {
     this.leaving.set(shard, why);
     this.inOrder(shard, async () => {
       try {
         await this.handlers.lost(shard, why);
-        if (why === 'release') await this.store.release(shard, this.cfg.hostId);
+        if (why === 'release') await this.store.release(shard, this.cfg.hostId, to);
       } finally {
         this.held.delete(shard);
         this.leaving.delete(shard);

@@ -18,6 +18,8 @@ export interface HostRecord {
   rssBytes: number;
   /** Past its memory budget: it takes no more shards (connection-host/memory-budget.ts). */
   full?: boolean;
+  /** Taking, resuming or handing over shards: `sessions` is not yet what it will run. */
+  busy?: boolean;
   startedAt: string;
   expiresAtMs: number;
 }
