@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { env } from '#shared/config/env';
 import { listContacts } from '#shared/contacts/repository';
-import { beat, leave, liveHosts } from '#shared/hosts/registry';
+import {
+  beat,
+  bumpPlanVersion,
+  heartbeatExpiries,
+  leave,
+  liveHosts,
+  planVersion,
+} from '#shared/hosts/registry';
 import { logger } from '#shared/log/logger';
 import { getMessage } from '#shared/messages/repository';
 import { queueOfShard } from '#shared/sessions/shard';
@@ -93,6 +100,8 @@ export async function startConnectionHost(
         },
         cfg.LEASE_TTL_MS,
       );
+    },
+    async live() {
       return (await liveHosts()).map(({ hostId, full, sessions, shards, busy }) => ({
         hostId,
         full,
@@ -102,6 +111,9 @@ export async function startConnectionHost(
       }));
     },
     leave: () => leave(hostId),
+    version: planVersion,
+    bump: bumpPlanVersion,
+    expiries: heartbeatExpiries,
   };
   const leases: ShardLeases = new ShardLeases(
     { hostId, shardCount: cfg.LEASE_SHARDS, ttlMs: cfg.LEASE_TTL_MS },

@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logger } from '#shared/log/logger';
-import { type HostView, type LeaseStore, type ShardHandlers, ShardLeases } from './shard-leases.ts';
+import { FULL_READ_EVERY } from './plan-reads.ts';
+import {
+  type HostView,
+  type LeaseStore,
+  type Presence,
+  type ShardHandlers,
+  ShardLeases,
+} from './shard-leases.ts';
 
 /**
  * Leases in memory, with DynamoDB's conditions: a take succeeds only if the lease is as the taker
@@ -10,6 +17,7 @@ function memoryStore() {
   const table = new Map<number, { owner?: string; to?: string; fence: number }>();
   const released: number[] = [];
   let writes = 0;
+  let leaseReads = 0;
   const store: LeaseStore = {
     async take(shard, owner, seen) {
       const now = table.get(shard);
@@ -28,15 +36,17 @@ function memoryStore() {
       released.push(shard);
     },
     async readLeases() {
+      leaseReads++;
       return [...table].map(([shard, l]) => ({ shard, owner: l.owner, to: l.to, fence: l.fence }));
     },
   };
-  return { store, table, released, writes: () => writes };
+  return { store, table, released, writes: () => writes, leaseReads: () => leaseReads };
 }
 
 /**
  * Heartbeats in memory: a host is live while it beats; `dead` ones stop. A host's beat carries what
- * `status` says of it (its shards, sessions, whether it is mid-move), as it was when it beat.
+ * `status` says of it (its shards, sessions, whether it is mid-move), as it was when it beat. With
+ * the plan's version, and a count of each read.
  */
 function memoryPresence(full = new Set<string>()) {
   const live = new Set<string>();
@@ -44,19 +54,39 @@ function memoryPresence(full = new Set<string>()) {
   const failing = new Set<string>();
   const status = new Map<string, () => Omit<HostView, 'hostId'>>();
   const beaten = new Map<string, Omit<HostView, 'hostId'>>();
-  const of = (hostId: string) => ({
-    async beat(): Promise<HostView[]> {
+  const reads = { live: 0, version: 0, expiries: 0 };
+  let version = 0;
+  const of = (hostId: string): Presence => ({
+    async beat() {
       if (failing.has(hostId)) throw new Error('table unreachable');
       live.add(hostId);
       beats.set(hostId, (beats.get(hostId) ?? 0) + 1);
       beaten.set(hostId, status.get(hostId)?.() ?? {});
+    },
+    async live() {
+      reads.live++;
       return [...live].map((h) => ({ hostId: h, full: full.has(h), ...beaten.get(h) }));
     },
     async leave() {
       live.delete(hostId);
     },
+    async version() {
+      reads.version++;
+      return version;
+    },
+    async bump() {
+      return ++version;
+    },
+    async expiries(ids) {
+      reads.expiries++;
+      return new Map(ids.map((id) => [id, live.has(id) ? Date.now() + TTL : undefined]));
+    },
   });
-  return { of, live, beats, failing, full, status };
+  /** Another host's change, as its bump tells the others. */
+  const bump = () => {
+    version++;
+  };
+  return { of, live, beats, failing, full, status, reads, bump };
 }
 
 const TTL = 3000; // ticks every second
@@ -271,5 +301,58 @@ describe('ShardLeases', () => {
     expect((presence.beats.get('h1') ?? 0) - before).toBeGreaterThanOrEqual(3);
     finishResume();
     await leases.stop();
+  });
+
+  it('reads the leases and heartbeats only when something moved: at rest a tick reads the version and the next hosts’ heartbeats', async () => {
+    const mem = memoryStore();
+    const presence = memoryPresence();
+    const h1 = host('h1', mem, presence, { shardCount: 8 });
+    const h2 = host('h2', mem, presence, { shardCount: 8 });
+    await h1.leases.start();
+    await h2.leases.start();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect([h1.leases.owned().length, h2.leases.owned().length]).toEqual([4, 4]);
+
+    const [leaseReads, liveReads, versionReads] = [
+      mem.leaseReads(),
+      presence.reads.live,
+      presence.reads.version,
+    ];
+    await vi.advanceTimersByTimeAsync(10_000); // 10 ticks each, fewer than FULL_READ_EVERY
+    expect(mem.leaseReads() - leaseReads).toBe(0);
+    expect(presence.reads.live - liveReads).toBe(0);
+    expect(presence.reads.version - versionReads).toBe(20);
+
+    // Another host's change (its bump): both read on their next tick.
+    presence.bump();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(mem.leaseReads() - leaseReads).toBe(2);
+
+    // With nothing moving, each reads again within FULL_READ_EVERY to 1.5× that many ticks.
+    const before = mem.leaseReads();
+    await vi.advanceTimersByTimeAsync(FULL_READ_EVERY * 1500);
+    expect(mem.leaseReads() - before).toBeGreaterThanOrEqual(2);
+    expect(mem.leaseReads() - before).toBeLessThanOrEqual(4);
+    for (const h of [h1, h2]) await h.leases.stop();
+  });
+
+  it('a host whose watched neighbour died reads at once, takes its shards and tells the others', async () => {
+    const mem = memoryStore();
+    const presence = memoryPresence();
+    const h1 = host('h1', mem, presence, { shardCount: 8 });
+    const h2 = host('h2', mem, presence, { shardCount: 8 });
+    await h1.leases.start();
+    await h2.leases.start();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(h2.leases.owned()).toHaveLength(4);
+
+    // h2 dies: it beats no more, and its heartbeat runs out.
+    await h2.leases.stop();
+    presence.live.delete('h2');
+    const version = await presence.of('x').version();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(h1.leases.owned()).toHaveLength(8);
+    expect(await presence.of('x').version()).toBeGreaterThan(version);
+    await h1.leases.stop();
   });
 });

@@ -1,5 +1,6 @@
 import type { Logger } from '#shared/log/logger';
 import { type Lease, type LeaseGuard, readLeases, release, take } from './leases.ts';
+import { PlanReads, type PlanSignals } from './plan-reads.ts';
 import { planShards } from './shard-plan.ts';
 
 /** What the host does when a shard becomes its own, or stops being so. */
@@ -38,21 +39,33 @@ export interface HostView {
   busy?: boolean;
 }
 
-/** How a host tells the others it is alive, and learns which hosts are. */
-export interface Presence {
-  /** Writes this host's heartbeat; answers the live hosts (this one among them). */
-  beat(): Promise<HostView[]>;
+/**
+ * How a host tells the others it is alive, and learns which hosts are; with the plan's version,
+ * which tells when to read them all (plan-reads.ts).
+ */
+export interface Presence extends PlanSignals {
+  /** Writes this host's heartbeat. */
+  beat(): Promise<void>;
+  /** The live hosts (this one among them): every heartbeat. */
+  live(): Promise<HostView[]>;
   /** Removes this host's heartbeat: a clean stop. */
   leave(): Promise<void>;
 }
 
 /** Without a presence the host believes itself alone and takes every free shard. */
-const alone = (hostId: string): Presence => ({ beat: async () => [{ hostId }], leave: async () => {} });
+const alone = (hostId: string): Presence => ({
+  beat: async () => {},
+  live: async () => [{ hostId }],
+  leave: async () => {},
+  version: async () => 0,
+  bump: async () => undefined,
+  expiries: async () => new Map(),
+});
 
 /**
  * Beat well inside the TTL, and look for released shards often (a clean stop frees them at once).
- * Each tick costs one DynamoDB write (the host's heartbeat) and the reads of the plan: `npm run cost`
- * reads it.
+ * Each tick costs one DynamoDB write (the host's heartbeat) and the small reads of plan-reads.ts;
+ * `npm run cost` reads it.
  */
 export const leaseTickMs = (ttlMs: number) => Math.max(500, Math.min(2000, Math.floor(ttlMs / 3)));
 
@@ -84,6 +97,8 @@ export class ShardLeases {
   private hosts: HostView[] = [];
   private lastBeatAt = 0;
   private stopping = false;
+  private beatFull?: boolean;
+  private readonly reads: PlanReads;
 
   constructor(
     private readonly cfg: { hostId: string; shardCount: number; ttlMs: number },
@@ -91,7 +106,9 @@ export class ShardLeases {
     private readonly log: Logger,
     private readonly store: LeaseStore = { take, release, readLeases },
     private readonly presence: Presence = alone(cfg.hostId),
-  ) {}
+  ) {
+    this.reads = new PlanReads(cfg.hostId, presence);
+  }
 
   /** The lease a link of this shard runs under, while this host holds it. */
   guard(shard: number): LeaseGuard | undefined {
@@ -111,6 +128,8 @@ export class ShardLeases {
   /** One beat and one round at once, so the host comes up holding the shards it can get; then per tick. */
   async start(): Promise<void> {
     await this.beat();
+    // A joining host: the others read on their next tick and hand it its share.
+    await this.bump();
     await this.plan();
     this.timer = setInterval(() => {
       this.beating ??= this.beat().finally(() => {
@@ -147,13 +166,27 @@ export class ShardLeases {
       .catch((err: unknown) => this.log.warn({ err }, 'leaving the host list failed'));
     await Promise.all(this.owned().map((s) => this.store.release(s, hostId).catch(() => undefined)));
     this.held.clear();
+    await this.bump();
+  }
+
+  private async bump(): Promise<void> {
+    await this.reads
+      .changed()
+      .catch((err: unknown) => this.log.warn({ err }, 'bumping the plan version failed'));
   }
 
   private async beat(): Promise<void> {
     const startedAt = Date.now();
+    const full = this.handlers.full?.() ?? false;
     try {
-      this.hosts = await this.presence.beat();
+      await this.presence.beat();
       this.lastBeatAt = startedAt;
+      // Filled up or has room again: the others share the free shards differently.
+      if (this.beatFull !== undefined && full !== this.beatFull) {
+        this.reads.markDirty();
+        await this.bump();
+      }
+      this.beatFull = full;
     } catch (err) {
       this.log.error({ err }, 'heartbeat failed');
       // The others count this host dead once its last heartbeat runs out: stop before they take over.
@@ -169,22 +202,48 @@ export class ShardLeases {
   }
 
   private async plan(): Promise<void> {
-    const { hostId, shardCount, ttlMs } = this.cfg;
+    const { shardCount, ttlMs } = this.cfg;
     // Without a recent heartbeat the others may count this host dead: it takes nothing.
     if (Date.now() - this.lastBeatAt >= ttlMs - leaseTickMs(ttlMs)) return;
+    let due: Awaited<ReturnType<PlanReads['due']>>;
     let leases: Lease[];
     try {
-      leases = await this.store.readLeases();
+      due = await this.reads.due();
+      if (!due) return;
+      [this.hosts, leases] = await Promise.all([this.presence.live(), this.store.readLeases()]);
     } catch (err) {
       this.log.error({ err }, 'reading the leases failed');
+      this.reads.markDirty();
       return;
     }
+    const { moved, quiet } = await this.planFrom(leases);
+    const live = new Set(this.hosts.map((h) => h.hostId));
+    let free = 0;
+    const byShard = new Map(leases.map((l) => [l.shard, l]));
+    for (let shard = 0; shard < shardCount; shard++) {
+      const owner = byShard.get(shard)?.owner;
+      if (!this.held.has(shard) && !(owner && live.has(owner))) free++;
+    }
+    this.reads.read(due.version, [...live], quiet && !free && !this.busy());
+    if (moved || due.why === 'dead host') await this.bump();
+  }
+
+  /**
+   * Plans from the leases read. Answers whether this host took, released or lost a shard (the
+   * others must read again), and whether it found nothing to do with every host at rest.
+   */
+  private async planFrom(leases: Lease[]): Promise<{ moved: boolean; quiet: boolean }> {
+    const { hostId, shardCount } = this.cfg;
     const byShard = new Map(leases.map((l) => [l.shard, l]));
     // A later fence means another host took the shard. An older one is a read that lags this
     // host's own take: the partition is read eventually consistent.
+    let lost = false;
     for (const [shard, fence] of this.held) {
       const now = byShard.get(shard);
-      if (now && now.fence > fence && !this.leaving.has(shard)) this.letGo(shard, 'lost');
+      if (now && now.fence > fence && !this.leaving.has(shard)) {
+        this.letGo(shard, 'lost');
+        lost = true;
+      }
     }
 
     // Leases under this host's id that it does not hold (an earlier run under the same id, a
@@ -195,10 +254,11 @@ export class ShardLeases {
         this.store.release(l.shard, hostId).catch((err: unknown) => this.log.warn({ err }, 'release failed')),
       ),
     );
-    if (strays.length) return;
+    if (strays.length) return { moved: true, quiet: false };
 
     // One change at a time: while a shard is being let go, the counts others read are in motion.
-    if (this.leaving.size || !this.hosts.length) return;
+    if (this.leaving.size || !this.hosts.length) return { moved: lost, quiet: false };
+    const settled = !this.busy() && this.heartbeatsAgree(leases);
     const full = this.handlers.full?.() ?? false;
     const plan = planShards({
       me: hostId,
@@ -214,7 +274,7 @@ export class ShardLeases {
       ],
       shardCount,
       sessions: new Map(this.hosts.map((h) => [h.hostId, h.sessions ?? 0])),
-      settled: !this.busy() && this.heartbeatsAgree(leases),
+      settled,
       load: this.handlers.load?.bind(this.handlers),
       groupOf: this.handlers.groupOf?.bind(this.handlers),
     });
@@ -238,11 +298,10 @@ export class ShardLeases {
         }),
       );
     }
-    if (this.held.size > before)
-      this.log.info(
-        { took: this.held.size - before, held: this.held.size, target: plan.target },
-        'shards taken',
-      );
+    const took = this.held.size - before;
+    if (took) this.log.info({ took, held: this.held.size, target: plan.target }, 'shards taken');
+    const moved = lost || took > 0 || plan.release.length > 0;
+    return { moved, quiet: !moved && settled && !plan.take.length };
   }
 
   /**

@@ -12,6 +12,9 @@ const Host = z.object({
   ready: z.number().int().openapi({ description: 'Of those, the ones whose link is READY' }),
   rssBytes: z.number().int(),
   full: z.boolean().openapi({ description: 'Past its memory budget: it takes no more shards' }),
+  busy: z
+    .boolean()
+    .openapi({ description: 'Taking, resuming or handing over shards: its sessions still move' }),
   startedAt: z.string(),
 });
 
@@ -31,7 +34,11 @@ const hostsRoute = createRoute({
 export function adminHostRoutes() {
   const r = router();
   r.openapi(hostsRoute, async (c) => {
-    const hosts = (await liveHosts()).map(({ expiresAtMs: _e, ...h }) => ({ ...h, full: h.full ?? false }));
+    const hosts = (await liveHosts()).map(({ expiresAtMs: _e, ...h }) => ({
+      ...h,
+      full: h.full ?? false,
+      busy: h.busy ?? false,
+    }));
     // The units of ownership the hosts share (LEASE_SHARDS), not the command queues.
     return c.json({ success: true as const, shardCount: env().LEASE_SHARDS, hosts }, 200);
   });
