@@ -333,7 +333,11 @@ export class ShardLeases {
     this.inOrder(shard, async () => {
       try {
         await this.handlers.lost(shard, why);
-        if (why === 'release') await this.store.release(shard, this.cfg.hostId, to);
+        if (why === 'release') {
+          await this.store.release(shard, this.cfg.hostId, to);
+          // Only now is the shard free: the host it is meant for reads on its next tick.
+          await this.bump();
+        }
       } finally {
         this.held.delete(shard);
         this.leaving.delete(shard);
