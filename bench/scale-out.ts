@@ -133,8 +133,18 @@ async function main() {
       );
       ids.push(...batch.map((b) => b.session.sessionId as string));
     }
+    let shownAt = Date.now();
     await until(
-      async () => (await hosts()).reduce((n, h) => n + h.ready, 0) >= SESSIONS,
+      async () => {
+        const hs = await hosts();
+        if (Date.now() - shownAt > 15_000) {
+          shownAt = Date.now();
+          console.error(
+            hs.map((h) => `${h.hostId} ${h.ready}/${h.sessions}${h.busy ? ' busy' : ''}`).join(', '),
+          );
+        }
+        return hs.reduce((n, h) => n + h.ready, 0) >= SESSIONS;
+      },
       SESSIONS * 200 + 60_000,
       `${SESSIONS} sessions READY`,
     );

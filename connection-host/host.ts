@@ -132,6 +132,7 @@ export async function startConnectionHost(
         else log.debug({ shard }, 'shard handed over');
       },
       load: (shard): number => runtimes.shardLoad(shard),
+      pinned: (shard): boolean => runtimes.shardPairing(shard),
       full: () => budget.full(),
       groupOf: queueOf,
     },

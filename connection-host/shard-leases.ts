@@ -1,6 +1,7 @@
 import type { Logger } from '#shared/log/logger';
 import { type Lease, type LeaseGuard, readLeases, release, take } from './leases.ts';
 import { PlanReads, type PlanSignals } from './plan-reads.ts';
+import { HYSTERESIS } from './shard-moves.ts';
 import { planShards } from './shard-plan.ts';
 
 /** What the host does when a shard becomes its own, or stops being so. */
@@ -12,8 +13,10 @@ export interface ShardHandlers {
    * of it. The fence stays known until this returns.
    */
   lost(shard: number, why: 'lost' | 'release'): Promise<void>;
-  /** Sessions the shard runs here: the lightest shards are handed over first. */
+  /** Sessions the shard runs here: the hosts share sessions (shard-plan.ts). */
   load?(shard: number): number;
+  /** Whether a session of the shard is being linked: the shard is not handed over meanwhile. */
+  pinned?(shard: number): boolean;
   /** Whether this host is past its memory budget: it then takes no more shards. */
   full?(): boolean;
   /** A shard's command queue: a host gathers the shards of few queues (shard-plan.ts). */
@@ -98,6 +101,8 @@ export class ShardLeases {
   private lastBeatAt = 0;
   private stopping = false;
   private beatFull?: boolean;
+  /** Sessions this host ran at its last read of the leases. */
+  private sessionsAtRead = 0;
   private readonly reads: PlanReads;
 
   constructor(
@@ -207,6 +212,10 @@ export class ShardLeases {
     if (Date.now() - this.lastBeatAt >= ttlMs - leaseTickMs(ttlMs)) return;
     let due: Awaited<ReturnType<PlanReads['due']>>;
     let leases: Lease[];
+    // Sessions came or went here (no bump tells): this host reads, and hands over if it must.
+    const sessions = this.owned().reduce((n, s) => n + (this.handlers.load?.(s) ?? 0), 0);
+    if (Math.abs(sessions - this.sessionsAtRead) >= Math.max(1, (this.sessionsAtRead * HYSTERESIS) / 2))
+      this.reads.markDirty();
     try {
       due = await this.reads.due();
       if (!due) return;
@@ -216,6 +225,7 @@ export class ShardLeases {
       this.reads.markDirty();
       return;
     }
+    this.sessionsAtRead = sessions;
     const { moved, quiet } = await this.planFrom(leases);
     const live = new Set(this.hosts.map((h) => h.hostId));
     let free = 0;
@@ -276,6 +286,7 @@ export class ShardLeases {
       sessions: new Map(this.hosts.map((h) => [h.hostId, h.sessions ?? 0])),
       settled,
       load: this.handlers.load?.bind(this.handlers),
+      pinned: this.handlers.pinned?.bind(this.handlers),
       groupOf: this.handlers.groupOf?.bind(this.handlers),
     });
     if (plan.release.length)

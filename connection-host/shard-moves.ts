@@ -28,6 +28,8 @@ export interface MoveInput {
   counts: ReadonlyMap<string, number>;
   /** This host's shards with their weights. */
   mine: ReadonlyMap<number, number>;
+  /** Shards of this host not to hand over now (a session of theirs is being linked). */
+  pinned?: (shard: number) => boolean;
   groupOf: (shard: number) => number;
 }
 
@@ -96,7 +98,7 @@ export function planMoves(input: MoveInput): Map<number, string> {
     for (const s of order) {
       // Half a shard's own weight of leeway: sums of many small weights are not exact.
       if (left <= mean + SHARD_WEIGHT / 2) return moves;
-      if (moves.has(s) || w(s) > budget) continue;
+      if (moves.has(s) || w(s) > budget || input.pinned?.(s)) continue;
       if (w(s) <= SHARD_WEIGHT && !(myCount > meanCount && theirCount + 1 <= meanCount)) continue;
       moves.set(s, to);
       budget -= w(s);

@@ -122,6 +122,20 @@ describe('planShards', () => {
     expect([...plan.to.values()]).toEqual(['b', 'b']);
   });
 
+  it('hands over no shard a session of which is being linked (pinned)', () => {
+    const load = (s: number) => [5, 0, 9, 1][s]!;
+    const leases = held({ 0: 'a', 1: 'a', 2: 'a', 3: 'a' });
+    const plan = planShards({
+      me: 'a',
+      hosts: ['a', 'b'],
+      leases,
+      shardCount: 4,
+      load,
+      pinned: (s) => s === 0,
+    });
+    expect(plan.release).toEqual([3, 1]);
+  });
+
   it('where even shard counts leave a host above 1.25× the mean sessions, the plan brings every host within it', () => {
     // Shards 0-15 run 3 sessions each, the others 1: four hosts with 16 shards each run 48/16/16/16.
     const skewed = (s: number) => (s < 16 ? 3 : 1);

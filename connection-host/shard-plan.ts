@@ -51,6 +51,8 @@ export function planShards(input: {
   sessions?: ReadonlyMap<string, number>;
   /** Sessions a held shard of this host runs. */
   load?: (shard: number) => number;
+  /** Held shards not to hand over now (a session of theirs is being linked). */
+  pinned?: (shard: number) => boolean;
   /** Whether every host's heartbeat agrees with the leases and none is mid-move (default yes). */
   settled?: boolean;
   groupOf?: (shard: number) => number;
@@ -99,7 +101,15 @@ export function planShards(input: {
   // Hand-overs wait until no shard is free and every host is done moving: a host's heartbeat
   // does not yet count the sessions it is resuming.
   if (free.length || toOf.size || input.settled === false) return done(nothing);
-  const to = planMoves({ me, weights, full, counts, mine, groupOf: input.groupOf ?? (() => 0) });
+  const to = planMoves({
+    me,
+    weights,
+    full,
+    counts,
+    mine,
+    pinned: input.pinned,
+    groupOf: input.groupOf ?? (() => 0),
+  });
   return done({ take: [], release: [...to.keys()], to });
 }
 
