@@ -5,7 +5,8 @@
  * nothing changed. So each tick reads only the plan's version (one small item, bumped by a host
  * that took, released or handed over shards, joined, left, filled up, or found another dead) and
  * the heartbeats of the next WATCHED hosts by id, to notice a dead one: a dead host bumps nothing,
- * the hosts before it notice its heartbeat ran out and bump for it. The partitions are read when
+ * the hosts before it notice its heartbeat ran out and bump for it (a watched host that missed a
+ * beat is looked at again the moment it runs out, not a tick later). The partitions are read when
  * the version moved, a watched host died, the last read left something in motion (free shards,
  * a host mid-move, this host's own moves), and every FULL_READ_EVERY ticks or a little more (sessions
  * come and go without a bump; the jitter keeps hosts from reading at once).
@@ -34,6 +35,9 @@ export class PlanReads {
   private ticks = 0;
   private every: number;
   private watched: string[] = [];
+  /** Each watched host's heartbeat expiry as last read. */
+  private expiries = new Map<string, number>();
+  private wakeTime?: number;
 
   constructor(
     private readonly me: string,
@@ -55,9 +59,19 @@ export class PlanReads {
     if (!this.watched.length) return undefined;
     const expiries = await this.signals.expiries(this.watched);
     const now = Date.now();
-    for (const at of expiries.values())
+    this.wakeTime = undefined;
+    for (const [id, at] of expiries) {
       if (at === undefined || at < now) return { why: 'dead host', version };
+      // Not moved since the last tick: the host missed a beat, and may be dead once this passes.
+      if (this.expiries.get(id) === at) this.wakeTime = Math.min(this.wakeTime ?? at + 1, at + 1);
+      this.expiries.set(id, at);
+    }
     return undefined;
+  }
+
+  /** When a watched host that missed a beat would be dead: worth a look then, before the next tick. */
+  wakeAt(): number | undefined {
+    return this.wakeTime;
   }
 
   /**
@@ -73,6 +87,8 @@ export class PlanReads {
     const others = [...new Set(hosts)].filter((h) => h !== this.me).sort();
     const after = others.filter((h) => h > this.me);
     this.watched = [...after, ...others.filter((h) => h < this.me)].slice(0, WATCHED);
+    this.wakeTime = undefined;
+    for (const id of this.expiries.keys()) if (!this.watched.includes(id)) this.expiries.delete(id);
   }
 
   /** The next tick reads whatever the version says. */

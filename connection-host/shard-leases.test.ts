@@ -55,17 +55,21 @@ function memoryPresence(full = new Set<string>()) {
   const status = new Map<string, () => Omit<HostView, 'hostId'>>();
   const beaten = new Map<string, Omit<HostView, 'hostId'>>();
   const reads = { live: 0, version: 0, expiries: 0 };
+  /** A host in `live` is live until its last beat's TTL ran out (one that never beat: always). */
+  const expiresAt = new Map<string, number>();
+  const isLive = (h: string) => live.has(h) && (expiresAt.get(h) ?? Number.POSITIVE_INFINITY) >= Date.now();
   let version = 0;
   const of = (hostId: string): Presence => ({
     async beat() {
       if (failing.has(hostId)) throw new Error('table unreachable');
       live.add(hostId);
+      expiresAt.set(hostId, Date.now() + TTL);
       beats.set(hostId, (beats.get(hostId) ?? 0) + 1);
       beaten.set(hostId, status.get(hostId)?.() ?? {});
     },
     async live() {
       reads.live++;
-      return [...live].map((h) => ({ hostId: h, full: full.has(h), ...beaten.get(h) }));
+      return [...live].filter(isLive).map((h) => ({ hostId: h, full: full.has(h), ...beaten.get(h) }));
     },
     async leave() {
       live.delete(hostId);
@@ -79,7 +83,9 @@ function memoryPresence(full = new Set<string>()) {
     },
     async expiries(ids) {
       reads.expiries++;
-      return new Map(ids.map((id) => [id, live.has(id) ? Date.now() + TTL : undefined]));
+      return new Map(
+        ids.map((id) => [id, live.has(id) ? (expiresAt.get(id) ?? Date.now() + TTL) : undefined]),
+      );
     },
   });
   /** Another host's change, as its bump tells the others. */
@@ -353,6 +359,26 @@ describe('ShardLeases', () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(h1.leases.owned()).toHaveLength(8);
     expect(await presence.of('x').version()).toBeGreaterThan(version);
+    await h1.leases.stop();
+  });
+
+  it('looks at a watched host that missed its beats the moment its heartbeat runs out, not a tick later', async () => {
+    const mem = memoryStore();
+    const presence = memoryPresence();
+    const h1 = host('h1', mem, presence, { shardCount: 8 });
+    const h2 = host('h2', mem, presence, { shardCount: 8 });
+    await h1.leases.start();
+    await vi.advanceTimersByTimeAsync(500); // h2 beats half a tick after h1
+    await h2.leases.start();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(h2.leases.owned()).toHaveLength(4);
+
+    // h2 hangs: no more beats; its last one runs out TTL later, in the middle of h1's ticks.
+    await h2.leases.stop();
+    await vi.advanceTimersByTimeAsync(TTL - 1000);
+    expect(h1.leases.owned()).toHaveLength(4);
+    await vi.advanceTimersByTimeAsync(1000 + 100);
+    expect(h1.leases.owned()).toHaveLength(8);
     await h1.leases.stop();
   });
 });

@@ -2,7 +2,7 @@ import type { Logger } from '#shared/log/logger';
 import { type Lease, type LeaseGuard, readLeases, release, take } from './leases.ts';
 import { PlanReads, type PlanSignals } from './plan-reads.ts';
 import { HYSTERESIS } from './shard-moves.ts';
-import { planShards } from './shard-plan.ts';
+import { heartbeatsAgree, planShards } from './shard-plan.ts';
 
 /** What the host does when a shard becomes its own, or stops being so. */
 export interface ShardHandlers {
@@ -95,6 +95,7 @@ export class ShardLeases {
   /** Each shard's work (resume, stop) in order; a hand-over waits for the resume before it. */
   private readonly work = new Map<number, Promise<void>>();
   private timer?: NodeJS.Timeout;
+  private wake?: NodeJS.Timeout;
   private beating?: Promise<void>;
   private planning?: Promise<void>;
   private hosts: HostView[] = [];
@@ -140,10 +141,23 @@ export class ShardLeases {
       this.beating ??= this.beat().finally(() => {
         this.beating = undefined;
       });
-      this.planning ??= this.plan().finally(() => {
-        this.planning = undefined;
-      });
+      this.planTurn();
     }, leaseTickMs(this.cfg.ttlMs));
+  }
+
+  /**
+   * Plans now unless a plan runs. A watched host that missed a beat is looked at again the moment
+   * its heartbeat runs out, not a tick later: its shards are free from then on.
+   */
+  private planTurn(): void {
+    this.planning ??= this.plan().finally(() => {
+      this.planning = undefined;
+      clearTimeout(this.wake);
+      const at = this.reads.wakeAt();
+      const tick = leaseTickMs(this.cfg.ttlMs);
+      if (at !== undefined && !this.stopping && at - Date.now() < tick)
+        this.wake = setTimeout(() => this.planTurn(), Math.max(0, at - Date.now()));
+    });
   }
 
   /** Resolves once every shard's acquire and hand-over started so far has finished. */
@@ -155,6 +169,7 @@ export class ShardLeases {
   async stop(): Promise<void> {
     this.stopping = true;
     clearInterval(this.timer);
+    clearTimeout(this.wake);
     await Promise.all([this.beating, this.planning]);
     await this.settled();
   }
@@ -268,7 +283,7 @@ export class ShardLeases {
 
     // One change at a time: while a shard is being let go, the counts others read are in motion.
     if (this.leaving.size || !this.hosts.length) return { moved: lost, quiet: false };
-    const settled = !this.busy() && this.heartbeatsAgree(leases);
+    const settled = !this.busy() && heartbeatsAgree(hostId, this.hosts, leases);
     const full = this.handlers.full?.() ?? false;
     const plan = planShards({
       me: hostId,
@@ -313,26 +328,6 @@ export class ShardLeases {
     if (took) this.log.info({ took, held: this.held.size, target: plan.target }, 'shards taken');
     const moved = lost || took > 0 || plan.release.length > 0;
     return { moved, quiet: !moved && settled && !plan.take.length };
-  }
-
-  /**
-   * Whether every other live host is done moving and its heartbeat names the shards the leases
-   * give it: only then are the sessions each says it runs the ones it will run.
-   */
-  private heartbeatsAgree(leases: readonly Lease[]): boolean {
-    const byOwner = new Map<string, number[]>();
-    for (const l of leases) {
-      if (!l.owner) continue;
-      const list = byOwner.get(l.owner) ?? [];
-      list.push(l.shard);
-      byOwner.set(l.owner, list);
-    }
-    return this.hosts.every((h) => {
-      if (h.hostId === this.cfg.hostId || !h.shards) return true;
-      const beat = new Set(h.shards);
-      const leased = byOwner.get(h.hostId) ?? [];
-      return !h.busy && leased.length === beat.size && leased.every((s) => beat.has(s));
-    });
   }
 
   /**

@@ -114,6 +114,30 @@ export function planShards(input: {
 }
 
 /**
+ * Whether every other live host is done moving and its heartbeat names the shards the leases give
+ * it: only then are the sessions each says it runs the ones it will run (`settled` above).
+ */
+export function heartbeatsAgree(
+  me: string,
+  hosts: readonly { hostId: string; shards?: readonly number[]; busy?: boolean }[],
+  leases: readonly LeaseView[],
+): boolean {
+  const byOwner = new Map<string, number[]>();
+  for (const l of leases) {
+    if (!l.owner) continue;
+    const list = byOwner.get(l.owner) ?? [];
+    list.push(l.shard);
+    byOwner.set(l.owner, list);
+  }
+  return hosts.every((h) => {
+    if (h.hostId === me || !h.shards) return true;
+    const beat = new Set(h.shards);
+    const leased = byOwner.get(h.hostId) ?? [];
+    return !h.busy && leased.length === beat.size && leased.every((s) => beat.has(s));
+  });
+}
+
+/**
  * This host's part of the free shards: each goes to the lightest host with room (ties by id), a
  * free shard guessed at the mean weight of a held one; then which ones, by the preference below.
  * At most shards × hosts steps, only while shards are free.
