@@ -309,16 +309,22 @@ describe('ShardLeases', () => {
     await leases.stop();
   });
 
-  it('reads the leases and heartbeats only when something moved: at rest a tick reads the version and the next hosts’ heartbeats', async () => {
+  /** Two hosts sharing 8 shards, at rest (4 each); h2 starts `offsetMs` after h1. */
+  async function twoAtRest(offsetMs = 0) {
     const mem = memoryStore();
     const presence = memoryPresence();
     const h1 = host('h1', mem, presence, { shardCount: 8 });
     const h2 = host('h2', mem, presence, { shardCount: 8 });
     await h1.leases.start();
+    if (offsetMs) await vi.advanceTimersByTimeAsync(offsetMs);
     await h2.leases.start();
     await vi.advanceTimersByTimeAsync(5000);
     expect([h1.leases.owned().length, h2.leases.owned().length]).toEqual([4, 4]);
+    return { mem, presence, h1, h2 };
+  }
 
+  it('reads the leases and heartbeats only when something moved: at rest a tick reads the version and the next hosts’ heartbeats', async () => {
+    const { mem, presence, h1, h2 } = await twoAtRest();
     const [leaseReads, liveReads, versionReads] = [
       mem.leaseReads(),
       presence.reads.live,
@@ -343,15 +349,7 @@ describe('ShardLeases', () => {
   });
 
   it('a host whose watched neighbour died reads at once, takes its shards and tells the others', async () => {
-    const mem = memoryStore();
-    const presence = memoryPresence();
-    const h1 = host('h1', mem, presence, { shardCount: 8 });
-    const h2 = host('h2', mem, presence, { shardCount: 8 });
-    await h1.leases.start();
-    await h2.leases.start();
-    await vi.advanceTimersByTimeAsync(5000);
-    expect(h2.leases.owned()).toHaveLength(4);
-
+    const { presence, h1, h2 } = await twoAtRest();
     // h2 dies: it beats no more, and its heartbeat runs out.
     await h2.leases.stop();
     presence.live.delete('h2');
@@ -363,16 +361,7 @@ describe('ShardLeases', () => {
   });
 
   it('looks at a watched host that missed its beats the moment its heartbeat runs out, not a tick later', async () => {
-    const mem = memoryStore();
-    const presence = memoryPresence();
-    const h1 = host('h1', mem, presence, { shardCount: 8 });
-    const h2 = host('h2', mem, presence, { shardCount: 8 });
-    await h1.leases.start();
-    await vi.advanceTimersByTimeAsync(500); // h2 beats half a tick after h1
-    await h2.leases.start();
-    await vi.advanceTimersByTimeAsync(5000);
-    expect(h2.leases.owned()).toHaveLength(4);
-
+    const { h1, h2 } = await twoAtRest(500); // h2 beats half a tick after h1
     // h2 hangs: no more beats; its last one runs out TTL later, in the middle of h1's ticks.
     await h2.leases.stop();
     await vi.advanceTimersByTimeAsync(TTL - 1000);
