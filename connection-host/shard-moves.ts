@@ -31,6 +31,8 @@ export interface MoveInput {
   /** Shards of this host not to hand over now (a session of theirs is being linked). */
   pinned?: (shard: number) => boolean;
   groupOf: (shard: number) => number;
+  /** The groups (command queues) each live host holds shards of. */
+  groupsOf?: (host: string) => ReadonlySet<number>;
 }
 
 const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -95,7 +97,15 @@ export function planMoves(input: MoveInput): Map<number, string> {
     let theirCount = input.counts.get(to) ?? 0;
     // Up to the amount and a little over (shards are whole), never past the receiver's cap.
     let budget = Math.min(amount + mean * (HYSTERESIS / 2), cap - weight(to) - (promised.get(to) ?? 0));
-    for (const s of order) {
+    // Shards of queues the receiver consumes already first: fewer hosts share each queue, so
+    // fewer commands are received by a host that must put them back.
+    const theirs = input.groupsOf?.(to);
+    const forThem = theirs
+      ? [...order].sort(
+          (a, b) => Number(!theirs.has(input.groupOf(a))) - Number(!theirs.has(input.groupOf(b))),
+        )
+      : order;
+    for (const s of forThem) {
       // Half a shard's own weight of leeway: sums of many small weights are not exact.
       if (left <= mean + SHARD_WEIGHT / 2) return moves;
       if (moves.has(s) || w(s) > budget || input.pinned?.(s)) continue;

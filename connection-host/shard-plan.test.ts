@@ -122,6 +122,16 @@ describe('planShards', () => {
     expect([...plan.to.values()]).toEqual(['b', 'b']);
   });
 
+  it('hands a receiver shards of the command queues it consumes already, before those of the sender’s least held queue', () => {
+    // Queue 1: the even shards and 9 (b holds 9); queue 0: the odd ones. a holds 0-8, one session
+    // on each of 0-7: on its own it would hand over queue 0 first (it holds 4 of it, 5 of queue 1).
+    const groupOf = (s: number) => (s % 2 === 0 || s === 9 ? 1 : 0);
+    const leases = held({ ...Object.fromEntries(Array.from({ length: 9 }, (_, s) => [s, 'a'])), 9: 'b' });
+    const load = (s: number) => (s < 8 ? 1 : 0);
+    const plan = planShards({ me: 'a', hosts: ['a', 'b'], leases, shardCount: 10, load, groupOf });
+    expect(plan.release.sort()).toEqual([0, 2, 4, 6]);
+  });
+
   it('hands over no shard a session of which is being linked (pinned)', () => {
     const load = (s: number) => [5, 0, 9, 1][s]!;
     const leases = held({ 0: 'a', 1: 'a', 2: 'a', 3: 'a' });

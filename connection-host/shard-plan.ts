@@ -101,6 +101,10 @@ export function planShards(input: {
   // Hand-overs wait until no shard is free and every host is done moving: a host's heartbeat
   // does not yet count the sessions it is resuming.
   if (free.length || toOf.size || input.settled === false) return done(nothing);
+  const groupsHeld = new Map<string, Set<number>>();
+  if (input.groupOf)
+    for (const [shard, owner] of ownerOf)
+      groupsHeld.set(owner, (groupsHeld.get(owner) ?? new Set()).add(input.groupOf(shard)));
   const to = planMoves({
     me,
     weights,
@@ -109,6 +113,7 @@ export function planShards(input: {
     mine,
     pinned: input.pinned,
     groupOf: input.groupOf ?? (() => 0),
+    groupsOf: (host) => groupsHeld.get(host) ?? new Set(),
   });
   return done({ take: [], release: [...to.keys()], to });
 }
