@@ -48,7 +48,36 @@ async function main() {
     const hosts = async (): Promise<HostView[]> => (await call('GET', '/api/admin/hosts', admin)).hosts;
     const spread = (hs: HostView[]) => {
       const n = hs.map((h) => h.sessions);
-      return { max: Math.max(...n), min: Math.min(...n) };
+      const mean = n.reduce((a, b) => a + b, 0) / n.length;
+      return { max: Math.max(...n), min: Math.min(...n), overMean: Math.max(...n) / mean };
+    };
+    const show = (hs: HostView[]) => {
+      const s = spread(hs);
+      return `${s.max} / ${s.min} (${(s.max / s.min).toFixed(2)}×; max ${s.overMean.toFixed(2)}× the mean)`;
+    };
+    /**
+     * The hosts hand shards over until sessions are even (connection-host/shard-moves.ts): waits
+     * until `hosts` answers, no host is busy and the sessions per host stay the same for 4 polls (about 5 s).
+     */
+    const settled = async (pick: (hs: HostView[]) => HostView[] | undefined, what: string) => {
+      let last = '';
+      let same = 0;
+      return until(
+        async () => {
+          const hs = pick(await hosts());
+          if (!hs || hs.some((h) => h.busy)) return undefined;
+          const key = hs.map((h) => `${h.hostId}:${h.sessions}:${h.ready}`).join(' ');
+          same = key === last ? same + 1 : 0;
+          last = key;
+          if (same < 4) {
+            await sleep(1000);
+            return undefined;
+          }
+          return hs;
+        },
+        180_000,
+        what,
+      );
     };
     const received = async () => {
       const text = await (await fetch(`${cluster.baseUrl}/metrics`)).text();
@@ -84,14 +113,28 @@ async function main() {
       );
       ids.push(...batch.map((b) => b.session.sessionId as string));
     }
+    let shownAt = Date.now();
     await until(
-      async () => (await hosts()).reduce((n, h) => n + h.ready, 0) >= SESSIONS,
+      async () => {
+        const hs = await hosts();
+        if (Date.now() - shownAt > 15_000) {
+          shownAt = Date.now();
+          console.error(
+            hs.map((h) => `${h.hostId} ${h.ready}/${h.sessions}${h.busy ? ' busy' : ''}`).join(', '),
+          );
+        }
+        return hs.reduce((n, h) => n + h.ready, 0) >= SESSIONS;
+      },
       SESSIONS * 200 + 60_000,
       `${SESSIONS} sessions READY`,
     );
     console.error(`${SESSIONS} sessions READY`);
-    await sleep(3000);
-    const before = await hosts();
+    const balancing = Date.now();
+    const before = await settled(
+      (hs) => (hs.reduce((k, h) => k + h.ready, 0) >= SESSIONS ? hs : undefined),
+      'the sessions spread settled',
+    );
+    const balanceMs = Date.now() - balancing;
     const rss = [...procs.values()].reduce((n, p) => n + rssOf(must(p.pid, 'p.pid')), 0);
 
     // Kill the host running the most sessions; its sessions must come up elsewhere.
@@ -120,6 +163,10 @@ async function main() {
     );
     const failoverMs = Date.now() - killedAt;
     console.error(`failover done in ${failoverMs} ms`);
+    const afterSettled = await settled((hs) => {
+      const live = others(hs);
+      return live.reduce((k, h) => k + h.ready, 0) >= SESSIONS ? live : undefined;
+    }, 'the spread over 3 hosts settled');
     await until(
       async () => tags.every((t) => seen.has(t)) || undefined,
       120_000,
@@ -133,44 +180,38 @@ async function main() {
     // A fifth host joins: the others hand it its share.
     procs.set('h5', cluster.spawnHost('h5'));
     const joinedAt = Date.now();
-    const fair = Math.ceil(LEASE_SHARDS / 4);
-    const rebalanced = await until(
-      async () => {
-        const hs = others(await hosts());
-        return hs.length === 4 &&
-          hs.every((h) => h.shards.length <= fair + Math.floor(fair / 10)) &&
-          hs.reduce((k, h) => k + h.ready, 0) >= SESSIONS
-          ? hs
-          : undefined;
-      },
-      180_000,
-      'the fifth host holding its share, every session READY',
-    );
+    const rebalanced = await settled((hs) => {
+      const live = others(hs);
+      return live.length === 4 &&
+        (live.find((h) => h.hostId === 'h5')?.sessions ?? 0) > 0 &&
+        live.reduce((k, h) => k + h.ready, 0) >= SESSIONS
+        ? live
+        : undefined;
+    }, 'the fifth host holding its share, every session READY, the spread settled');
     const rebalanceMs = Date.now() - joinedAt;
 
     const row = (what: string, value: string | number) => console.log(`| ${what} | ${value} |`);
     console.log(`\n| ${SESSIONS} simulated sessions, ${LEASE_SHARDS} lease shards, TTL ${TTL_MS} ms | |`);
     console.log('| --- | --- |');
-    const b = spread(before);
-    row('Sessions per host, 4 hosts (max / min)', `${b.max} / ${b.min} (${(b.max / b.min).toFixed(2)}×)`);
+    row('Sessions per host, 4 hosts (max / min)', show(before));
+    row(
+      'All READY → the spread settled (no host busy, the same for 4 polls, about 5 s)',
+      `${(balanceMs / 1000).toFixed(1)} s`,
+    );
     row(
       'RSS per session (4 hosts, over their empty RSS)',
       `${((rss - baseline) / SESSIONS / 1024).toFixed(0)} KB`,
     );
     row('Sessions of the killed host', moved.length);
     row('SIGKILL → every one READY on another host', `${(failoverMs / 1000).toFixed(1)} s`);
-    const a = spread(afterKill);
-    row('Sessions per host, 3 hosts (max / min)', `${a.max} / ${a.min} (${(a.max / a.min).toFixed(2)}×)`);
+    row('Sessions per host, 3 hosts, all READY (max / min)', show(afterKill));
+    row('Sessions per host, 3 hosts, settled (max / min)', show(afterSettled));
     row('Inbound sent during the failover / stored / delivered', `${tags.length} / ${stored} / ${delivered}`);
     row('Lost / duplicated webhooks', `${tags.length - delivered} / ${duplicated}`);
     const lost = tags.filter((t) => !seen.has(t));
     if (lost.length) console.error(`not delivered (in the order sent, of ${tags.length}): ${lost.join(' ')}`);
-    const r = spread(rebalanced);
-    row('Fifth host joins → its share, every session READY', `${(rebalanceMs / 1000).toFixed(1)} s`);
-    row(
-      'Sessions per host, 4 hosts after the join (max / min)',
-      `${r.max} / ${r.min} (${(r.max / r.min).toFixed(2)}×)`,
-    );
+    row('Fifth host joins → its share, every session READY, settled', `${(rebalanceMs / 1000).toFixed(1)} s`);
+    row('Sessions per host, 4 hosts after the join (max / min)', show(rebalanced));
   } catch (err) {
     console.error(err);
     process.exitCode = 1;

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { env } from '#shared/config/env';
 import { listContacts } from '#shared/contacts/repository';
-import { beat, leave, liveHosts } from '#shared/hosts/registry';
+import {
+  beat,
+  bumpPlanVersion,
+  heartbeatExpiries,
+  leave,
+  liveHosts,
+  planVersion,
+} from '#shared/hosts/registry';
 import { logger } from '#shared/log/logger';
 import { getMessage } from '#shared/messages/repository';
 import { queueOfShard } from '#shared/sessions/shard';
@@ -88,13 +95,25 @@ export async function startConnectionHost(
           ...runtimes.counts(),
           rssBytes: process.memoryUsage().rss,
           full: budget.beat(),
+          busy: leases.busy(),
           startedAt,
         },
         cfg.LEASE_TTL_MS,
       );
-      return (await liveHosts()).map((h) => ({ hostId: h.hostId, full: h.full }));
+    },
+    async live() {
+      return (await liveHosts()).map(({ hostId, full, sessions, shards, busy }) => ({
+        hostId,
+        full,
+        sessions,
+        shards,
+        busy,
+      }));
     },
     leave: () => leave(hostId),
+    version: planVersion,
+    bump: bumpPlanVersion,
+    expiries: heartbeatExpiries,
   };
   const leases: ShardLeases = new ShardLeases(
     { hostId, shardCount: cfg.LEASE_SHARDS, ttlMs: cfg.LEASE_TTL_MS },
@@ -113,6 +132,7 @@ export async function startConnectionHost(
         else log.debug({ shard }, 'shard handed over');
       },
       load: (shard): number => runtimes.shardLoad(shard),
+      pinned: (shard): boolean => runtimes.shardPairing(shard),
       full: () => budget.full(),
       groupOf: queueOf,
     },

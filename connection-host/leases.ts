@@ -11,6 +11,8 @@ export interface Lease {
   shard: number;
   /** Absent once released. */
   owner?: string;
+  /** Released for this host (a hand-over that evens out sessions, shard-moves.ts); gone once taken. */
+  to?: string;
   fence: number;
 }
 
@@ -41,24 +43,33 @@ export async function take(
         ...(seen.owner === undefined ? {} : { ':prev': seen.owner }),
       },
       add: { fence: 1 },
+      remove: ['to'],
     },
   );
   return item?.fence;
 }
 
-/** Gives the shard up (a clean hand-over): the next host takes it at once, without waiting for a TTL. */
-export async function release(shard: number, owner: string): Promise<void> {
+/**
+ * Gives the shard up (a clean hand-over): the next host takes it at once, without waiting for a
+ * TTL; with `to`, that host (while it lives and has room: connection-host/shard-plan.ts).
+ */
+export async function release(shard: number, owner: string, to?: string): Promise<void> {
   await dataTable.update(
     leaseKey(shard),
-    {},
-    { condition: '#o = :me', names: { '#o': 'owner' }, values: { ':me': owner }, remove: ['owner'] },
+    { to },
+    {
+      condition: '#o = :me',
+      names: { '#o': 'owner' },
+      values: { ':me': owner },
+      remove: to === undefined ? ['owner', 'to'] : ['owner'],
+    },
   );
 }
 
 /** Every shard's lease as it stands (one partition); a shard never leased is missing. */
 export async function readLeases(): Promise<Lease[]> {
   const items = await dataTable.query<Lease & { pk: string; sk: string }>({ ...leasesOf(), ascending: true });
-  return items.map(({ shard, owner, fence }) => ({ shard, owner, fence }));
+  return items.map(({ shard, owner, to, fence }) => ({ shard, owner, to, fence }));
 }
 
 /** The lease a link runs under: its session's epoch is this fence. */

@@ -1,4 +1,4 @@
-import type { HostEvent } from '#shared/events/types';
+import type { HostEvent, SessionStatus } from '#shared/events/types';
 import { getSession, recordReconnectState } from '#shared/sessions/repository';
 import type { Session } from '#shared/sessions/session';
 import { shardOf } from '#shared/sessions/shard';
@@ -30,6 +30,8 @@ export interface RegistryDeps {
  * The live runtimes of this host, one per session of its shards. Commands and shard resumes reach
  * sessions only through here, so no session ever gets a second link racing the first.
  */
+const PAIRING = new Set<SessionStatus>(['REGISTERING', 'QR_READY', 'PAIRING']);
+
 export class RuntimeRegistry implements CommandContext {
   private readonly runtimes = new Map<string, SessionRuntime>();
   /** Runtimes being created: a resume and a command for the same session must share one. */
@@ -78,6 +80,16 @@ export class RuntimeRegistry implements CommandContext {
     let n = 0;
     for (const id of this.runtimes.keys()) if (this.shardOf(id) === shard) n++;
     return n;
+  }
+
+  /**
+   * Whether a session of the shard is being linked (a QR shown, a pairing under way): the shard is
+   * not handed over meanwhile, since the link would start over on the next host.
+   */
+  shardPairing(shard: number): boolean {
+    for (const [id, rt] of this.runtimes)
+      if (PAIRING.has(rt.status) && this.shardOf(id) === shard) return true;
+    return false;
   }
 
   /** The shard a session belongs to (a stable hash of its id, shared/sessions/shard.ts). */

@@ -1,15 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logger } from '#shared/log/logger';
-import { type HostView, type LeaseStore, type ShardHandlers, ShardLeases } from './shard-leases.ts';
+import { FULL_READ_EVERY } from './plan-reads.ts';
+import {
+  type HostView,
+  type LeaseStore,
+  type Presence,
+  type ShardHandlers,
+  ShardLeases,
+} from './shard-leases.ts';
 
 /**
  * Leases in memory, with DynamoDB's conditions: a take succeeds only if the lease is as the taker
  * read it (compare-and-swap), a release only for its owner. Counts the writes.
  */
 function memoryStore() {
-  const table = new Map<number, { owner?: string; fence: number }>();
+  const table = new Map<number, { owner?: string; to?: string; fence: number }>();
   const released: number[] = [];
   let writes = 0;
+  let leaseReads = 0;
   const store: LeaseStore = {
     async take(shard, owner, seen) {
       const now = table.get(shard);
@@ -19,37 +27,72 @@ function memoryStore() {
       table.set(shard, { owner, fence });
       return fence;
     },
-    async release(shard, owner) {
+    async release(shard, owner, to) {
       const held = table.get(shard);
       if (held?.owner !== owner) return;
       writes++;
       held.owner = undefined;
+      held.to = to;
       released.push(shard);
     },
     async readLeases() {
-      return [...table].map(([shard, l]) => ({ shard, owner: l.owner, fence: l.fence }));
+      leaseReads++;
+      return [...table].map(([shard, l]) => ({ shard, owner: l.owner, to: l.to, fence: l.fence }));
     },
   };
-  return { store, table, released, writes: () => writes };
+  return { store, table, released, writes: () => writes, leaseReads: () => leaseReads };
 }
 
-/** Heartbeats in memory: a host is live while it beats; `dead` ones stop. */
+/**
+ * Heartbeats in memory: a host is live while it beats; `dead` ones stop. A host's beat carries what
+ * `status` says of it (its shards, sessions, whether it is mid-move), as it was when it beat. With
+ * the plan's version, and a count of each read.
+ */
 function memoryPresence(full = new Set<string>()) {
   const live = new Set<string>();
   const beats = new Map<string, number>();
   const failing = new Set<string>();
-  const of = (hostId: string) => ({
-    async beat(): Promise<HostView[]> {
+  const status = new Map<string, () => Omit<HostView, 'hostId'>>();
+  const beaten = new Map<string, Omit<HostView, 'hostId'>>();
+  const reads = { live: 0, version: 0, expiries: 0 };
+  /** A host in `live` is live until its last beat's TTL ran out (one that never beat: always). */
+  const expiresAt = new Map<string, number>();
+  const isLive = (h: string) => live.has(h) && (expiresAt.get(h) ?? Number.POSITIVE_INFINITY) >= Date.now();
+  let version = 0;
+  const of = (hostId: string): Presence => ({
+    async beat() {
       if (failing.has(hostId)) throw new Error('table unreachable');
       live.add(hostId);
+      expiresAt.set(hostId, Date.now() + TTL);
       beats.set(hostId, (beats.get(hostId) ?? 0) + 1);
-      return [...live].map((h) => ({ hostId: h, full: full.has(h) }));
+      beaten.set(hostId, status.get(hostId)?.() ?? {});
+    },
+    async live() {
+      reads.live++;
+      return [...live].filter(isLive).map((h) => ({ hostId: h, full: full.has(h), ...beaten.get(h) }));
     },
     async leave() {
       live.delete(hostId);
     },
+    async version() {
+      reads.version++;
+      return version;
+    },
+    async bump() {
+      return ++version;
+    },
+    async expiries(ids) {
+      reads.expiries++;
+      return new Map(
+        ids.map((id) => [id, live.has(id) ? (expiresAt.get(id) ?? Date.now() + TTL) : undefined]),
+      );
+    },
   });
-  return { of, live, beats, failing, full };
+  /** Another host's change, as its bump tells the others. */
+  const bump = () => {
+    version++;
+  };
+  return { of, live, beats, failing, full, status, reads, bump };
 }
 
 const TTL = 3000; // ticks every second
@@ -85,6 +128,11 @@ describe('ShardLeases', () => {
       mem.store,
       presence.of(id),
     );
+    presence.status.set(id, () => ({
+      shards: leases.owned(),
+      busy: leases.busy(),
+      sessions: leases.owned().reduce((n, s) => n + (handlers.load?.(s) ?? 0), 0),
+    }));
     return { leases, log, handlers };
   }
 
@@ -180,26 +228,28 @@ describe('ShardLeases', () => {
     expect(leases.owned()).toEqual([]);
   });
 
-  it('hands over what it holds beyond its share once another host beats: links closed, then the lease released; the newcomer takes them', async () => {
+  it('hands over what it holds beyond its share of sessions once another host beats: links closed, then the lease released for the newcomer, which takes them', async () => {
     const mem = memoryStore();
     const presence = memoryPresence();
     const order: string[] = [];
+    const load = (shard: number) => (shard === 1 ? 0 : 3);
     const h1 = host('h1', mem, presence, {
       shardCount: 4,
       lost: vi.fn(async (shard: number) => {
         order.push(`lost ${shard} while held ${mem.table.get(shard)?.owner}`);
       }),
-      load: (shard: number) => (shard === 1 ? 0 : 3),
+      load,
     });
     await h1.leases.start();
     expect(h1.leases.owned()).toEqual([0, 1, 2, 3]);
 
-    const h2 = host('h2', mem, presence, { shardCount: 4 });
+    const h2 = host('h2', mem, presence, { shardCount: 4, load });
     await h2.leases.start();
     await vi.advanceTimersByTimeAsync(1000);
     await h1.leases.settled();
-    // The lightest (shard 1, no sessions) first, then the highest of the equally loaded.
-    expect(order).toEqual(['lost 1 while held h1', 'lost 3 while held h1']);
+    // 9 sessions, a mean of 4.5: one shard of 3 (the highest) and the empty one; a second 3 would
+    // put the newcomer past its share.
+    expect(order).toEqual(['lost 3 while held h1', 'lost 1 while held h1']);
     expect(h1.leases.owned()).toEqual([0, 2]);
     await vi.advanceTimersByTimeAsync(1000);
     expect(h2.leases.owned()).toEqual([1, 3]);
@@ -257,5 +307,67 @@ describe('ShardLeases', () => {
     expect((presence.beats.get('h1') ?? 0) - before).toBeGreaterThanOrEqual(3);
     finishResume();
     await leases.stop();
+  });
+
+  /** Two hosts sharing 8 shards, at rest (4 each); h2 starts `offsetMs` after h1. */
+  async function twoAtRest(offsetMs = 0) {
+    const mem = memoryStore();
+    const presence = memoryPresence();
+    const h1 = host('h1', mem, presence, { shardCount: 8 });
+    const h2 = host('h2', mem, presence, { shardCount: 8 });
+    await h1.leases.start();
+    if (offsetMs) await vi.advanceTimersByTimeAsync(offsetMs);
+    await h2.leases.start();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect([h1.leases.owned().length, h2.leases.owned().length]).toEqual([4, 4]);
+    return { mem, presence, h1, h2 };
+  }
+
+  it('reads the leases and heartbeats only when something moved: at rest a tick reads the version and the next hosts’ heartbeats', async () => {
+    const { mem, presence, h1, h2 } = await twoAtRest();
+    const [leaseReads, liveReads, versionReads] = [
+      mem.leaseReads(),
+      presence.reads.live,
+      presence.reads.version,
+    ];
+    await vi.advanceTimersByTimeAsync(10_000); // 10 ticks each, fewer than FULL_READ_EVERY
+    expect(mem.leaseReads() - leaseReads).toBe(0);
+    expect(presence.reads.live - liveReads).toBe(0);
+    expect(presence.reads.version - versionReads).toBe(20);
+
+    // Another host's change (its bump): both read on their next tick.
+    presence.bump();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(mem.leaseReads() - leaseReads).toBe(2);
+
+    // With nothing moving, each reads again within FULL_READ_EVERY to 1.5× that many ticks.
+    const before = mem.leaseReads();
+    await vi.advanceTimersByTimeAsync(FULL_READ_EVERY * 1500);
+    expect(mem.leaseReads() - before).toBeGreaterThanOrEqual(2);
+    expect(mem.leaseReads() - before).toBeLessThanOrEqual(4);
+    for (const h of [h1, h2]) await h.leases.stop();
+  });
+
+  it('a host whose watched neighbour died reads at once, takes its shards and tells the others', async () => {
+    const { presence, h1, h2 } = await twoAtRest();
+    // h2 dies: it beats no more, and its heartbeat runs out.
+    await h2.leases.stop();
+    presence.live.delete('h2');
+    const version = await presence.of('x').version();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(h1.leases.owned()).toHaveLength(8);
+    expect(await presence.of('x').version()).toBeGreaterThan(version);
+    await h1.leases.stop();
+  });
+
+  it('looks at a watched host that missed its beats the moment its heartbeat runs out, not a tick later', async () => {
+    const { h1, h2 } = await twoAtRest(500); // h2 beats half a tick after h1
+    // h2 hangs: no more beats; its last one runs out TTL later, in the middle of h1's ticks.
+    await h2.leases.stop();
+    await vi.advanceTimersByTimeAsync(TTL - 1000);
+    expect(h1.leases.owned()).toHaveLength(4);
+    await vi.advanceTimersByTimeAsync(1000 + 100);
+    expect(h1.leases.owned()).toHaveLength(8);
+    await h1.leases.stop();
   });
 });

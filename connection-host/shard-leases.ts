@@ -1,6 +1,8 @@
 import type { Logger } from '#shared/log/logger';
 import { type Lease, type LeaseGuard, readLeases, release, take } from './leases.ts';
-import { planShards } from './shard-plan.ts';
+import { PlanReads, type PlanSignals } from './plan-reads.ts';
+import { HYSTERESIS } from './shard-moves.ts';
+import { heartbeatsAgree, planShards } from './shard-plan.ts';
 
 /** What the host does when a shard becomes its own, or stops being so. */
 export interface ShardHandlers {
@@ -11,8 +13,10 @@ export interface ShardHandlers {
    * of it. The fence stays known until this returns.
    */
   lost(shard: number, why: 'lost' | 'release'): Promise<void>;
-  /** Sessions the shard runs here: the lightest shards are handed over first. */
+  /** Sessions the shard runs here: the hosts share sessions (shard-plan.ts). */
   load?(shard: number): number;
+  /** Whether a session of the shard is being linked: the shard is not handed over meanwhile. */
+  pinned?(shard: number): boolean;
   /** Whether this host is past its memory budget: it then takes no more shards. */
   full?(): boolean;
   /** A shard's command queue: a host gathers the shards of few queues (shard-plan.ts). */
@@ -30,23 +34,41 @@ export interface HostView {
   hostId: string;
   /** Past its memory budget: it takes no more shards, the others share the rest. */
   full?: boolean;
+  /** Sessions it runs: the hosts share sessions, not shards (shard-plan.ts). */
+  sessions?: number;
+  /** The shards it held when it beat; hand-overs wait until these agree with the leases. */
+  shards?: readonly number[];
+  /** Taking, resuming or handing over shards when it beat: its `sessions` are not yet true. */
+  busy?: boolean;
 }
 
-/** How a host tells the others it is alive, and learns which hosts are. */
-export interface Presence {
-  /** Writes this host's heartbeat; answers the live hosts (this one among them). */
-  beat(): Promise<HostView[]>;
+/**
+ * How a host tells the others it is alive, and learns which hosts are; with the plan's version,
+ * which tells when to read them all (plan-reads.ts).
+ */
+export interface Presence extends PlanSignals {
+  /** Writes this host's heartbeat. */
+  beat(): Promise<void>;
+  /** The live hosts (this one among them): every heartbeat. */
+  live(): Promise<HostView[]>;
   /** Removes this host's heartbeat: a clean stop. */
   leave(): Promise<void>;
 }
 
 /** Without a presence the host believes itself alone and takes every free shard. */
-const alone = (hostId: string): Presence => ({ beat: async () => [{ hostId }], leave: async () => {} });
+const alone = (hostId: string): Presence => ({
+  beat: async () => {},
+  live: async () => [{ hostId }],
+  leave: async () => {},
+  version: async () => 0,
+  bump: async () => undefined,
+  expiries: async () => new Map(),
+});
 
 /**
  * Beat well inside the TTL, and look for released shards often (a clean stop frees them at once).
- * Each tick costs one DynamoDB write (the host's heartbeat) and the reads of the plan: `npm run cost`
- * reads it.
+ * Each tick costs one DynamoDB write (the host's heartbeat) and the small reads of plan-reads.ts;
+ * `npm run cost` reads it.
  */
 export const leaseTickMs = (ttlMs: number) => Math.max(500, Math.min(2000, Math.floor(ttlMs / 3)));
 
@@ -73,11 +95,16 @@ export class ShardLeases {
   /** Each shard's work (resume, stop) in order; a hand-over waits for the resume before it. */
   private readonly work = new Map<number, Promise<void>>();
   private timer?: NodeJS.Timeout;
+  private wake?: NodeJS.Timeout;
   private beating?: Promise<void>;
   private planning?: Promise<void>;
   private hosts: HostView[] = [];
   private lastBeatAt = 0;
   private stopping = false;
+  private beatFull?: boolean;
+  /** Sessions this host ran at its last read of the leases. */
+  private sessionsAtRead = 0;
+  private readonly reads: PlanReads;
 
   constructor(
     private readonly cfg: { hostId: string; shardCount: number; ttlMs: number },
@@ -85,7 +112,9 @@ export class ShardLeases {
     private readonly log: Logger,
     private readonly store: LeaseStore = { take, release, readLeases },
     private readonly presence: Presence = alone(cfg.hostId),
-  ) {}
+  ) {
+    this.reads = new PlanReads(cfg.hostId, presence);
+  }
 
   /** The lease a link of this shard runs under, while this host holds it. */
   guard(shard: number): LeaseGuard | undefined {
@@ -97,18 +126,38 @@ export class ShardLeases {
     return [...this.held.keys()].sort((a, b) => a - b);
   }
 
+  /** Whether a shard is being taken, resumed or handed over here (the heartbeat tells the others). */
+  busy(): boolean {
+    return this.work.size > 0 || this.leaving.size > 0;
+  }
+
   /** One beat and one round at once, so the host comes up holding the shards it can get; then per tick. */
   async start(): Promise<void> {
     await this.beat();
+    // A joining host: the others read on their next tick and hand it its share.
+    await this.bump();
     await this.plan();
     this.timer = setInterval(() => {
       this.beating ??= this.beat().finally(() => {
         this.beating = undefined;
       });
-      this.planning ??= this.plan().finally(() => {
-        this.planning = undefined;
-      });
+      this.planTurn();
     }, leaseTickMs(this.cfg.ttlMs));
+  }
+
+  /**
+   * Plans now unless a plan runs. A watched host that missed a beat is looked at again the moment
+   * its heartbeat runs out, not a tick later: its shards are free from then on.
+   */
+  private planTurn(): void {
+    this.planning ??= this.plan().finally(() => {
+      this.planning = undefined;
+      clearTimeout(this.wake);
+      const at = this.reads.wakeAt();
+      const tick = leaseTickMs(this.cfg.ttlMs);
+      if (at !== undefined && !this.stopping && at - Date.now() < tick)
+        this.wake = setTimeout(() => this.planTurn(), Math.max(0, at - Date.now()));
+    });
   }
 
   /** Resolves once every shard's acquire and hand-over started so far has finished. */
@@ -120,6 +169,7 @@ export class ShardLeases {
   async stop(): Promise<void> {
     this.stopping = true;
     clearInterval(this.timer);
+    clearTimeout(this.wake);
     await Promise.all([this.beating, this.planning]);
     await this.settled();
   }
@@ -136,13 +186,27 @@ export class ShardLeases {
       .catch((err: unknown) => this.log.warn({ err }, 'leaving the host list failed'));
     await Promise.all(this.owned().map((s) => this.store.release(s, hostId).catch(() => undefined)));
     this.held.clear();
+    await this.bump();
+  }
+
+  private async bump(): Promise<void> {
+    await this.reads
+      .changed()
+      .catch((err: unknown) => this.log.warn({ err }, 'bumping the plan version failed'));
   }
 
   private async beat(): Promise<void> {
     const startedAt = Date.now();
+    const full = this.handlers.full?.() ?? false;
     try {
-      this.hosts = await this.presence.beat();
+      await this.presence.beat();
       this.lastBeatAt = startedAt;
+      // Filled up or has room again: the others share the free shards differently.
+      if (this.beatFull !== undefined && full !== this.beatFull) {
+        this.reads.markDirty();
+        await this.bump();
+      }
+      this.beatFull = full;
     } catch (err) {
       this.log.error({ err }, 'heartbeat failed');
       // The others count this host dead once its last heartbeat runs out: stop before they take over.
@@ -158,22 +222,53 @@ export class ShardLeases {
   }
 
   private async plan(): Promise<void> {
-    const { hostId, shardCount, ttlMs } = this.cfg;
+    const { shardCount, ttlMs } = this.cfg;
     // Without a recent heartbeat the others may count this host dead: it takes nothing.
     if (Date.now() - this.lastBeatAt >= ttlMs - leaseTickMs(ttlMs)) return;
+    let due: Awaited<ReturnType<PlanReads['due']>>;
     let leases: Lease[];
+    // Sessions came or went here (no bump tells): this host reads, and hands over if it must.
+    const sessions = this.owned().reduce((n, s) => n + (this.handlers.load?.(s) ?? 0), 0);
+    if (Math.abs(sessions - this.sessionsAtRead) >= Math.max(1, (this.sessionsAtRead * HYSTERESIS) / 2))
+      this.reads.markDirty();
     try {
-      leases = await this.store.readLeases();
+      due = await this.reads.due();
+      if (!due) return;
+      [this.hosts, leases] = await Promise.all([this.presence.live(), this.store.readLeases()]);
     } catch (err) {
       this.log.error({ err }, 'reading the leases failed');
+      this.reads.markDirty();
       return;
     }
+    this.sessionsAtRead = sessions;
+    const { moved, quiet } = await this.planFrom(leases);
+    const live = new Set(this.hosts.map((h) => h.hostId));
+    let free = 0;
+    const byShard = new Map(leases.map((l) => [l.shard, l]));
+    for (let shard = 0; shard < shardCount; shard++) {
+      const owner = byShard.get(shard)?.owner;
+      if (!this.held.has(shard) && !(owner && live.has(owner))) free++;
+    }
+    this.reads.read(due.version, [...live], quiet && !free && !this.busy());
+    if (moved || due.why === 'dead host') await this.bump();
+  }
+
+  /**
+   * Plans from the leases read. Answers whether this host took, released or lost a shard (the
+   * others must read again), and whether it found nothing to do with every host at rest.
+   */
+  private async planFrom(leases: Lease[]): Promise<{ moved: boolean; quiet: boolean }> {
+    const { hostId, shardCount } = this.cfg;
     const byShard = new Map(leases.map((l) => [l.shard, l]));
     // A later fence means another host took the shard. An older one is a read that lags this
     // host's own take: the partition is read eventually consistent.
+    let lost = false;
     for (const [shard, fence] of this.held) {
       const now = byShard.get(shard);
-      if (now && now.fence > fence && !this.leaving.has(shard)) this.letGo(shard, 'lost');
+      if (now && now.fence > fence && !this.leaving.has(shard)) {
+        this.letGo(shard, 'lost');
+        lost = true;
+      }
     }
 
     // Leases under this host's id that it does not hold (an earlier run under the same id, a
@@ -184,10 +279,11 @@ export class ShardLeases {
         this.store.release(l.shard, hostId).catch((err: unknown) => this.log.warn({ err }, 'release failed')),
       ),
     );
-    if (strays.length) return;
+    if (strays.length) return { moved: true, quiet: false };
 
     // One change at a time: while a shard is being let go, the counts others read are in motion.
-    if (this.leaving.size || !this.hosts.length) return;
+    if (this.leaving.size || !this.hosts.length) return { moved: lost, quiet: false };
+    const settled = !this.busy() && heartbeatsAgree(hostId, this.hosts, leases);
     const full = this.handlers.full?.() ?? false;
     const plan = planShards({
       me: hostId,
@@ -202,12 +298,15 @@ export class ShardLeases {
         ...this.owned().map((shard) => ({ shard, owner: hostId })),
       ],
       shardCount,
+      sessions: new Map(this.hosts.map((h) => [h.hostId, h.sessions ?? 0])),
+      settled,
       load: this.handlers.load?.bind(this.handlers),
+      pinned: this.handlers.pinned?.bind(this.handlers),
       groupOf: this.handlers.groupOf?.bind(this.handlers),
     });
     if (plan.release.length)
       this.log.info({ shards: plan.release.length, target: plan.target }, 'handing shards over');
-    for (const shard of plan.release) this.letGo(shard, 'release');
+    for (const shard of plan.release) this.letGo(shard, 'release', plan.to.get(shard));
     const wanted = plan.take.filter((s) => !this.held.has(s));
     const before = this.held.size;
     for (let i = 0; i < wanted.length && !this.stopping; i += TAKE_PARALLEL) {
@@ -225,20 +324,26 @@ export class ShardLeases {
         }),
       );
     }
-    if (this.held.size > before)
-      this.log.info(
-        { took: this.held.size - before, held: this.held.size, target: plan.target },
-        'shards taken',
-      );
+    const took = this.held.size - before;
+    if (took) this.log.info({ took, held: this.held.size, target: plan.target }, 'shards taken');
+    const moved = lost || took > 0 || plan.release.length > 0;
+    return { moved, quiet: !moved && settled && !plan.take.length };
   }
 
-  /** Stops the shard's work beside the loop; a hand-over then releases the lease for the next host. */
-  private letGo(shard: number, why: 'lost' | 'release'): void {
+  /**
+   * Stops the shard's work beside the loop; a hand-over then releases the lease for the next host
+   * (`to`, when it is meant for one).
+   */
+  private letGo(shard: number, why: 'lost' | 'release', to?: string): void {
     this.leaving.set(shard, why);
     this.inOrder(shard, async () => {
       try {
         await this.handlers.lost(shard, why);
-        if (why === 'release') await this.store.release(shard, this.cfg.hostId);
+        if (why === 'release') {
+          await this.store.release(shard, this.cfg.hostId, to);
+          // Only now is the shard free: the host it is meant for reads on its next tick.
+          await this.bump();
+        }
       } finally {
         this.held.delete(shard);
         this.leaving.delete(shard);

@@ -1,3 +1,4 @@
+import { FULL_READ_EVERY, WATCHED } from '../../connection-host/plan-reads.ts';
 import { type CostLine, plural } from './lines.ts';
 import { CONTAINER_INSIGHTS_METRICS, HOURS_PER_MONTH, PRICES } from './prices.ts';
 import { hostPolledQueues, hostServices, resourcesOf, type Template } from './template.ts';
@@ -6,6 +7,7 @@ import {
   HOST_LIST_READ_UNITS,
   IDLE_LOG_GB_PER_MONTH,
   LEASE_ITEM_BYTES,
+  SMALL_READ_UNITS,
 } from './usage.ts';
 
 /*
@@ -134,12 +136,17 @@ export function idleCost(t: Template, run: RuntimeFigures): CostLine[] {
   add('KMS keys', `${keys} × $${PRICES.kms.keyMonth}`, keys * PRICES.kms.keyMonth);
 
   // The hosts' lease loop: each tick writes the host's heartbeat (a lease item is written only when
-  // its shard changes hands), then reads every lease (one eventually consistent Query of the whole
-  // partition) and the host list (connection-host/shard-leases.ts, leases.ts).
+  // its shard changes hands) and reads the plan's version and the next hosts' heartbeats; every
+  // lease (one eventually consistent Query of the whole partition) and the host list only when
+  // something moved, or every 15-22 ticks at rest (connection-host/plan-reads.ts, leases.ts).
   const leaseShards = Math.max(0, ...hosts.map((h) => h.leaseShards));
   const ticks = taskCount * ((MONTH_SECONDS * 1000) / run.leaseTickMs);
   const writesPerTick = taskCount ? 1 : 0;
-  const readsPerTick = Math.ceil((leaseShards * LEASE_ITEM_BYTES) / 4096) * 0.5 + HOST_LIST_READ_UNITS;
+  const atRest = SMALL_READ_UNITS * (1 + Math.min(WATCHED, Math.max(0, taskCount - 1)));
+  const fullRead = Math.ceil((leaseShards * LEASE_ITEM_BYTES) / 4096) * 0.5 + HOST_LIST_READ_UNITS;
+  // The mean spacing of the full reads: FULL_READ_EVERY plus a jitter of up to half as many ticks.
+  const spacing = FULL_READ_EVERY * 1.22;
+  const readsPerTick = Math.round((atRest + (fullRead - atRest) / spacing) * 100) / 100;
   const db = PRICES.dynamodbOnDemand;
   add(
     'DynamoDB: lease and heartbeat ticks',

@@ -18,12 +18,16 @@ export const ESM_IDLE_RECEIVES_PER_MINUTE = 5 * (60 / 20);
 export const IDLE_LOG_GB_PER_MONTH = 0.5;
 
 /**
- * A host tick reads every shard's lease in one eventually consistent Query: half a read unit per
- * 4 KB, a lease item (pk, sk, shard, owner, fence) being about this many bytes.
+ * A host's full lease read (connection-host/plan-reads.ts: when the plan's version moved, and every
+ * 15-22 ticks) reads every shard's lease in one eventually consistent Query: half a read unit per
+ * 4 KB, a lease item (pk, sk, shard, owner, fence) being about this many bytes (`bench/lease-reads.ts`
+ * measured 7.0 units for 1,024 leases).
  */
-export const LEASE_ITEM_BYTES = 100;
-/** …and the live hosts' heartbeats (one eventually consistent Query under 4 KB: half a read unit). */
+export const LEASE_ITEM_BYTES = 56;
+/** …and the live hosts' heartbeats (one eventually consistent Query under 4 KB for a few hosts: half a read unit). */
 export const HOST_LIST_READ_UNITS = 0.5;
+/** A tick at rest reads the plan's version and a few heartbeats: half a read unit each. */
+export const SMALL_READ_UNITS = 0.5;
 
 /** One flow a message takes, as counts per message; the functions' memory comes from the template. */
 export interface MessageFlow {

@@ -13,6 +13,9 @@ const Host = z.object({
   ready: z.number().int().openapi({ description: 'Of those, the ones whose link is READY' }),
   rssBytes: z.number().int(),
   full: z.boolean().openapi({ description: 'Past its memory budget: it takes no more shards' }),
+  busy: z
+    .boolean()
+    .openapi({ description: 'Taking, resuming or handing over shards: its sessions still move' }),
   startedAt: z.string(),
 });
 

@@ -7,7 +7,11 @@ import { hostsRoute } from './host-routes.schema.ts';
 export function adminHostRoutes() {
   const r = router();
   r.openapi(hostsRoute, async (c) => {
-    const hosts = (await liveHosts()).map(({ expiresAtMs: _e, ...h }) => ({ ...h, full: h.full ?? false }));
+    const hosts = (await liveHosts()).map(({ expiresAtMs: _e, ...h }) => ({
+      ...h,
+      full: h.full ?? false,
+      busy: h.busy ?? false,
+    }));
     // The units of ownership the hosts share (LEASE_SHARDS), not the command queues.
     return c.json({ success: true as const, shardCount: env().LEASE_SHARDS, hosts }, 200);
   });

@@ -16,14 +16,21 @@ export const aiKeyStateKey = (pool: string, keyHash: string) => ({
 export const mobidKey = (mobid: string) => ({ pk: `MOBID#${mobid}`, sk: META });
 export const commandDoneKey = (commandId: string) => ({ pk: `CMDDONE#${commandId}`, sk: META });
 /**
- * A shard's lease: every shard's in one partition, read whole by each host's tick. Written only when
- * the shard changes hands, so the partition sees a write per move, not per renewal.
+ * A shard's lease: every shard's in one partition, read whole by a host when the plan's version
+ * moved (or now and then). Written only when the shard changes hands, so the partition sees a
+ * write per move, not per renewal.
  */
 export const leaseKey = (shard: number) => ({ pk: 'LEASES', sk: `SHARD#${String(shard).padStart(4, '0')}` });
 export const leasesOf = () => ({ pk: 'LEASES', skBeginsWith: 'SHARD#' });
-/** A connection host's heartbeat; all hosts in one small partition, read whole by every host's tick. */
+/** A connection host's heartbeat; all hosts in one partition, read whole with the leases. */
 export const hostKey = (hostId: string) => ({ pk: 'HOSTS', sk: `HOST#${hostId}` });
 export const hostsOf = () => ({ pk: 'HOSTS', skBeginsWith: 'HOST#' });
+/**
+ * The plan's version: one small item every host reads each tick, bumped by a host whose change the
+ * others must plan on (connection-host/shard-leases.ts). Its own partition, apart from the
+ * heartbeats' writes.
+ */
+export const planVersionKey = () => ({ pk: 'HOSTPLAN', sk: META });
 const shardPk = (shard: number) => `SHARD#${shard}`;
 /** Where a session is listed for the host holding its shard (gsi1). */
 export const shardIndexKeys = (shard: number, tenantId: string, sessionId: string) => ({
