@@ -35,13 +35,15 @@ const waitSeconds = () => (runtimeEnv().AWS_ENDPOINT_URL_SQS ? 1 : COMMAND_WAIT_
 
 /**
  * How long a command for a shard another host holds stays hidden before it is received again:
- * at once the first time (its holder, consuming the same queue, takes it next), then longer, so
- * a shard with no live holder (its host died, the TTL not yet run out) costs few receives before
- * the new holder takes it. About 5 minutes in all before the queue's dead-letter queue
- * (shared/aws/resources.ts commandQueue, maxReceiveCount).
+ * at once the first few times (its holder, consuming the same queue, takes it next; when sessions
+ * are balanced several hosts share a queue, so a command may reach others first more than once),
+ * then longer, so a shard with no live holder (its host died, the TTL not yet run out) costs few
+ * receives before the new holder takes it. About 10 minutes in all before the queue's dead-letter
+ * queue (shared/aws/resources.ts commandQueue, maxReceiveCount).
  */
+export const IMMEDIATE_BOUNCES = 4;
 export const bounceSeconds = (receiveCount: number): number =>
-  receiveCount <= 1 ? 0 : Math.min(20, 2 ** (receiveCount - 2));
+  receiveCount <= IMMEDIATE_BOUNCES ? 0 : Math.min(20, 2 ** (receiveCount - IMMEDIATE_BOUNCES - 1));
 
 export interface CommandRouting {
   /** The command queue of a shard. */

@@ -82,7 +82,8 @@ export const buckets = {
 /**
  * Commands for sessions go to one of SHARD_COUNT FIFO queues (by the session's hash); the hosts
  * holding its lease shards consume it. A host puts back a command of a shard it does not hold, which
- * counts as a receive (connection-host/command-queues.ts): hence 20 receives before the DLQ.
+ * counts as a receive (connection-host/command-queues.ts): hence 40 receives (about 10 minutes)
+ * before the DLQ.
  */
 export function commandQueue(shard: number): QueueDef {
   return {
@@ -90,7 +91,7 @@ export function commandQueue(shard: number): QueueDef {
     fifo: true,
     consumerTimeoutSeconds: 10,
     visibilityTimeoutSeconds: 60,
-    maxReceiveCount: 20,
+    maxReceiveCount: 40,
   };
 }
 
