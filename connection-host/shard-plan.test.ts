@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { must } from '#shared/must';
 import { shardOf } from '#shared/sessions/shard';
 import { HYSTERESIS } from './shard-moves.ts';
 import { type LeaseView, planShards } from './shard-plan.ts';
@@ -74,7 +75,7 @@ const overMean = (by: Record<string, number[]>, per: (s: number) => number) => {
 /** 100 sessions hashed over 64 shards, as `bench/scale-out.ts 100` makes them: 0 to 3 a shard. */
 const hashed = (() => {
   const counts = new Array<number>(64).fill(0);
-  for (let i = 0; i < 100; i++) counts[shardOf(`ses_${i}`, 64)]!++;
+  for (let i = 0; i < 100; i++) counts[shardOf(`ses_${i}`, 64)] = (counts[shardOf(`ses_${i}`, 64)] ?? 0) + 1;
   return (s: number) => counts[s] ?? 0;
 })();
 
@@ -113,7 +114,7 @@ describe('planShards', () => {
   });
 
   it('hands over sessions, not shards: the heaviest shards that fit the receiver’s share, no more', () => {
-    const load = (s: number) => [5, 0, 9, 1][s]!;
+    const load = (s: number) => [5, 0, 9, 1][s] ?? 0;
     const leases = held({ 0: 'a', 1: 'a', 2: 'a', 3: 'a' });
     const plan = planShards({ me: 'a', hosts: ['a', 'b'], leases, shardCount: 4, load });
     // 15 sessions, a mean of 7.5: the 9 does not fit b's share; 5 and 1 do. The empty one stays:
@@ -133,7 +134,7 @@ describe('planShards', () => {
   });
 
   it('hands over no shard a session of which is being linked (pinned)', () => {
-    const load = (s: number) => [5, 0, 9, 1][s]!;
+    const load = (s: number) => [5, 0, 9, 1][s] ?? 0;
     const leases = held({ 0: 'a', 1: 'a', 2: 'a', 3: 'a' });
     const plan = planShards({
       me: 'a',
@@ -175,7 +176,7 @@ describe('planShards', () => {
   it('a spread within the hysteresis stays put, and one more session moves nothing', () => {
     const by = converge(['a', 'b', 'c', 'd'], 64, {}, { sessions: hashed });
     const start = Object.fromEntries(Object.entries(by).flatMap(([h, ss]) => ss.map((s) => [s, h])));
-    const plus = (s: number) => hashed(s) + (s === by.a![0] ? 1 : 0);
+    const plus = (s: number) => hashed(s) + (s === by.a?.[0] ? 1 : 0);
     const again = converge(['a', 'b', 'c', 'd'], 64, start, { sessions: plus });
     expect(again).toEqual(by);
   });
@@ -256,8 +257,8 @@ describe('planShards', () => {
     const by = converge(['a', 'b'], 1024, all, { groupOf });
     const queues = (shards: number[]) => [...new Set(shards.map(groupOf))].sort();
     expect(sizes(by)).toEqual([512, 512]);
-    expect(queues(by.a!)).toHaveLength(2);
-    expect(queues(by.b!)).toHaveLength(2);
+    expect(queues(must(by.a, 'host a'))).toHaveLength(2);
+    expect(queues(must(by.b, 'host b'))).toHaveLength(2);
   });
 
   it('a host past its memory budget takes nothing more; the others share what it leaves', () => {
@@ -272,7 +273,7 @@ describe('planShards', () => {
     });
     const by = converge(['a', 'b', 'c'], 1024, start, { full: ['a'] });
     expect(by.a).toHaveLength(100);
-    expect(by.b!.length + by.c!.length).toBe(924);
+    expect(must(by.b, 'host b').length + must(by.c, 'host c').length).toBe(924);
     // Every host full: nobody takes the free shards (the metric and alarm say so).
     const none = planShards({ me: 'b', hosts: ['a', 'b'], leases, shardCount: 1024, full: ['a', 'b'] });
     expect(none.take).toEqual([]);

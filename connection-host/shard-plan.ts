@@ -160,11 +160,15 @@ function pickFree(
   const totalWeight = [...weights.values()].reduce((sum, w) => sum + w, 0);
   const guess = heldShards > 0 ? Math.max(SHARD_WEIGHT, totalWeight / heldShards) : SHARD_WEIGHT;
   const projected = new Map(open.map((h) => [h, weights.get(h) ?? 0]));
+  const weightOf = (h: string) => projected.get(h) ?? 0;
   let count = 0;
   for (let i = 0; i < free.length; i++) {
-    let lightest = open[0]!;
-    for (const h of open) if (projected.get(h)! < projected.get(lightest)!) lightest = h;
-    projected.set(lightest, projected.get(lightest)! + guess);
+    const lightest = open.reduce<string | undefined>(
+      (best, h) => (best === undefined || weightOf(h) < weightOf(best) ? h : best),
+      undefined,
+    );
+    if (lightest === undefined) break;
+    projected.set(lightest, weightOf(lightest) + guess);
     if (lightest === input.me) count++;
   }
   if (!count) return [];
