@@ -204,17 +204,21 @@ export function Field(props: {
   label: string;
   value: string;
   onInput: (value: string) => void;
-  type?: 'text' | 'url' | 'password';
+  type?: 'text' | 'url';
   inputMode?: 'tel' | 'text';
   maxLength?: number;
   placeholder?: string;
   required?: boolean;
 }) {
-  const { label, onInput, ...input } = props;
+  const { label, onInput, type, ...input } = props;
   return (
     <label>
       {label}
-      <input {...input} onInput={(e) => onInput(e.currentTarget.value)} />
+      {type === 'url' ? (
+        <input {...input} type="url" onInput={(e) => onInput(e.currentTarget.value)} />
+      ) : (
+        <input {...input} type="text" onInput={(e) => onInput(e.currentTarget.value)} />
+      )}
     </label>
   );
 }
