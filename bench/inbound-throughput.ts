@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jsonCaller } from '../tests/support/http.ts';
+import { must } from '../tests/support/must.ts';
 import { Arrivals, sseClient, webhookReceiver } from './support/arrivals.ts';
 import { measureStorageFloor } from './support/floor.ts';
 import { runStep, type StepRun } from './support/inbound-step.ts';
@@ -80,7 +81,9 @@ async function main() {
     // runs at its speed (the same floor measured three times in a row: 132, 237, 310 PutItem/s), and
     // without it the first rate of the ladder pays for the compilation.
     const steps = [
-      ...(WARMUP_SECONDS > 0 ? [{ rate: RATES[0]!, seconds: WARMUP_SECONDS, warmUp: true }] : []),
+      ...(WARMUP_SECONDS > 0
+        ? [{ rate: must(RATES[0], 'a first rate'), seconds: WARMUP_SECONDS, warmUp: true }]
+        : []),
       ...RATES.map((rate) => ({ rate, seconds: SECONDS, warmUp: false })),
     ];
     const run: StepRun = { child, inject, sessions, senders, webhook, stream, seq: 0 };

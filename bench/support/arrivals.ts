@@ -1,3 +1,4 @@
+import { must } from '../../tests/support/must.ts';
 import { inboundWebhookReceiver } from './webhook-receiver.ts';
 
 /*
@@ -33,7 +34,7 @@ export async function sseClient(url: string, arrivals: Arrivals) {
     const decoder = new TextDecoder();
     let buf = '';
     try {
-      for await (const chunk of res.body!) {
+      for await (const chunk of must(res.body, 'the SSE response body')) {
         buf += decoder.decode(chunk as Uint8Array, { stream: true });
         let end = buf.indexOf('\n');
         while (end >= 0) {

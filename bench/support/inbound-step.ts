@@ -29,22 +29,24 @@ export interface StepRun {
  * latency), to tell a stall (slow messages together in time) from queueing spread over the step.
  */
 function traceStep(
+  file: string,
   rate: number,
   warmUp: boolean,
   start: number,
   sent: Map<string, number>,
   webhook: Arrivals,
 ): void {
-  const lines = [...sent].map(([t, t0]) =>
-    JSON.stringify({
+  const lines = [...sent].map(([t, t0]) => {
+    const at = webhook.at.get(t);
+    return JSON.stringify({
       rate,
       warmUp,
       atMs: Math.round(t0 - start),
       epochMs: Math.round(performance.timeOrigin + t0),
-      webhookMs: webhook.at.has(t) ? Math.round(webhook.at.get(t)! - t0) : null,
-    }),
-  );
-  appendFileSync(process.env.BENCH_TRACE!, `${lines.join('\n')}\n`);
+      webhookMs: at === undefined ? null : Math.round(at - t0),
+    });
+  });
+  appendFileSync(file, `${lines.join('\n')}\n`);
 }
 
 const summary = (latencies: number[]) => {
@@ -90,8 +92,13 @@ export async function runStep(run: StepRun, rate: number, seconds: number, warmU
   const benchCpu = process.cpuUsage(benchCpuBefore);
   const machine = cpuShares(machineBefore, machineCpu());
   const { counts: after, cpu: cpuAfter } = await awsCounts(run.child);
-  const lat = (a: Arrivals) => [...sent].flatMap(([t, t0]) => (a.at.has(t) ? [a.at.get(t)! - t0] : []));
-  if (process.env.BENCH_TRACE) traceStep(rate, warmUp, start, sent, run.webhook);
+  const lat = (a: Arrivals) =>
+    [...sent].flatMap(([t, t0]) => {
+      const at = a.at.get(t);
+      return at === undefined ? [] : [at - t0];
+    });
+  const trace = process.env.BENCH_TRACE;
+  if (trace) traceStep(trace, rate, warmUp, start, sent, run.webhook);
   const w = summary(lat(run.webhook));
   const s = summary(lat(run.stream));
   const dupes = (a: Arrivals) => [...sent.keys()].filter((t) => (a.seen.get(t) ?? 0) > 1).length;

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface, type Interface } from 'node:readline';
+import { must } from '../../tests/support/must.ts';
 
 /*
  * `npm start`'s persistent mode in a child process (bench/support/service-process.ts), so the
@@ -18,7 +19,7 @@ export async function startChild(dataDir: string): Promise<Child> {
     env: { ...process.env, BENCH_DATA_DIR: dataDir },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  const lines = createInterface({ input: proc.stdout! });
+  const lines = createInterface({ input: must(proc.stdout, "the child's stdout pipe") });
   const info = await new Promise<Child['info']>((resolve, reject) => {
     lines.on('line', (l) => l.startsWith('{"baseUrl"') && resolve(JSON.parse(l)));
     proc.once('exit', (c) => reject(new Error(`service exited with ${c}`)));
@@ -40,6 +41,6 @@ export function awsCounts(child: Child): Promise<Counts> {
       resolve(JSON.parse(l));
     };
     child.lines.on('line', on);
-    child.proc.stdin!.write('counts\n');
+    must(child.proc.stdin, "the child's stdin pipe").write('counts\n');
   });
 }

@@ -163,8 +163,8 @@ const DOCUMENT = {
 /** The frame with the given mounts' routes. */
 async function appWith(mounts: Mount[]) {
   const app = frame();
-  const routes = await Promise.all(mounts.map((m) => m.routes()));
-  for (const [i, m] of mounts.entries()) app.route(m.prefix, routes[i]!);
+  const routes = await Promise.all(mounts.map(async (m) => ({ prefix: m.prefix, routes: await m.routes() })));
+  for (const m of routes) app.route(m.prefix, m.routes);
   return app;
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { must } from '../../tests/support/must.ts';
 import { forGenerators, operationId } from './openapi.ts';
 
 describe('operationId', () => {
@@ -29,11 +30,13 @@ describe('forGenerators', () => {
         },
       },
     });
-    const item = doc.paths['/api/sessions']! as Record<string, { operationId?: string; responses: object }>;
-    expect(item.get!.operationId).toBe('getSessions');
-    expect(item.post!.operationId).toBe('createSession');
-    expect(item.get!.responses).toMatchObject({ 429: { $ref: '#/components/responses/Throttled' } });
-    expect(item.post!.responses).toMatchObject({ 429: { description: 'quota' } });
+    const item = doc.paths['/api/sessions'] as Record<string, { operationId?: string; responses: object }>;
+    const get = must(item.get, 'the GET operation');
+    const post = must(item.post, 'the POST operation');
+    expect(get.operationId).toBe('getSessions');
+    expect(post.operationId).toBe('createSession');
+    expect(get.responses).toMatchObject({ 429: { $ref: '#/components/responses/Throttled' } });
+    expect(post.responses).toMatchObject({ 429: { description: 'quota' } });
     expect(doc.components?.responses).toHaveProperty('Throttled');
   });
 

@@ -32,8 +32,8 @@ export function operationId(method: string, path: string): string {
     .filter(Boolean)
     .filter((s, i) => !(i === 0 && s === 'api'))
     .flatMap((s) => {
-      const param = s.match(/^\{(.+)\}$/);
-      if (param) return ['By', ...words(param[1]!).map(capital)];
+      const param = s.match(/^\{(.+)\}$/)?.[1];
+      if (param) return ['By', ...words(param).map(capital)];
       return words(s).map((w) => capital(w.toLowerCase()));
     });
   return method.toLowerCase() + parts.join('');

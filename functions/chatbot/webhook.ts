@@ -1,5 +1,6 @@
 import type { ExtractionRecord } from '#shared/chatbot/extraction';
 import type { StoredMessage } from '#shared/messages/message';
+import { must } from '#shared/must';
 import type { Session } from '#shared/sessions/session';
 import { enqueueWebhook } from '#shared/webhooks/enqueue';
 import type { Decision } from './evaluate.ts';
@@ -49,7 +50,7 @@ export function chatbotReplyPayload(p: {
   extracted?: ExtractionRecord;
 }): ChatbotReplyPayload {
   const d = p.decision;
-  const newest = p.inbound.at(-1)!;
+  const newest = must(p.inbound.at(-1), 'an inbound message the reply answers');
   const model = d.kind === 'reply' ? d.model : undefined;
   return {
     event: 'chatbot.reply',

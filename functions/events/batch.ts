@@ -1,6 +1,7 @@
 import { indicesByKey } from '#shared/batching';
 import type { HostEvent } from '#shared/events/types';
 import { logger } from '#shared/log/logger';
+import { must } from '#shared/must';
 import { sessionLane } from '#shared/queue/lane-keys';
 import { applyEvent } from './apply-event.ts';
 import {
@@ -21,9 +22,10 @@ import {
  */
 export async function applyEvents(events: HostEvent[]): Promise<boolean[]> {
   const ok: boolean[] = new Array(events.length).fill(false);
+  const at = (i: number) => must(events[i], `event ${i} of the batch`);
   const groups = indicesByKey(events, sessionLane);
   const leading = groups.map((idx) => {
-    const n = idx.findIndex((i) => events[i]!.kind !== 'message.inbound');
+    const n = idx.findIndex((i) => at(i).kind !== 'message.inbound');
     return idx.slice(0, n < 0 ? idx.length : n);
   });
   const runs = leading.filter((l) => l.length);
@@ -57,7 +59,7 @@ export async function applyEvents(events: HostEvent[]): Promise<boolean[]> {
       // What was not applied above goes the per-session way, in order.
       const todo = idx.filter((i) => !ok[i]);
       if (!todo.length) return;
-      const applied = await applySessionEvents(todo.map((i) => events[i]!));
+      const applied = await applySessionEvents(todo.map(at));
       todo.forEach((i, n) => {
         ok[i] = applied[n] === true;
       });
@@ -76,7 +78,7 @@ export async function applySessionEvents(events: HostEvent[]): Promise<boolean[]
   const ok: boolean[] = new Array(events.length).fill(false);
   let i = 0;
   while (i < events.length) {
-    const e = events[i]!;
+    const e = must(events[i], `event ${i} of the batch`);
     if (e.kind !== 'message.inbound') {
       try {
         await applyEvent(e);
@@ -89,7 +91,7 @@ export async function applySessionEvents(events: HostEvent[]): Promise<boolean[]
       continue;
     }
     let j = i;
-    while (j < events.length && events[j]!.kind === 'message.inbound') j++;
+    while (j < events.length && events[j]?.kind === 'message.inbound') j++;
     const run = events.slice(i, j) as InboundEvent[];
     try {
       await storeInboundRun(run);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { must } from '../../tests/support/must.ts';
 import { chatActivityNotWritten, noteChatActivity } from './chat-activity.ts';
 import { CONTACT_ACTIVITY_STEP_MS } from './contact-activity.ts';
 
@@ -29,7 +30,7 @@ describe('chat activity', () => {
 
   it('gives a failed write’s count back to the next write', () => {
     const c = { chatId: 'g1@g.us', at: 5_000_000, count: 3 };
-    const w = noteChatActivity('t', 's', c)!;
+    const w = must(noteChatActivity('t', 's', c), 'an activity to write');
     expect(w.count).toBe(3);
     chatActivityNotWritten('t', 's', w);
     expect(noteChatActivity('t', 's', { ...c, at: c.at + CONTACT_ACTIVITY_STEP_MS, count: 1 })).toMatchObject(

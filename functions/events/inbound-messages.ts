@@ -6,6 +6,7 @@ import type { InboundMessage } from '#shared/messages/content';
 import type { StoredMessage } from '#shared/messages/message';
 import { type InboundSave, saveInbound } from '#shared/messages/repository';
 import { count } from '#shared/metrics/metrics';
+import { must } from '#shared/must';
 import { feedClock } from '#shared/store/keys';
 import { nudgeTenantFeed } from '#shared/stream/feed';
 import { countDaily, dayOf } from '#shared/usage/daily';
@@ -94,7 +95,7 @@ export interface StoredRun {
  * as received. Idempotent: a retried run stores nothing twice.
  */
 export async function storeRun(run: InboundEvent[]): Promise<StoredRun> {
-  const { tenantId, sessionId } = run[0]!;
+  const { tenantId, sessionId } = must(run[0], 'a first message of the run');
   const stored = run.map(storedInbound);
   const contacts = [...sendersOf(run)]
     .map(([phone, s]) => ({ phone, ...s }))

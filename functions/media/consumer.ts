@@ -12,6 +12,7 @@ import type { AnalysedKind, MediaJob } from '#shared/media/job';
 import type { MessageAnalysis } from '#shared/messages/analysis';
 import type { InboundMessage } from '#shared/messages/content';
 import type { StoredMessage } from '#shared/messages/message';
+import { must } from '#shared/must';
 import { feedClock, messageIndexKeys, messageKey } from '#shared/store/keys';
 import { dataTable } from '#shared/store/tables';
 import { nudgeTenantFeed } from '#shared/stream/feed';
@@ -98,9 +99,9 @@ async function analyse(m: StoredMessage): Promise<AnalyserResult[]> {
   let bytes: Uint8Array;
   try {
     const got = await s3Client().send(
-      new GetObjectCommand({ Bucket: names.mediaBucket(), Key: m.mediaKey! }),
+      new GetObjectCommand({ Bucket: names.mediaBucket(), Key: must(m.mediaKey, 'the stored media key') }),
     );
-    bytes = await got.Body!.transformToByteArray();
+    bytes = await must(got.Body, 'the media object body').transformToByteArray();
   } catch (err) {
     log.error({ ...ids, err }, 'media analysis: the stored media could not be read');
     return [];

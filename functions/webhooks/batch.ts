@@ -1,5 +1,6 @@
 import { indicesByKey, packInOrder } from '#shared/batching';
 import { logger } from '#shared/log/logger';
+import { must } from '#shared/must';
 import { sessionLane } from '#shared/queue/lane-keys';
 import { TRANSACTION_MAX_ITEMS } from '#shared/store/db';
 import { processInOrderGroups, processWebhookJob } from '#shared/webhooks/deliver';
@@ -26,30 +27,31 @@ const SESSION = 'session:';
  */
 export async function processWebhookBatch(jobs: WebhookJob[]): Promise<boolean[]> {
   const ok: boolean[] = jobs.map(() => false);
+  const job = (i: number) => must(jobs[i], `job ${i} of the batch`);
   const slow = jobs.map((j) => isSlow(j.tenantId));
   const lanes = indicesByKey(jobs, laneOf).flatMap((idx) => {
     const kept = idx.filter((i) => !slow[i]);
     return kept.length ? [kept] : [];
   });
-  const inOrder = (idx: number[]) => laneOf(jobs[idx[0]!]!).startsWith(SESSION);
+  const inOrder = (idx: number[]) => laneOf(job(must(idx[0], 'a first index of a lane'))).startsWith(SESSION);
   const ordered = lanes.filter(inOrder);
   const alone = lanes.filter((idx) => !inOrder(idx)).flat();
   const handled = (i: number) => () => {
     ok[i] = true;
   };
   const failed = (i: number) => (err: unknown) =>
-    logger.error({ err, deliveryId: jobs[i]!.deliveryId }, 'webhook job failed; SQS will retry it');
+    logger.error({ err, deliveryId: job(i).deliveryId }, 'webhook job failed; SQS will retry it');
   // A claim transaction takes at most 100 jobs: whole sessions packed into claims of at most that.
   await Promise.all([
     ...packInOrder(ordered, (idx) => [idx.length], [TRANSACTION_MAX_ITEMS]).map(async (pack) => {
-      const done = await processInOrderGroups(pack.map((idx) => idx.map((i) => jobs[i]!)));
+      const done = await processInOrderGroups(pack.map((idx) => idx.map(job)));
       pack.forEach((idx, g) => {
         idx.forEach((i, n) => {
-          ok[i] = done[g]![n] === true;
+          ok[i] = done[g]?.[n] === true;
         });
       });
     }),
-    ...alone.map((i) => processWebhookJob(jobs[i]!).then(handled(i), failed(i))),
+    ...alone.map((i) => processWebhookJob(job(i)).then(handled(i), failed(i))),
     ...jobs.flatMap((job, i) => (slow[i] ? [slowTenantJob(job).then(handled(i), failed(i))] : [])),
   ]);
   return ok;

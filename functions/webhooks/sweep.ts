@@ -58,13 +58,11 @@ export async function sweepDeliveries(opt: { now?: number; tenantId?: string } =
     names: { '#type': 'type', '#st': 'status' },
     values,
   })) {
-    const planned = page.map(nextJobOf);
+    const planned = page.map((d) => ({ sending: d.status === 'sending', ...nextJobOf(d) }));
     const dueNow = planned.filter((p) => p.dueAt <= now).map((p) => p.job);
     // A claim still fresh: its job once the claim is stale (only sending ones are due later here;
     // a retry not due yet has its delayed job on the queue).
-    const later = page.flatMap((d, i) =>
-      d.status === 'sending' && planned[i]!.dueAt > now ? [planned[i]!] : [],
-    );
+    const later = planned.filter((p) => p.sending && p.dueAt > now);
     await sendJobs(dueNow);
     await Promise.all(later.map((p) => sendJob(p.job, Math.min(MAX_DELAY_MS, p.dueAt - now))));
     queued += dueNow.length + later.length;

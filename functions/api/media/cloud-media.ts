@@ -4,6 +4,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import { NotFoundError } from '#shared/http/errors';
+import { must } from '#shared/must';
 import { objectKey } from '#shared/store/object-keys';
 import { PRESIGN_SECONDS } from '../messages/upload.ts';
 
@@ -50,7 +51,7 @@ export async function requireCloudMedia(tenantId: string, id: string): Promise<C
     const res = await s3Client().send(
       new GetObjectCommand({ Bucket: names.mediaBucket(), Key: recordKeyOf(tenantId, id) }),
     );
-    return JSON.parse(await res.Body!.transformToString()) as CloudMedia;
+    return JSON.parse(await must(res.Body, 'the media record body').transformToString()) as CloudMedia;
   } catch (err) {
     if ((err as { name?: string }).name === 'NoSuchKey') throw notFound;
     throw err;
@@ -78,5 +79,5 @@ export async function cloudMediaBytes(tenantId: string, id: string) {
   const res = await s3Client().send(
     new GetObjectCommand({ Bucket: names.mediaBucket(), Key: cloudMediaKeyOf(tenantId, id) }),
   );
-  return res.Body!.transformToWebStream();
+  return must(res.Body, 'the media object body').transformToWebStream();
 }

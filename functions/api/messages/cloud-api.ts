@@ -208,7 +208,7 @@ export const CloudMessageBody = z
       });
       return;
     }
-    if (b.type === 'interactive') interactiveIssues(b.interactive!, ctx);
+    if (b.type === 'interactive' && b.interactive) interactiveIssues(b.interactive, ctx);
     const media =
       b.type === 'image' ||
       b.type === 'document' ||

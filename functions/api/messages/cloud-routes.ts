@@ -2,6 +2,7 @@ import { router } from '#shared/http/context';
 import { ValidationError } from '#shared/http/errors';
 import { ContactCard, List, type OutboundContent } from '#shared/messages/content';
 import { fromWamid, toWamid } from '#shared/messages/wamid';
+import { must } from '#shared/must';
 import { isPhoneDigits, writtenDigits } from '#shared/phone/number';
 import { requireAuth } from '../auth/middleware.ts';
 import { acceptCommand } from '../commands/accept.ts';
@@ -16,6 +17,23 @@ import { idempotentJson } from './idempotency.ts';
 import { renderStoredTemplate } from './render-template.ts';
 import { acceptSend } from './send-service.ts';
 
+/**
+ * A field the schema's refinement (cloud-api.ts) already required, which gave the caller a 400: the
+ * same 400, not a TypeError's 500, should the refinement and this code ever disagree.
+ */
+function present<T>(value: T, field: string, message: string): NonNullable<T> {
+  if (value === undefined || value === null) throw new ValidationError(message, field);
+  return value;
+}
+
+/** The body's object for its type (`image` for an image message), required as the refinement words it. */
+function partOf<K extends Exclude<CloudMessageBody['type'], 'text'>>(
+  b: CloudMessageBody,
+  type: K,
+): NonNullable<CloudMessageBody[K]> {
+  return present(b[type], type, `${type} object is required for type ${type}`);
+}
+
 async function contentOf(tenant: string, b: CloudMessageBody): Promise<OutboundContent> {
   const quotedId = b.context ? fromWamid(b.context.message_id) : undefined;
   return { ...(await baseContent(tenant, b)), ...(quotedId ? { quotedId } : {}) };
@@ -26,17 +44,19 @@ async function baseContent(tenant: string, b: CloudMessageBody): Promise<Outboun
     case 'text':
       return buildContent('text', { text: b.text?.body });
     case 'image':
-      return mediaContent(tenant, 'image', b.image!);
+      return mediaContent(tenant, 'image', partOf(b, 'image'));
     case 'video':
-      return mediaContent(tenant, 'video', b.video!);
-    case 'audio':
-      return mediaContent(tenant, b.audio?.voice ? 'voice' : 'audio', b.audio!);
+      return mediaContent(tenant, 'video', partOf(b, 'video'));
+    case 'audio': {
+      const audio = partOf(b, 'audio');
+      return mediaContent(tenant, audio.voice ? 'voice' : 'audio', audio);
+    }
     case 'document':
-      return mediaContent(tenant, 'document', b.document!);
+      return mediaContent(tenant, 'document', partOf(b, 'document'));
     case 'sticker':
-      return mediaContent(tenant, 'sticker', b.sticker!);
+      return mediaContent(tenant, 'sticker', partOf(b, 'sticker'));
     case 'location': {
-      const l = b.location!;
+      const l = partOf(b, 'location');
       return buildContent('location', {
         location: {
           latitude: l.latitude,
@@ -47,9 +67,9 @@ async function baseContent(tenant: string, b: CloudMessageBody): Promise<Outboun
       });
     }
     case 'contacts':
-      return buildContent('contact', { contacts: b.contacts!.map(cardOf) });
+      return buildContent('contact', { contacts: partOf(b, 'contacts').map(cardOf) });
     case 'interactive': {
-      const i = b.interactive!;
+      const i = partOf(b, 'interactive');
       if (i.type === 'list') return buildContent('list', { list: List.parse(cloudList(i)) });
       const footer = i.footer?.text ? `\n\n${i.footer.text}` : '';
       const header = i.header?.text ? `*${i.header.text}*\n\n` : '';
@@ -60,7 +80,7 @@ async function baseContent(tenant: string, b: CloudMessageBody): Promise<Outboun
       });
     }
     case 'template': {
-      const t = b.template!;
+      const t = partOf(b, 'template');
       const body = t.components?.find((x) => x.type.toLowerCase() === 'body');
       const params = (body?.parameters ?? []).map(
         (p) => p.text ?? p.currency?.fallback_value ?? p.date_time?.fallback_value ?? '',
@@ -143,7 +163,7 @@ function cardOf(c: CloudContact, i: number): ContactCard {
     ...(c.org?.company ? { org: c.org.company } : {}),
   });
   if (!card.success) {
-    const e = card.error.issues[0]!;
+    const e = must(card.error.issues[0], 'an issue of a failed parse');
     const field = { email: 'emails.0.email', org: 'org.company', name: 'name.formatted_name' }[
       String(e.path[0])
     ];
@@ -165,19 +185,24 @@ export function cloudRoutes() {
     const b = c.req.valid('json');
     const session = await requireReadySession(tenant, phoneNumberId);
     if (b.status === 'read') {
-      await markReadCloud(session, fromWamid(b.message_id!), Boolean(b.typing_indicator));
+      await markReadCloud(
+        session,
+        fromWamid(present(b.message_id, 'message_id', 'message_id is required to mark read')),
+        Boolean(b.typing_indicator),
+      );
       return c.json({ success: true as const }, 200);
     }
-    const to = b.to!; // required unless marking read (the schema's refinement)
+    const to = present(b.to, 'to', 'to is required');
     let messageId: string;
     if (b.type === 'reaction') {
+      const reaction = partOf(b, 'reaction');
       // A reaction is no message of its own: a `react` command outside the quota, recorded like every
       // session action so its result reaches `/api/commands/{id}` and the `command.result` webhook.
       ({ commandId: messageId } = await acceptCommand(session, {
         kind: 'react',
         to,
-        messageId: fromWamid(b.reaction!.message_id),
-        emoji: b.reaction!.emoji,
+        messageId: fromWamid(reaction.message_id),
+        emoji: reaction.emoji,
       }));
     } else {
       const content = await contentOf(tenant, b);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { must } from '../../../tests/support/must.ts';
 import { boundaryOf, readMultipart } from './multipart.ts';
 
 /** A form as fetch serialises it, cut into chunks of `size` bytes (a delimiter may straddle two). */
@@ -68,7 +69,7 @@ describe('readMultipart', () => {
       });
       expect(r.files).toHaveLength(1);
       expect(r.files[0]).toMatchObject({ name: 'file', filename: 'a.bin', type: 'application/octet-stream' });
-      expect(r.files[0]!.bytes.equals(file)).toBe(true);
+      expect(must(r.files[0], 'the file').bytes.equals(file)).toBe(true);
     }
   });
 
@@ -76,7 +77,7 @@ describe('readMultipart', () => {
     const form = new FormData();
     form.append('to', '1');
     const { chunks, boundary } = await serialised(form, 1 << 20);
-    const whole = Buffer.from(chunks[0]!);
+    const whole = Buffer.from(must(chunks[0], 'the one chunk'));
     await expect(read([whole.subarray(0, whole.length - 10)], boundary)).rejects.toThrow(/ends before/);
     const field = (value: Buffer) =>
       Buffer.concat([

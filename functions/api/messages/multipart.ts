@@ -1,4 +1,5 @@
 import { ServiceError, ValidationError } from '#shared/http/errors';
+import { must } from '#shared/must';
 
 /**
  * A `multipart/form-data` body read as it arrives, never held whole: small text fields are
@@ -102,7 +103,7 @@ export async function readMultipart(
   const deliver = async (bytes: Buffer) => {
     if (!bytes.length || !part) return;
     if (part.sink) return part.sink.write(bytes);
-    const f = part.field!;
+    const f = must(part.field, 'a text field (a part without a file sink)');
     f.size += bytes.length;
     if (f.size > FIELD_MAX_BYTES)
       throw new ValidationError(`${f.name}: a field may be at most ${FIELD_MAX_BYTES} bytes`, f.name);

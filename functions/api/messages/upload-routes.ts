@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '#shared/http/context';
 import { router } from '#shared/http/context';
 import { ValidationError } from '#shared/http/errors';
+import { must } from '#shared/must';
 import { requireAuth } from '../auth/middleware.ts';
 import { requireReadySession } from '../sessions/service.ts';
 import { buildContent } from './content-builder.ts';
@@ -97,6 +98,7 @@ async function uploadAndSend(
       session ??= await requireReadySession(tenant, senderOf(standard));
       f = standard;
     }
+    const ready = must(session, 'the sending session, judged from the path or the form above');
     // A type named after the file was not known while it streamed: judged now.
     const type = resolveType(f.type, stored);
     checkNetworkLimit(type, stored.size);
@@ -120,7 +122,7 @@ async function uploadAndSend(
     const answer = await idempotent(c, request, async () => {
       sent = true;
       const accepted = await acceptSend({
-        session: session!, // judged before the body (path) or from the form's sender above
+        session: ready,
         to: f.to,
         content,
         messageId,

@@ -76,6 +76,14 @@ export interface StoredFile extends DetectedFile {
   sha256: string;
 }
 
+/** An upload under way: the stream its bytes go into, the upload's end, and how to abandon it. */
+interface Started {
+  pass: PassThrough;
+  done: Promise<unknown>;
+  abort: () => Promise<void>;
+  file: DetectedFile;
+}
+
 /**
  * A sink that streams a file to `uploads/<key>` as it arrives (a lifecycle rule expires that prefix
  * after a day, as a backstop for the host's deletion 5 s after sending). The first bytes decide the
@@ -91,9 +99,7 @@ export function uploadSink(
   let head: Buffer[] = [];
   let size = 0;
   const digest = createHash('sha256');
-  let started:
-    | { pass: PassThrough; done: Promise<unknown>; abort: () => Promise<void>; file: DetectedFile }
-    | undefined;
+  let started: Started | undefined;
 
   const start = async () => {
     const bytes = Buffer.concat(head);
@@ -113,12 +119,13 @@ export function uploadSink(
     });
     const done = upload.done();
     done.catch(() => {}); // awaited in end(); a failure before then ends the writes below
-    started = { pass, done, abort: () => upload.abort(), file };
-    await push(bytes);
+    const s: Started = { pass, done, abort: () => upload.abort(), file };
+    started = s;
+    await push(s, bytes);
+    return s;
   };
 
-  const push = async (bytes: Buffer) => {
-    const s = started!;
+  const push = async (s: Started, bytes: Buffer) => {
     if (!s.pass.write(bytes)) await Promise.race([once(s.pass, 'drain'), s.done]);
   };
 
@@ -133,17 +140,18 @@ export function uploadSink(
       }
       const limit = NETWORK_LIMITS[started.file.type];
       if (size > limit) checkNetworkLimit(started.file.type, size);
-      await push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      await push(started, Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     },
     /** The whole file has arrived: waits until it is stored. */
     async end(): Promise<StoredFile> {
-      if (!started) {
+      let s = started;
+      if (!s) {
         if (size === 0) checkNetworkLimit('document', 0);
-        await start();
+        s = await start();
       }
-      started!.pass.end();
-      await started!.done;
-      return { ...started!.file, size, sha256: digest.digest('hex') };
+      s.pass.end();
+      await s.done;
+      return { ...s.file, size, sha256: digest.digest('hex') };
     },
     /** Gives up: an upload under way is aborted, a stored object deleted. */
     async discard() {

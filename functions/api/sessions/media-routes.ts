@@ -5,6 +5,7 @@ import { names } from '#shared/aws/names';
 import { router } from '#shared/http/context';
 import { NotFoundError } from '#shared/http/errors';
 import { getMessage } from '#shared/messages/repository';
+import { must } from '#shared/must';
 import { requireSession } from '#shared/sessions/repository';
 import { INLINE_MAX } from '../media/cloud-routes.schema.ts';
 import { PRESIGN_SECONDS } from '../messages/upload.ts';
@@ -32,7 +33,7 @@ export function messageMediaRoutes() {
         return c.redirect(await getSignedUrl(s3Client(), object, { expiresIn: PRESIGN_SECONDS }), 302);
       }
       const type = m.mimetype ?? res.ContentType ?? 'application/octet-stream';
-      return c.body(res.Body!.transformToWebStream(), 200, {
+      return c.body(must(res.Body, 'the media object body').transformToWebStream(), 200, {
         'content-type': type,
         'content-length': String(size),
         'cache-control': 'private, no-store',

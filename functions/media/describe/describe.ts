@@ -6,6 +6,7 @@ import {
   type TokenUsage,
 } from '#shared/ai/chain';
 import type { MessageAnalysis } from '#shared/messages/analysis';
+import { must } from '#shared/must';
 import { DescribeError } from './errors.ts';
 import { checkModelImage, checkPdf, DESCRIBE_LIMITS, type DescribeLimits } from './limits.ts';
 import { captionLine, DOCUMENT_PROMPT, IMAGE_PROMPT, VIDEO_PROMPT } from './prompts.ts';
@@ -127,7 +128,7 @@ export function describers(deps: DescribeDeps) {
   ): Promise<DescribeOutcome> {
     const calls: ModelCall[] = [];
     try {
-      if (input.mimetype.split(';')[0]!.trim().toLowerCase() !== 'application/pdf')
+      if (must(input.mimetype.split(';')[0], 'a media type').trim().toLowerCase() !== 'application/pdf')
         throw new DescribeError(
           'DESCRIBE_UNSUPPORTED',
           `only PDF documents are explained, not ${input.mimetype}`,

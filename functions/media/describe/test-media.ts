@@ -14,14 +14,13 @@ export function testPdf(lines: string[], opts: { objectStream?: boolean } = {}):
   objects[1] = '<< /Type /Catalog /Pages 2 0 R >>';
   objects[2] = `<< /Type /Pages /Kids [${kids}] /Count ${n} >>`;
   objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
-  const pages = lines.map(
-    (_, i) =>
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Resources << /Font << /F1 3 0 R >> >> /Contents ${contentId(i)} 0 R >>`,
-  );
+  const page = (i: number) =>
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Resources << /Font << /F1 3 0 R >> >> /Contents ${contentId(i)} 0 R >>`;
+  const pages = lines.map((_, i) => page(i));
   lines.forEach((line, i) => {
     const text = `BT /F1 14 Tf 20 100 Td (${line.replace(/[\\()]/g, (c) => `\\${c}`)}) Tj ET`;
     objects[contentId(i)] = `<< /Length ${text.length} >>\nstream\n${text}\nendstream`;
-    if (!opts.objectStream) objects[pageId(i)] = pages[i]!;
+    if (!opts.objectStream) objects[pageId(i)] = page(i);
   });
   if (opts.objectStream) {
     // As a PDF 1.5 writer may: the pages packed in one compressed stream, the tree's count not given.

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve, sep } from 'node:path';
 import Tesseract from 'tesseract.js';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { must } from '../../../tests/support/must.ts';
 import { ocrWorkerOptions, recognise, SHIPPED_LANGUAGES, shutdownOcr } from './index.ts';
 import { blankImage, textImage } from './test-images.ts';
 
@@ -91,10 +92,11 @@ describe('no network', () => {
     expect(options.cacheMethod).toBe('none');
     expect(options.langPath).toBeDefined();
     expect(options.langPath).not.toMatch(/^[a-z]+:\/\//i);
-    const files = readdirSync(options.langPath!).sort();
+    const langPath = must(options.langPath, 'langPath');
+    const files = readdirSync(langPath).sort();
     expect(files).toEqual(SHIPPED_LANGUAGES.map((l) => `${l}.traineddata.gz`).sort());
     for (const code of SHIPPED_LANGUAGES)
-      expect(realpathSync(join(options.langPath!, `${code}.traineddata.gz`))).toBe(
+      expect(realpathSync(join(langPath, `${code}.traineddata.gz`))).toBe(
         join(nodeModules, '@tesseract.js-data', code, '4.0.0_best_int', `${code}.traineddata.gz`),
       );
     expect(options.workerPath).toBe(join(import.meta.dirname, 'worker-entry.cjs'));

@@ -19,9 +19,11 @@ function conversations(messages: ViewMessage[]): Conversation[] {
   const byKey = new Map<string, Conversation>();
   for (const m of messages) {
     const key = `${m.sessionId} ${m.chat}`;
-    const seen = byKey.get(key);
-    if (!seen) byKey.set(key, { key, sessionId: m.sessionId, chat: m.chat, name: '', last: m });
-    const c = byKey.get(key)!;
+    let c = byKey.get(key);
+    if (!c) {
+      c = { key, sessionId: m.sessionId, chat: m.chat, name: '', last: m };
+      byKey.set(key, c);
+    }
     if (!c.name && !m.fromMe && m.senderName) c.name = m.senderName;
   }
   return [...byKey.values()].sort((a, b) => b.last.timestamp - a.last.timestamp);
@@ -167,12 +169,13 @@ function Chat(props: { conversation: Conversation; tick: number }) {
   const [text, setText] = useState('');
   const [file, setFile] = useState<File>();
   const fileInput = useRef<HTMLInputElement>(null);
+  const takeover = takeoverChatId(chat);
   return (
     <div class="chat">
       <h3>
         {props.conversation.name || recipient(chat)} <small class="muted">via {sessionId}</small>
       </h3>
-      {takeoverChatId(chat) && <Takeover sessionId={sessionId} chatId={takeoverChatId(chat)!} />}
+      {takeover && <Takeover sessionId={sessionId} chatId={takeover} />}
       <ErrorText error={history.error} />
       <ol class="messages" aria-label="Messages">
         {(history.data ?? []).map((m) => (

@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { must } from '../../../../shared/must.ts';
 import { session, whenSignedOut } from './api.ts';
 import { ChatbotPage } from './chatbot.tsx';
 import { ExportsPage } from './exports.tsx';
@@ -83,4 +84,4 @@ function Console() {
   );
 }
 
-render(<Console />, document.getElementById('app')!);
+render(<Console />, must(document.getElementById('app'), 'the #app element of the console page'));

@@ -116,13 +116,14 @@ function OverTime() {
       />
       <ErrorText error={daily.error} />
       {(daily.data?.sessions ?? []).map((s) => {
+        const chartDays = daily.data?.days ?? [];
         const name = s.session_name || s.sessionId;
         return (
           <section key={s.sessionId} class="charts" aria-label={`Usage of ${name}`}>
             <h4>{name}</h4>
             <BarChart
               title={`Messages per day, ${name}`}
-              days={daily.data!.days}
+              days={chartDays}
               series={[
                 { name: 'received', values: pick(s.days, 'received'), tone: 'a' },
                 { name: 'sent', values: pick(s.days, 'sent'), tone: 'b' },
@@ -131,7 +132,7 @@ function OverTime() {
             />
             <BarChart
               title={`AI work per day, ${name}`}
-              days={daily.data!.days}
+              days={chartDays}
               series={[
                 { name: 'model calls', values: pick(s.days, 'aiCalls'), tone: 'a' },
                 { name: 'documents read', values: pick(s.days, 'docAnalyses'), tone: 'b' },
