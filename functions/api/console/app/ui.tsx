@@ -204,21 +204,16 @@ export function Field(props: {
   label: string;
   value: string;
   onInput: (value: string) => void;
-  type?: 'text' | 'url';
   inputMode?: 'tel' | 'text';
   maxLength?: number;
   placeholder?: string;
   required?: boolean;
 }) {
-  const { label, onInput, type, ...input } = props;
+  const { label, onInput, ...input } = props;
   return (
     <label>
       {label}
-      {type === 'url' ? (
-        <input {...input} type="url" onInput={(e) => onInput(e.currentTarget.value)} />
-      ) : (
-        <input {...input} type="text" onInput={(e) => onInput(e.currentTarget.value)} />
-      )}
+      <input {...input} type="text" onInput={(e) => onInput(e.currentTarget.value)} />
     </label>
   );
 }

@@ -94,7 +94,10 @@ function ConfigForm({ stored }: { stored: Config }) {
         setSaved(true);
       }}
     >
-      <Field label="Webhook URL" type="url" value={url} onInput={setUrl} />
+      <label>
+        Webhook URL
+        <input type="url" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+      </label>
       <Field
         label="Approved domains (comma-separated; the URL's host must be one of them)"
         value={domains}
