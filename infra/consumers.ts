@@ -4,6 +4,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { type QueueDef, queues } from '#shared/aws/resources';
+import { must } from '#shared/must';
 import { SQS_BATCH_MAX } from '#shared/queue/limits';
 import { type FunctionBase, grantCommon, pick } from './function-base.ts';
 import { nodeFunction } from './functions.ts';
@@ -35,7 +36,8 @@ export interface Consumers {
 
 export function addConsumers(stack: Stack, base: FunctionBase, props: ConsumersProps): Consumers {
   const { service } = props;
-  const queue = (id: string) => props.queues.get(id)!.queue;
+  const withDlq = (id: string) => must(props.queues.get(id), `queue ${id}`);
+  const queue = (id: string) => withDlq(id).queue;
 
   /** An SQS-triggered handler: reads the store and media, reports partial batch failures. */
   const consumer = (
@@ -132,7 +134,7 @@ export function addConsumers(stack: Stack, base: FunctionBase, props: ConsumersP
   const webhooks = consumer('WebhookConsumer', 'webhooks', queues.webhooks, 20);
   // Retries are new delayed messages on the same queue; the last failure is parked on its DLQ.
   queue(queues.webhooks.id).grantSendMessages(webhooks);
-  props.queues.get(queues.webhooks.id)!.deadLetterQueue.grantSendMessages(webhooks);
-  props.queues.get(queues.webhooks.id)!.deadLetterQueue.grantSendMessages(events);
+  withDlq(queues.webhooks.id).deadLetterQueue.grantSendMessages(webhooks);
+  withDlq(queues.webhooks.id).deadLetterQueue.grantSendMessages(events);
   return { events, chatbot, mediaConsumer, webhooks };
 }

@@ -6,6 +6,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HOST_PATHS } from '#shared/host/paths';
 import { EDGE_ORIGIN_HEADER, VIEWER_ADDRESS_HEADER } from '#shared/http/edge-origin';
+import { must } from '#shared/must';
 import { HEARTBEAT_MS } from '#shared/stream/routes';
 import { cdkJsonContext } from './app-context.ts';
 import { settingsFromContext } from './context.ts';
@@ -44,17 +45,20 @@ const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
 const distributionOf = (template: Template) => {
-  const [d] = Object.entries(template.findResources('AWS::CloudFront::Distribution'));
-  return { id: d![0], config: d![1].Properties.DistributionConfig };
+  const [id, d] = must(
+    Object.entries(template.findResources('AWS::CloudFront::Distribution'))[0],
+    'the CloudFront distribution',
+  );
+  return { id, config: d.Properties.DistributionConfig };
 };
 /** Every URL-bearing setting the service reads, from every function and the host. */
 const urlSettings = (template: Template) => {
   const fns = Object.values(template.findResources('AWS::Lambda::Function', SERVICE_FUNCTION)).map(
     (f) => f.Properties.Environment.Variables as Record<string, unknown>,
   );
-  const [task] = Object.values(template.findResources('AWS::ECS::TaskDefinition'));
+  const task = must(Object.values(template.findResources('AWS::ECS::TaskDefinition'))[0], 'the host task');
   const host = Object.fromEntries(
-    (task!.Properties.ContainerDefinitions[0].Environment as Array<{ Name: string; Value: unknown }>).map(
+    (task.Properties.ContainerDefinitions[0].Environment as Array<{ Name: string; Value: unknown }>).map(
       (v) => [v.Name, v.Value],
     ),
   );
@@ -72,8 +76,8 @@ describe('one public name: a CloudFront distribution in front of the API and the
     );
     for (const [name, value] of urls) expect(value, name).toBe('https://wa.example.com');
     const outputs = named.template.findOutputs('*');
-    expect(outputs.ApiUrl!.Value).toBe('https://wa.example.com');
-    expect(outputs.StreamUrl!.Value).toBe('https://wa.example.com');
+    expect(must(outputs.ApiUrl, 'output ApiUrl').Value).toBe('https://wa.example.com');
+    expect(must(outputs.StreamUrl, 'output StreamUrl').Value).toBe('https://wa.example.com');
     // No output or setting leads a client to API Gateway's or the load balancer's own name.
     const printed = JSON.stringify([urls, outputs.ApiUrl, outputs.StreamUrl]);
     expect(printed).not.toMatch(/HttpApi|Alb|DNSName|execute-api|elb\.amazonaws/);
@@ -95,9 +99,11 @@ describe('one public name: a CloudFront distribution in front of the API and the
     const own = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [id, 'DomainName'] }]] };
     for (const [name, value] of urlSettings(plain.template)) expect(value, name).toEqual(own);
     const outputs = plain.template.findOutputs('*');
-    expect(outputs.ApiUrl!.Value).toEqual(own);
-    expect(outputs.StreamUrl!.Value).toEqual(own);
-    expect(outputs.DistributionDomainName!.Value).toEqual({ 'Fn::GetAtt': [id, 'DomainName'] });
+    expect(must(outputs.ApiUrl, 'output ApiUrl').Value).toEqual(own);
+    expect(must(outputs.StreamUrl, 'output StreamUrl').Value).toEqual(own);
+    expect(must(outputs.DistributionDomainName, 'output DistributionDomainName').Value).toEqual({
+      'Fn::GetAtt': [id, 'DomainName'],
+    });
   });
 
   it('stream and speech paths go to the load balancer, every other path to API Gateway; nothing cached, everything forwarded', () => {
@@ -108,8 +114,14 @@ describe('one public name: a CloudFront distribution in front of the API and the
       CustomOriginConfig?: unknown;
       VpcOriginConfig?: unknown;
     }>;
-    const api = origins.find((o) => JSON.stringify(o.DomainName).includes('execute-api'))!;
-    const hosts = origins.find((o) => o.VpcOriginConfig)!;
+    const api = must(
+      origins.find((o) => JSON.stringify(o.DomainName).includes('execute-api')),
+      'the API origin',
+    );
+    const hosts = must(
+      origins.find((o) => o.VpcOriginConfig),
+      'the hosts origin',
+    );
     expect(origins).toHaveLength(2);
     expect(JSON.stringify(api.DomainName)).toMatch(/"Ref":"HttpApi/);
     expect(api.CustomOriginConfig).toMatchObject({
@@ -148,9 +160,12 @@ describe('one public name: a CloudFront distribution in front of the API and the
         Properties: { Description: Match.stringLikeRegexp('^Sent by CloudFront to the API') },
       }),
     );
-    const api = (config.Origins as Array<{ DomainName: unknown; OriginCustomHeaders?: unknown }>).find((o) =>
-      JSON.stringify(o.DomainName).includes('execute-api'),
-    )!;
+    const api = must(
+      (config.Origins as Array<{ DomainName: unknown; OriginCustomHeaders?: unknown }>).find((o) =>
+        JSON.stringify(o.DomainName).includes('execute-api'),
+      ),
+      'the API origin',
+    );
     const headers = JSON.stringify(api.OriginCustomHeaders);
     expect(headers).toContain(`"HeaderName":"${EDGE_ORIGIN_HEADER}"`);
     // A dynamic reference to the key: its value is in no template.
@@ -160,7 +175,10 @@ describe('one public name: a CloudFront distribution in front of the API and the
       .find((v) => v.SERVICE_NAME === 'api');
     expect(apiEnv.EDGE_ORIGIN_KEY_ARN).toEqual({ Ref: keyId });
 
-    const [fnId, fn] = Object.entries(named.template.findResources('AWS::CloudFront::Function'))[0]!;
+    const [fnId, fn] = must(
+      Object.entries(named.template.findResources('AWS::CloudFront::Function'))[0],
+      'the CloudFront function',
+    );
     expect(fn.Properties.FunctionCode).toContain(
       `headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip }`,
     );

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { allQueues, deadLetterQueueName, queueName } from '#shared/aws/resources';
 import { envDefaults } from '#shared/config/env';
 import { HOST_LIVENESS_PATH, HOST_PATHS } from '#shared/host/paths';
+import { must } from '#shared/must';
 import { leaseShardsFor } from '#shared/sessions/shard';
 import { COMMAND_WAIT_SECONDS } from '../connection-host/command-queues.ts';
 import { leaseTickMs } from '../connection-host/shard-leases.ts';
@@ -54,7 +55,7 @@ type Statement = { Effect: string; Action: string | string[]; Resource: unknown 
 const one = (type: string, props: Record<string, unknown> = {}) => {
   const found = template.findResources(type, { Properties: props });
   expect(Object.keys(found), type).toHaveLength(1);
-  return Object.entries(found)[0]! as [string, { Properties: Record<string, unknown> }];
+  return must(Object.entries(found)[0], type) as [string, { Properties: Record<string, unknown> }];
 };
 const queueId = (name: string) => one('AWS::SQS::Queue', { QueueName: name })[0];
 const [taskDefId, taskDef] = one('AWS::ECS::TaskDefinition');
@@ -66,7 +67,10 @@ const policyOf = (roleId: string): Statement[] =>
 
 describe('connection host on ECS Fargate', () => {
   it('runs the Dockerfile image with the environment, port, logs and stop timeout it needs', () => {
-    const container = (taskDef.Properties.ContainerDefinitions as Array<Record<string, unknown>>)[0]!;
+    const container = must(
+      (taskDef.Properties.ContainerDefinitions as Array<Record<string, unknown>>)[0],
+      'the host container',
+    );
     expect(container.StopTimeout).toBe(STOP_TIMEOUT_SECONDS);
     expect(STOP_TIMEOUT_SECONDS).toBeGreaterThanOrEqual(30);
     expect(container.PortMappings).toEqual([{ ContainerPort: HOST_HTTP_PORT, Protocol: 'tcp' }]);
@@ -106,7 +110,7 @@ describe('connection host on ECS Fargate', () => {
     template.hasParameter('HostMaxTasks', { Type: 'Number', Default: 10, MinValue: 2 });
     const [, service] = one('AWS::ECS::Service');
     // Auto-scaling owns the count: a deploy must not reset it.
-    expect(service!.Properties.DesiredCount).toBeUndefined();
+    expect(service.Properties.DesiredCount).toBeUndefined();
     template.hasResourceProperties('AWS::ECS::Service', {
       LaunchType: 'FARGATE',
       TaskDefinition: { Ref: taskDefId },
@@ -143,12 +147,12 @@ describe('connection host on ECS Fargate', () => {
   });
 
   it('tasks in public subnets accept only the load balancer: their security group has no other ingress', () => {
-    const service = Object.values(template.findResources('AWS::ECS::Service'))[0]!;
+    const service = must(Object.values(template.findResources('AWS::ECS::Service'))[0], 'the ECS service');
     const groups = service.Properties.NetworkConfiguration.AwsvpcConfiguration.SecurityGroups as Array<{
       'Fn::GetAtt': [string, string];
     }>;
     expect(groups).toHaveLength(1);
-    const sgId = groups[0]!['Fn::GetAtt'][0];
+    const sgId = must(groups[0], "the tasks' security group")['Fn::GetAtt'][0];
     expect(template.toJSON().Resources[sgId].Properties.SecurityGroupIngress).toBeUndefined();
     const ingress = Object.values(
       template.findResources('AWS::EC2::SecurityGroupIngress', {
@@ -159,7 +163,7 @@ describe('connection host on ECS Fargate', () => {
     const [albSg] = one('AWS::EC2::SecurityGroup', {
       GroupDescription: Match.stringLikeRegexp('Alb'),
     });
-    expect(ingress[0]!.Properties).toMatchObject({
+    expect(must(ingress[0], 'the ingress rule').Properties).toMatchObject({
       IpProtocol: 'tcp',
       FromPort: HOST_HTTP_PORT,
       ToPort: HOST_HTTP_PORT,
@@ -254,7 +258,7 @@ describe('SSE behind the Application Load Balancer', () => {
   it('one HTTP listener for CloudFront (which ends TLS on the public name), no redirect anywhere', () => {
     const listeners = Object.values(template.findResources('AWS::ElasticLoadBalancingV2::Listener'));
     expect(listeners).toHaveLength(1);
-    expect(listeners[0]!.Properties).toMatchObject({
+    expect(must(listeners[0], 'the listener').Properties).toMatchObject({
       Port: 80,
       Protocol: 'HTTP',
       DefaultActions: [expect.objectContaining({ Type: 'fixed-response' })],
@@ -291,11 +295,14 @@ describe('SSE behind the Application Load Balancer', () => {
   });
 
   it('the API function knows the public stream URL (it names it when a stream path reaches it)', () => {
-    const api = Object.values(
-      template.findResources('AWS::Lambda::Function', {
-        Properties: { Environment: { Variables: Match.objectLike({ SERVICE_NAME: 'api' }) } },
-      }),
-    )[0]!;
+    const api = must(
+      Object.values(
+        template.findResources('AWS::Lambda::Function', {
+          Properties: { Environment: { Variables: Match.objectLike({ SERVICE_NAME: 'api' }) } },
+        }),
+      )[0],
+      'the API function',
+    );
     expect(api.Properties.Environment.Variables.STREAM_BASE_URL).toBe('https://wa.example.com');
   });
 });
@@ -326,7 +333,9 @@ describe('first admin', () => {
     const fns = Object.values(template.findResources('AWS::Lambda::Function', SERVICE_FUNCTION));
     const withKey = fns.filter((f) => f.Properties.Environment.Variables.ADMIN_API_KEY_ARN);
     expect(withKey).toHaveLength(1);
-    expect(withKey[0]!.Properties.Environment.Variables).toMatchObject({
+    expect(
+      must(withKey[0], 'the function with the admin key').Properties.Environment.Variables,
+    ).toMatchObject({
       SERVICE_NAME: 'api',
       ADMIN_API_KEY_ARN: { Ref: secretId },
     });
@@ -417,7 +426,9 @@ describe('alarms', () => {
       template.findResources('AWS::CloudWatch::Alarm', { Properties: { MetricName: 'HealthyHostCount' } }),
     );
     const [serviceId] = Object.keys(template.findResources('AWS::ECS::Service'));
-    expect(template.toJSON().Resources[alarmId!].DependsOn).toContain(serviceId);
+    expect(template.toJSON().Resources[must(alarmId, 'the healthy hosts alarm')].DependsOn).toContain(
+      serviceId,
+    );
   });
 });
 
@@ -457,7 +468,7 @@ describe('hardening', () => {
       JSON.stringify(p.Properties.PolicyDocument).includes(keyId),
     );
     expect(users).toHaveLength(1);
-    expect(JSON.stringify(users[0]!.Properties.Roles)).toContain(taskRoleId);
+    expect(JSON.stringify(must(users[0], 'the policy using the key').Properties.Roles)).toContain(taskRoleId);
   });
 
   it('API: throttled, and one access log line per request with no headers, query or body', () => {
@@ -479,13 +490,18 @@ describe('hardening', () => {
   it('the chatbot consumer may write extraction archives only; the other consumers only read media', () => {
     const fns = template.findResources('AWS::Lambda::Function', SERVICE_FUNCTION);
     const statementsOf = (service: string) => {
-      const fn = Object.values(fns).find((f) => f.Properties.Environment.Variables.SERVICE_NAME === service)!;
+      const fn = must(
+        Object.values(fns).find((f) => f.Properties.Environment.Variables.SERVICE_NAME === service),
+        `the ${service} function`,
+      );
       return policyOf(fn.Properties.Role['Fn::GetAtt'][0]);
     };
     const writes = (service: string) =>
       statementsOf(service).filter((s) => [s.Action].flat().includes('s3:PutObject'));
     expect(writes('chatbot')).toHaveLength(1);
-    expect(JSON.stringify(writes('chatbot')[0]!.Resource)).toContain('/extractions/*');
+    expect(JSON.stringify(must(writes('chatbot')[0], "the chatbot's write").Resource)).toContain(
+      '/extractions/*',
+    );
     for (const service of ['events', 'webhooks', 'media']) expect(writes(service)).toEqual([]);
   });
 });
@@ -497,7 +513,12 @@ describe('cost (npm run cost)', () => {
       commandWaitSeconds: COMMAND_WAIT_SECONDS,
     });
     expect(total(idle)).toBeLessThanOrEqual(100);
-    expect(idle.find((l) => l.item === 'NAT gateways')!.usd).toBe(0);
+    expect(
+      must(
+        idle.find((l) => l.item === 'NAT gateways'),
+        'the NAT gateways line',
+      ).usd,
+    ).toBe(0);
   });
 });
 
@@ -530,11 +551,14 @@ describe('dashboard and metrics', () => {
   it('the functions and the host write their counters as embedded metrics', () => {
     for (const fn of Object.values(template.findResources('AWS::Lambda::Function', SERVICE_FUNCTION)))
       expect(fn.Properties.Environment.Variables.METRICS_FORMAT).toBe('emf');
-    const env = (
-      taskDef.Properties.ContainerDefinitions as Array<{
-        Environment: Array<{ Name: string; Value: string }>;
-      }>
-    )[0]!.Environment;
+    const env = must(
+      (
+        taskDef.Properties.ContainerDefinitions as Array<{
+          Environment: Array<{ Name: string; Value: string }>;
+        }>
+      )[0],
+      'the host container',
+    ).Environment;
     expect(env).toContainEqual({ Name: 'METRICS_FORMAT', Value: 'emf' });
   });
 });

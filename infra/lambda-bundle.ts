@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
+import { must } from '#shared/must';
 import { LAMBDA_CONSOLE_DIR } from '../functions/api/console/assets.ts';
 import { buildConsole } from '../functions/api/console/build.ts';
 
@@ -145,15 +146,14 @@ export async function bundleLambda(name: string, outdir: string): Promise<Metafi
   const runtime = RUNTIME[name] ?? { packages: [], files: [] };
   const options = lambdaBuildOptions(lambdaEntry(name), outdir);
   const result = await build({ ...options, external: runtime.packages });
-  const metafile = result.metafile!;
+  const metafile = must(result.metafile, 'the metafile esbuild was asked for');
   for (const file of runtime.files) {
     // Beside the output that holds the modules of the file's folder, where their
     // `new URL('./…', import.meta.url)` finds it (the entry or a chunk).
     const folder = `functions/${name}/${dirname(file)}/`;
-    const output = Object.keys(metafile.outputs).find(
-      (out) =>
-        out.endsWith('.mjs') && Object.keys(metafile.outputs[out]!.inputs).some((i) => i.startsWith(folder)),
-    );
+    const output = Object.entries(metafile.outputs).find(
+      ([out, { inputs }]) => out.endsWith('.mjs') && Object.keys(inputs).some((i) => i.startsWith(folder)),
+    )?.[0];
     if (!output) throw new Error(`bundleLambda(${name}): no output holds ${folder}`);
     cpSync(join(projectRoot, 'functions', name, file), join(projectRoot, dirname(output), basename(file)));
   }

@@ -26,7 +26,9 @@ export function addOutputs(
   });
   new CfnOutput(stack, 'AdminApiKeySecretArn', { value: o.secrets.adminKey.secretArn });
   for (const [key, table] of Object.entries(o.tables)) {
-    new CfnOutput(stack, `${key[0]!.toUpperCase()}${key.slice(1)}TableName`, { value: table.tableName });
+    new CfnOutput(stack, `${key.charAt(0).toUpperCase()}${key.slice(1)}TableName`, {
+      value: table.tableName,
+    });
   }
   new CfnOutput(stack, 'MediaBucketName', { value: o.media.bucketName });
   new CfnOutput(stack, 'JwtSecretArn', { value: o.secrets.jwtSecret.secretArn });

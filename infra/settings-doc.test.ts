@@ -11,7 +11,7 @@ function contextNames(): Set<string> {
   const names = new Set(Object.keys(SERVICE_SETTINGS));
   for (const file of ['infra/context.ts', 'infra/host-settings.ts']) {
     const calls = read(file).matchAll(/\b(?:tryGetContext|optional|positive|get|flag)\('([A-Za-z]+)'/g);
-    for (const m of calls) names.add(m[1]!);
+    for (const [, name] of calls) if (name) names.add(name);
   }
   return names;
 }
@@ -21,7 +21,8 @@ describe('docs/deploy.md, the settings table', () => {
     const doc = read('docs/deploy.md');
     const header = doc.indexOf('| Setting | Kind | Default | Meaning |');
     expect(header).toBeGreaterThan(0);
-    const rows = doc.slice(header).split('\n\n')[0]!.split('\n');
+    const [table = ''] = doc.slice(header).split('\n\n');
+    const rows = table.split('\n');
     const firstCells = rows.map((r) => r.split('|')[1] ?? '').join(' ');
     const names = contextNames();
     // The reader found them: the check can fail.

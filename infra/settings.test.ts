@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
+import { must } from '#shared/must';
 import { cdkJsonContext } from './app-context.ts';
 import { settingsFromContext } from './context.ts';
 import { DEFAULT_LOG_RETENTION_DAYS } from './log-groups.ts';
@@ -40,12 +41,15 @@ const given = synth({
 const plain = synth({});
 
 const envOf = (template: Template, serviceName: string) =>
-  Object.values(template.findResources('AWS::Lambda::Function', SERVICE_FUNCTION))
-    .map((f) => f.Properties.Environment.Variables as Record<string, unknown>)
-    .find((v) => v.SERVICE_NAME === serviceName)!;
+  must(
+    Object.values(template.findResources('AWS::Lambda::Function', SERVICE_FUNCTION))
+      .map((f) => f.Properties.Environment.Variables as Record<string, unknown>)
+      .find((v) => v.SERVICE_NAME === serviceName),
+    `the ${serviceName} function`,
+  );
 const hostEnv = (template: Template) => {
-  const [task] = Object.values(template.findResources('AWS::ECS::TaskDefinition'));
-  const vars = task!.Properties.ContainerDefinitions[0].Environment as Array<{
+  const task = must(Object.values(template.findResources('AWS::ECS::TaskDefinition'))[0], 'the host task');
+  const vars = task.Properties.ContainerDefinitions[0].Environment as Array<{
     Name: string;
     Value: unknown;
   }>;
@@ -82,8 +86,8 @@ describe('deployment settings', () => {
       expect(g.DeletionPolicy).toBe('Delete');
     }
     // The flow log writes to one of these groups (not one CDK makes with two years and Retain).
-    const [flowLog] = Object.values(plain.template.findResources('AWS::EC2::FlowLog'));
-    expect(Object.keys(defaults)).toContain(flowLog!.Properties.LogGroupName.Ref);
+    const flowLog = must(Object.values(plain.template.findResources('AWS::EC2::FlowLog'))[0], 'the flow log');
+    expect(Object.keys(defaults)).toContain(flowLog.Properties.LogGroupName.Ref);
   });
 
   it('rejects a retention CloudWatch does not offer and an origin that is not one', () => {
@@ -104,8 +108,11 @@ describe('deployment settings', () => {
     });
     expect(envOf(plain.template, 'api').CORS_ORIGINS).toBeUndefined();
     expect(hostEnv(plain.template).CORS_ORIGINS).toBeUndefined();
-    const [bucket] = Object.values(plain.template.findResources('AWS::S3::Bucket'));
-    expect(bucket!.Properties.CorsConfiguration).toBeUndefined();
+    const bucket = must(
+      Object.values(plain.template.findResources('AWS::S3::Bucket'))[0],
+      'the media bucket',
+    );
+    expect(bucket.Properties.CorsConfiguration).toBeUndefined();
   });
 
   it('links: every process that makes or serves them has the link key and the public address; no other secret widens', () => {

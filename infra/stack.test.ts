@@ -13,6 +13,7 @@ import {
   type TableDef,
   tables,
 } from '#shared/aws/resources';
+import { must } from '#shared/must';
 import { leaseShardsFor } from '#shared/sessions/shard';
 import { cdkJsonContext } from './app-context.ts';
 import { settingsFromContext } from './context.ts';
@@ -38,7 +39,7 @@ const template = Template.fromStack(stack);
 function logicalId(type: string, props: Record<string, unknown>): string {
   const found = Object.keys(template.findResources(type, { Properties: props }));
   expect(found, `${type} ${JSON.stringify(props)}`).toHaveLength(1);
-  return found[0]!;
+  return must(found[0], type);
 }
 
 const queueId = (name: string) => logicalId('AWS::SQS::Queue', { QueueName: name });
@@ -377,7 +378,7 @@ describe('functions', () => {
     const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping'));
     expect(mappings.length).toBe(4);
     for (const m of mappings) {
-      const fn = fns[m.Properties.FunctionName.Ref]!;
+      const fn = must(fns[m.Properties.FunctionName.Ref], 'the function of an event source mapping');
       const queue = template.toJSON().Resources[m.Properties.EventSourceArn['Fn::GetAtt'][0]];
       expect(queue.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * fn.Properties.Timeout);
     }
@@ -421,7 +422,7 @@ describe('service settings and keys', () => {
     );
 
   it('the model chain users (chatbot and media consumers) get the model settings and the AI keys secret; only they may invoke the Bedrock model', () => {
-    const [, chatbot] = fnWith('AI_KEYS_SECRET_ARN')[0]!;
+    const [, chatbot] = must(fnWith('AI_KEYS_SECRET_ARN')[0], 'a function with the AI keys');
     expect(fnWith('AI_KEYS_SECRET_ARN')).toHaveLength(2);
     expect(chatbot.Properties.Environment.Variables).toMatchObject({
       ANTHROPIC_MODEL: 'claude-sonnet-4-5',
@@ -437,12 +438,13 @@ describe('service settings and keys', () => {
     });
     const invoke = statements().filter((st) => [st.Action].flat().includes('bedrock:InvokeModel'));
     expect(invoke).toHaveLength(2);
-    expect(JSON.stringify(invoke[0]!.Resource)).toContain('foundation-model/anthropic.claude-haiku-4-5-v1:0');
-    expect(JSON.stringify(invoke[0]!.Resource)).not.toContain('foundation-model/*');
+    const { Resource } = must(invoke[0], 'a bedrock:InvokeModel statement');
+    expect(JSON.stringify(Resource)).toContain('foundation-model/anthropic.claude-haiku-4-5-v1:0');
+    expect(JSON.stringify(Resource)).not.toContain('foundation-model/*');
   });
 
   it('the API gets the default payee and may manage only the tenants’ own secrets', () => {
-    const [, apiFn] = fnWith('ADMIN_API_KEY_ARN')[0]!;
+    const [, apiFn] = must(fnWith('ADMIN_API_KEY_ARN')[0], 'the function with the admin key');
     expect(apiFn.Properties.Environment.Variables).toMatchObject({
       PAYMENT_UPI_ID: 'clinic@upi',
       PAYMENT_UPI_NAME: 'Sunrise Clinic',
@@ -451,11 +453,15 @@ describe('service settings and keys', () => {
       [st.Action].flat().includes('secretsmanager:CreateSecret'),
     );
     expect(tenantSecrets).toHaveLength(1);
-    expect(JSON.stringify(tenantSecrets[0]!.Resource)).toContain(':secret:svc/tenants/*');
+    expect(JSON.stringify(must(tenantSecrets[0], 'the tenant secrets statement').Resource)).toContain(
+      ':secret:svc/tenants/*',
+    );
   });
 
   it('with an ffmpeg layer the media consumer gets it and the paths to its binaries; throttling from context', () => {
-    const media = fnWith('VOICE_FFPROBE_PATH')[0]![1] as Fn & { Properties: { Layers: unknown } };
+    const media = must(fnWith('VOICE_FFPROBE_PATH')[0], 'the media consumer')[1] as Fn & {
+      Properties: { Layers: unknown };
+    };
     expect(media.Properties.Environment.Variables).toMatchObject({
       SERVICE_NAME: 'media',
       VOICE_FFMPEG_PATH: '/opt/bin/ffmpeg',

@@ -3,6 +3,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { allQueues, buckets, commandQueue, queues, tables } from '#shared/aws/resources';
+import { must } from '#shared/must';
 import { leaseShardsFor } from '#shared/sessions/shard';
 import { addObservability } from './alarms.ts';
 import { apiFunction, httpApiFor } from './api.ts';
@@ -38,7 +39,7 @@ export class SessionManagerStack extends Stack {
     const q = new Map<string, QueueWithDlq>(
       allQueues(shardCount).map((def) => [def.id, queueFrom(this, prefix, def)]),
     );
-    const queue = (id: string) => q.get(id)!.queue;
+    const queue = (id: string) => must(q.get(id), `queue ${id}`).queue;
     const commandQueues = Array.from({ length: shardCount }, (_, i) => queue(commandQueue(i).id));
 
     const secrets = serviceSecrets(this);
@@ -132,7 +133,10 @@ export class SessionManagerStack extends Stack {
       fn.addEnvironment('LINK_SECRET_ARN', linkSecret.secretArn);
       linkSecret.grantRead(fn);
     }
-    host.taskDefinition.defaultContainer!.addEnvironment('PUBLIC_BASE_URL', edge.publicBaseUrl);
+    must(host.taskDefinition.defaultContainer, "the host task's container").addEnvironment(
+      'PUBLIC_BASE_URL',
+      edge.publicBaseUrl,
+    );
     // Named in the API's answer to a stream path that reached it directly (functions/api/handler.ts).
     api.addEnvironment('STREAM_BASE_URL', edge.publicBaseUrl);
 

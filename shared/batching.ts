@@ -1,3 +1,5 @@
+import { must } from './must.ts';
+
 /**
  * Small helpers for the places that handle several sessions' work at once (the events and webhooks
  * consumers, the host's emit, the local poller's lanes).
@@ -21,15 +23,18 @@ export function indicesByKey<T>(items: readonly T[], keyOf: (item: T, index: num
  */
 export function packInOrder<T>(units: readonly T[], sizes: (unit: T) => number[], limits: number[]): T[][] {
   const bins: T[][] = [];
-  let used = limits.map((l) => l + 1);
+  let bin: T[] | undefined;
+  let used = limits.map(() => 0);
   for (const unit of units) {
     const size = sizes(unit);
-    if (size.some((s, k) => used[k]! + s > limits[k]!)) {
-      bins.push([]);
+    const measure = (k: number) => must(size[k], `size ${k} of a unit (one per limit)`);
+    if (!bin || used.some((u, k) => u + measure(k) > must(limits[k], `limit ${k}`))) {
+      bin = [];
+      bins.push(bin);
       used = limits.map(() => 0);
     }
-    bins.at(-1)!.push(unit);
-    used = used.map((u, k) => u + size[k]!);
+    bin.push(unit);
+    used = used.map((u, k) => u + measure(k));
   }
   return bins;
 }

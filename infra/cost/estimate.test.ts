@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { must } from '#shared/must';
 import { idleCost, perThousand, type Template, total } from './estimate.ts';
 import { HOURS_PER_MONTH, PRICES } from './prices.ts';
 import { INBOUND_MESSAGE } from './usage.ts';
@@ -42,7 +43,11 @@ const template: Template = {
     },
   },
 };
-const line = (lines: ReturnType<typeof idleCost>, item: string) => lines.find((l) => l.item === item)!.usd;
+const line = (lines: ReturnType<typeof idleCost>, item: string) =>
+  must(
+    lines.find((l) => l.item === item),
+    `the ${item} line`,
+  ).usd;
 
 describe('cost from a template', () => {
   const idle = idleCost(template, { leaseTickMs: 2000, commandWaitSeconds: 20 });
@@ -89,8 +94,8 @@ describe('cost from a template', () => {
 
   it('per 1,000 messages: the functions’ memory from the template, no NAT data without a NAT gateway', () => {
     const lines = perThousand(template, INBOUND_MESSAGE);
-    expect(lines.find((l) => l.item === 'NAT gateway data')!.usd).toBe(0);
-    expect(lines.find((l) => l.item === 'Lambda')!.usd).toBeCloseTo(
+    expect(line(lines, 'NAT gateway data')).toBe(0);
+    expect(line(lines, 'Lambda')).toBeCloseTo(
       1000 * (0.5 * 0.2 * PRICES.lambdaArm64.gbSecond + PRICES.lambdaArm64.perMillionRequests / 1e6),
     );
     expect(() => perThousand({ Resources: {} }, INBOUND_MESSAGE)).toThrow(/SERVICE_NAME events/);

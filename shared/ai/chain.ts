@@ -22,6 +22,8 @@ export type {
   TokenUsage,
 } from './types.ts';
 
+import { must } from '../must.ts';
+
 export interface ModelChain {
   /** The reply of the first hop that answers; `ModelUnavailableError` when none does. */
   reply(req: ModelRequest): Promise<ModelReply>;
@@ -115,7 +117,7 @@ export function createModelChain(cfg: ModelChainConfig = modelChainConfigFromEnv
     let cooling = 0;
     for (let i = 0; i < n; i++) {
       const keyIndex = (start + i) % n;
-      const key = pool.keys[keyIndex]!;
+      const key = must(pool.keys[keyIndex], `key ${keyIndex} of pool ${pool.name}`);
       if (isCooling(cooldowns, pool.name, key)) {
         cooling++;
         continue;

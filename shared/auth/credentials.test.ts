@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '../config/env.ts';
+import { must } from '../must.ts';
 import { adminSubject, assertActive } from './credentials.ts';
 
 describe('admin tokens name their admin key', () => {
@@ -21,9 +22,9 @@ describe('admin tokens name their admin key', () => {
   it('accepts an admin token of the current key only, and none where no admin key is set', async () => {
     withAdminKey('adm_first-admin-key-0123456789');
     const claims = (sub: string) => ({ tenant: 'admin', sub, scope: 'admin' as const });
-    await expect(assertActive(claims(adminSubject()!))).resolves.toBeUndefined();
+    await expect(assertActive(claims(must(adminSubject(), 'the admin subject')))).resolves.toBeUndefined();
     await expect(assertActive(claims('admin'))).rejects.toThrow('no longer current');
-    const old = adminSubject()!;
+    const old = must(adminSubject(), 'the admin subject');
     withAdminKey('adm_second-admin-key-012345678');
     await expect(assertActive(claims(old))).rejects.toThrow('no longer current');
     withAdminKey(undefined);

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { env } from '../config/env.ts';
 import { TenantDisabledError, UnauthorizedError } from '../http/errors.ts';
+import { must } from '../must.ts';
 import { findApiKey } from './api-keys.ts';
 import type { TokenClaims } from './claims.ts';
 import { tenantState } from './tenant-state.ts';
@@ -67,7 +68,12 @@ export async function authenticateApiKey(
 ): Promise<TokenClaims> {
   const attempt: Attempt = { key, address };
   await guardAttempt(attempt);
-  if (opts.admin && isAdminKey(key)) return { tenant: ADMIN_TENANT_ID, sub: adminSubject()!, scope: 'admin' };
+  if (opts.admin && isAdminKey(key))
+    return {
+      tenant: ADMIN_TENANT_ID,
+      sub: must(adminSubject(), 'the subject of the configured admin key'),
+      scope: 'admin',
+    };
   const record = key.startsWith('wsm_') ? await findApiKey(key) : undefined;
   if (!record || record.revokedAt) {
     await recordFailure(attempt);

@@ -51,9 +51,10 @@ export function windowOf(nowMs: number): { start: number; end: number } {
  */
 export function addressBucket(address: string): string {
   const mapped = address.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i);
-  if (mapped) return mapped[1]!;
+  if (mapped?.[1]) return mapped[1];
   if (!address.includes(':')) return address;
-  const [head = '', tail] = address.toLowerCase().split('%')[0]!.split('::');
+  const [scoped = ''] = address.toLowerCase().split('%');
+  const [head = '', tail] = scoped.split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
   const groups =

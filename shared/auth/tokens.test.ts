@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resetEnvCache } from '../config/env.ts';
+import { must } from '../must.ts';
 import { issueToken, verifyToken } from './tokens.ts';
 
 describe('verifyToken', () => {
@@ -24,7 +25,7 @@ describe('verifyToken', () => {
     const { token } = await issueToken({ tenant: 't1', sub: 'k1', scope: 'tenant' });
     await verifyToken(token);
     const [header, payload, signature] = token.split('.');
-    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+    const claims = JSON.parse(Buffer.from(must(payload, 'the payload part'), 'base64url').toString());
     const forged = Buffer.from(JSON.stringify({ ...claims, tenant: 't2' })).toString('base64url');
     await expect(verifyToken(`${header}.${forged}.${signature}`)).rejects.toThrow('invalid token');
     await expect(verifyToken(`${token}x`)).rejects.toThrow('invalid token');

@@ -3,6 +3,7 @@ import { errors, jwtVerify, SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { env } from '../config/env.ts';
 import { UnauthorizedError } from '../http/errors.ts';
+import { must } from '../must.ts';
 import type { TokenClaims } from './claims.ts';
 
 const ALG = 'HS256';
@@ -77,7 +78,10 @@ async function verifySignature(token: string): Promise<{ claims: TokenClaims; ex
     const scope = payload.scope === 'admin' ? 'admin' : 'tenant';
     if (typeof payload.tenant !== 'string' || !payload.sub)
       throw new UnauthorizedError('token has no tenant');
-    return { claims: { tenant: payload.tenant, sub: payload.sub, scope }, exp: payload.exp! };
+    return {
+      claims: { tenant: payload.tenant, sub: payload.sub, scope },
+      exp: must(payload.exp, 'exp, a required claim'),
+    };
   } catch (err) {
     if (err instanceof UnauthorizedError) throw err;
     if (err instanceof errors.JWTExpired) throw new UnauthorizedError('token expired');

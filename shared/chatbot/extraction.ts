@@ -2,6 +2,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { z } from 'zod';
 import { s3Client } from '../aws/clients.ts';
 import { names } from '../aws/names.ts';
+import { must } from '../must.ts';
 import { extractionFeedPk, extractionKey, extractionsOf, orderKey } from '../store/keys.ts';
 import { objectKey } from '../store/object-keys.ts';
 import { dataTable } from '../store/tables.ts';
@@ -135,7 +136,16 @@ export async function saveExtraction(p: {
       ? { condition: '#v = :v', names: { '#v': 'version' }, values: { ':v': prev.version } }
       : { condition: 'attribute_not_exists(pk)' },
   );
-  if (!ok) return { record: strip((await dataTable.get<StoredExtraction>(key, true))!), changed: false };
+  if (!ok)
+    return {
+      record: strip(
+        must(
+          await dataTable.get<StoredExtraction>(key, true),
+          'the extraction whose version failed the write',
+        ),
+      ),
+      changed: false,
+    };
   await s3Client().send(
     new PutObjectCommand({
       Bucket: names.mediaBucket(),

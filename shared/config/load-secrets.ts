@@ -1,4 +1,5 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { must } from '../must.ts';
 import { resetEnvCache } from './env.ts';
 
 let loading: Promise<void> | undefined;
@@ -51,14 +52,14 @@ async function fetchJwtSecret(): Promise<void> {
   });
   try {
     for (const [arnVar, v] of wanted) {
-      const arn = process.env[arnVar]!;
+      const arn = must(process.env[arnVar], arnVar);
       const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
       if (!SecretString) throw new Error(`secret ${arn} has no string value`);
       process.env[v] = SecretString;
     }
     for (const arnVar of jsonWanted) {
       const { SecretString } = await client.send(
-        new GetSecretValueCommand({ SecretId: process.env[arnVar]! }),
+        new GetSecretValueCommand({ SecretId: must(process.env[arnVar], arnVar) }),
       );
       let values: Record<string, unknown>;
       try {

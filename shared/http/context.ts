@@ -12,7 +12,10 @@ export interface AppEnv {
   };
 }
 
-const essence = (contentType: string) => contentType.split(';')[0]!.trim().toLowerCase();
+const essence = (contentType: string) => {
+  const [type = ''] = contentType.split(';');
+  return type.trim().toLowerCase();
+};
 const accepts = (declared: string, given: string) =>
   declared === 'application/json' ? given === declared || given.endsWith('+json') : given === declared;
 

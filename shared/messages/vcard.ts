@@ -1,3 +1,4 @@
+import { must } from '../must.ts';
 import { digitsOf } from '../phone/number.ts';
 import type { ContactCard } from './content.ts';
 
@@ -66,7 +67,7 @@ export function fromVCard(vcard: string, displayName?: string): ContactCard | un
   const who = name ?? structured ?? displayName?.trim();
   if (!who && phones.length === 0) return undefined;
   return {
-    name: who || phones[0]!,
+    name: who || must(phones[0], 'a phone number when the card has no name'),
     phones,
     ...(email ? { email } : {}),
     ...(org ? { org } : {}),

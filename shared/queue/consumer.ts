@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { indicesByKey } from '../batching.ts';
 import { logger } from '../log/logger.ts';
 import { flushMetrics } from '../metrics/flush.ts';
+import { must } from '../must.ts';
 import { handleBody, observeAge, parseBody, type RecordHandler, type RecordMeta } from './received.ts';
 
 /**
@@ -44,18 +45,16 @@ export async function processRecords<T>(
 ): Promise<SQSBatchResponse> {
   observeAges(records);
   const outcomes: boolean[] = [];
-  if (opts.groupBy) {
-    const groups = indicesByKey(
-      records,
-      (r) => groupKeyOf(r, schema, opts.groupBy!) ?? `record:${r.messageId}`,
-    );
+  const { groupBy } = opts;
+  if (groupBy) {
+    const groups = indicesByKey(records, (r) => groupKeyOf(r, schema, groupBy) ?? `record:${r.messageId}`);
     await Promise.all(
       groups.map(async (idx) => {
         if (opts.handleGroup && idx.length > 1) {
           await processGroup(records, idx, schema, opts.handleGroup, outcomes);
           return;
         }
-        for (const i of idx) outcomes[i] = await processOne(records[i]!, schema, handle);
+        for (const i of idx) outcomes[i] = await processOne(must(records[i], `record ${i}`), schema, handle);
       }),
     );
   } else if (opts.concurrent) {
@@ -125,7 +124,7 @@ async function processGroup<T>(
 ): Promise<void> {
   const items: Array<{ i: number; body: T; meta: RecordMeta }> = [];
   for (const i of idx) {
-    const record = records[i]!;
+    const record = must(records[i], `record ${i}`);
     const parsed = parseBody(record.messageId, record.body, schema);
     if (parsed === undefined) outcomes[i] = false;
     else items.push({ i, body: parsed.data, meta: metaOf(record) });

@@ -61,7 +61,8 @@ export class SpeechUnavailableError extends ServiceError {
 /** Which espeak-ng voice speaks `lang` (`ml-IN` → `ml`); a 400 naming `lang` for one it lacks. */
 export function localVoice(lang = 'en'): string {
   const l = lang.toLowerCase();
-  const voice = LOCAL_VOICES[l] ?? LOCAL_VOICES[l.split('-')[0]!];
+  const [primary = l] = l.split('-');
+  const voice = LOCAL_VOICES[l] ?? LOCAL_VOICES[primary];
   if (!voice)
     throw new ValidationError(
       `lang: the local voice does not speak "${lang}" (it speaks ${Object.keys(LOCAL_VOICES).join(', ')})`,

@@ -93,7 +93,8 @@ export class GroupCommit {
   }
 
   private async commit(group: Pending[]): Promise<void> {
-    if (group.length === 1) return this.single(group[0]!);
+    const [first] = group;
+    if (first && group.length === 1) return this.single(first);
     try {
       await this.client().send(
         new TransactWriteItemsCommand({

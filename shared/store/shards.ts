@@ -1,3 +1,4 @@
+import { must } from '../must.ts';
 /**
  * Write sharding of the tenant-wide index partitions (the tenant feed `#FEED`, the delivery log
  * `#DLV`): one partition of an index takes about 1,000 write units a second, and keys that grow with
@@ -42,14 +43,13 @@ export async function* mergeDescending<T>(
   try {
     for (;;) {
       let best = -1;
-      for (let i = 0; i < heads.length; i++) {
-        const h = heads[i]!;
+      for (const [i, h] of heads.entries()) {
         if (h.done) continue;
         if (best < 0 || keyOf(h.value) > keyOf((heads[best] as IteratorYieldResult<T>).value)) best = i;
       }
       if (best < 0) return;
       yield (heads[best] as IteratorYieldResult<T>).value;
-      heads[best] = await sources[best]!.next();
+      heads[best] = await must(sources[best], `source ${best}`).next();
     }
   } finally {
     await Promise.all(sources.map((s) => s.return(undefined)));

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logger } from '../log/logger.ts';
 import type { StoredMessage } from '../messages/message.ts';
+import { must } from '../must.ts';
 import { feedPk, legacyFeedPk, orderKey } from '../store/keys.ts';
 import { type FeedEvent, feedStats, nudgeTenantFeed, openFeed } from './feed.ts';
 import { REPLAYS_PER_TENANT } from './replay.ts';
@@ -336,7 +337,7 @@ describe('replay (Last-Event-ID)', () => {
     await elapse(POLL_INTERVAL_MS * 2);
     expect(got).toHaveLength(700);
     // The client resumes after the last id it got: the rest, then live.
-    const rest = await client('t1', got.at(-1)!.id);
+    const rest = await client('t1', must(got.at(-1), 'the last message got').id);
     expect(rest.texts()).toEqual([
       ...Array.from({ length: 500 }, (_, i) => `m${700 + i}`),
       'live while away',

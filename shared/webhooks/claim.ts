@@ -41,15 +41,20 @@ export const runOf = (job: WebhookJob): JobRun => ({ job, token: randomUUID(), d
 export async function claimAll(runs: JobRun[]): Promise<'ok' | 'again' | 'no'> {
   const tenant = runs[0]?.job.tenantId;
   const ids = runs.map((r) => `${r.job.tenantId}\0${r.job.deliveryId}`);
-  if (runs.length < 2 || runs.length > TRANSACTION_MAX_ITEMS) return 'no';
+  if (tenant === undefined || runs.length < 2 || runs.length > TRANSACTION_MAX_ITEMS) return 'no';
   if (new Set(ids).size < ids.length) return 'no';
   // New deliveries' first attempts carry their payload: the claim's condition (no record yet) says
   // the record holds nothing else the POST and its outcome need, so nothing is read. Others are read
   // back, one tenant's at a time: a batch of several tenants goes job by job.
   const now = Date.now();
   const fresh = runs.map((r) => {
-    const draft = r.job.createdAt !== undefined ? draftOf(r.job) : undefined;
-    return draft && newDelivery(draft, r.job.createdAt!, { step: 'claimNew', token: r.token, nowMs: now });
+    const n = newDraftOf(r.job);
+    return (
+      n && {
+        createdAt: n.createdAt,
+        delivery: newDelivery(n.draft, n.createdAt, { step: 'claimNew', token: r.token, nowMs: now }),
+      }
+    );
   });
   const readBack = fresh.some((d) => d === undefined);
   if (readBack && runs.some((r) => r.job.tenantId !== tenant)) return 'no';
@@ -57,7 +62,7 @@ export async function claimAll(runs: JobRun[]): Promise<'ok' | 'again' | 'no'> {
     const ops = runs.map((r, i) => {
       const d = fresh[i];
       return d
-        ? claimNewOp(d, r.job.createdAt!)
+        ? claimNewOp(d.delivery, d.createdAt)
         : claimAttemptOp({
             tenantId: r.job.tenantId,
             id: r.job.deliveryId,
@@ -73,12 +78,12 @@ export async function claimAll(runs: JobRun[]): Promise<'ok' | 'again' | 'no'> {
   }
   if (!readBack) {
     runs.forEach((r, i) => {
-      r.claimed = fresh[i];
+      r.claimed = fresh[i]?.delivery;
     });
     return 'ok';
   }
   const found = await getDeliveries(
-    tenant!,
+    tenant,
     runs.map((r) => r.job.deliveryId),
   ).catch((err: unknown) => {
     logger.error({ err, ids }, 'webhook group claimed but not read back; SQS will retry it');
@@ -93,6 +98,17 @@ export async function claimAll(runs: JobRun[]): Promise<'ok' | 'again' | 'no'> {
     r.claimed = found[i];
   });
   return 'ok';
+}
+
+/**
+ * A new delivery's first attempt that carries its payload, and when the delivery was made: what a
+ * claim that creates the delivery's record needs (undefined for any other job).
+ */
+export function newDraftOf(job: WebhookJob): { draft: DeliveryDraft; createdAt: number } | undefined {
+  const { createdAt } = job;
+  if (createdAt === undefined) return undefined;
+  const draft = draftOf(job);
+  return draft && { draft, createdAt };
 }
 
 /**
@@ -116,10 +132,14 @@ export async function claimJob(run: JobRun): Promise<Delivery | undefined> {
   const { job, token } = run;
   // A record not written yet is created by the claim; when it exists (a repeated job, or the events
   // consumer's retry wrote it as pending), the usual claim decides.
-  const draft = job.createdAt !== undefined ? draftOf(job) : undefined;
-  const fresh = draft && newDelivery(draft, job.createdAt!, { step: 'claimNew', token, nowMs: Date.now() });
+  const fresh = newDraftOf(job);
   return (
-    (fresh ? await claimNew(fresh, job.createdAt!) : undefined) ??
+    (fresh
+      ? await claimNew(
+          newDelivery(fresh.draft, fresh.createdAt, { step: 'claimNew', token, nowMs: Date.now() }),
+          fresh.createdAt,
+        )
+      : undefined) ??
     (await claimAttempt({
       tenantId: job.tenantId,
       id: job.deliveryId,

@@ -1,8 +1,10 @@
 import { logger } from '../log/logger.ts';
+import { must } from '../must.ts';
 import { dataTable } from '../store/tables.ts';
-import { attempt } from './attempt.ts';
+import { type AttemptResult, attempt } from './attempt.ts';
 import { claimAll, claimJob, type JobRun, runOf } from './claim.ts';
 import { STALE_CLAIM_MS, type WebhookJob } from './job.ts';
+import type { Delivery } from './lifecycle.ts';
 import { finishAttemptOp } from './repository.ts';
 import { afterSettled, settle, settlementOf } from './settlement.ts';
 
@@ -46,25 +48,35 @@ export async function processInOrderGroups(groups: WebhookJob[][]): Promise<bool
       }
     }),
   );
-  await settleAll(runs.flat().filter((r) => r.result));
+  await settleAll(
+    runs
+      .flat()
+      .flatMap((run) =>
+        run.claimed && run.result ? [{ run, claimed: run.claimed, result: run.result }] : [],
+      ),
+  );
   return runs.map((group) => group.map((r) => r.done));
 }
 
+/** A job whose attempt was made: its claimed delivery and the attempt's result. */
+interface Made {
+  run: JobRun;
+  claimed: Delivery;
+  result: AttemptResult;
+}
+
 /** Records every outcome in one transaction, then schedules retries and dead letters. */
-async function settleAll(runs: JobRun[]): Promise<void> {
-  const made = runs.map((r) => ({ run: r, claimed: r.claimed!, result: r.result! }));
-  const plans = made.map((m) => settlementOf(m.run.job, m.claimed.event, m.result));
-  const ops = made.map((m, i) => finishAttemptOp(m.claimed, m.run.token, plans[i]!.outcome));
+async function settleAll(attempts: Made[]): Promise<void> {
+  const made = attempts.map((m) => ({ ...m, plan: settlementOf(m.run.job, m.claimed.event, m.result) }));
+  const ops = made.map((m) => finishAttemptOp(m.claimed, m.run.token, m.plan.outcome));
   const saved = await dataTable.transact(ops).catch((err: unknown) => {
     logger.warn({ err }, 'webhook group outcome not recorded at once; recording job by job');
     return false;
   });
   await Promise.all(
-    made.map(async (m, i) => {
+    made.map(async (m) => {
       try {
-        await (saved
-          ? afterSettled(m.run.job, m.claimed.event, plans[i]!)
-          : settle(m.run, m.claimed, m.result));
+        await (saved ? afterSettled(m.run.job, m.claimed.event, m.plan) : settle(m.run, m.claimed, m.result));
         m.run.done = true;
       } catch (err) {
         logger.error(
@@ -88,10 +100,10 @@ async function inOrderOneByOne(runs: JobRun[]): Promise<boolean[]> {
     );
   const settling: Array<Promise<void>> = [];
   let next = runs[0] && claim(runs[0]);
-  for (let i = 0; i < runs.length; i++) {
-    const run = runs[i]!;
-    const c = await next!;
-    next = runs[i + 1] && claim(runs[i + 1]!);
+  for (const [i, run] of runs.entries()) {
+    const c = await must(next, `the claim of job ${i}`);
+    const following = runs[i + 1];
+    next = following && claim(following);
     if (!c.ok) {
       logger.error({ err: c.err, deliveryId: run.job.deliveryId }, 'webhook claim failed; SQS will retry it');
       continue;

@@ -1,8 +1,9 @@
 import { indicesByKey } from '../batching.ts';
 import { env } from '../config/env.ts';
 import { logger } from '../log/logger.ts';
+import { must } from '../must.ts';
 import { type AttemptResult, attempt } from './attempt.ts';
-import { draftOf } from './claim.ts';
+import { newDraftOf } from './claim.ts';
 import { sendJobs, TAKEOVER_DELAY_MS, type WebhookJob } from './job.ts';
 import { type DeliveryDraft, newDelivery } from './lifecycle.ts';
 import { recordFirstOutcome } from './repository.ts';
@@ -29,8 +30,8 @@ export async function deliverFirstAttempts(
   const here: FirstAttempt[] = [];
   const elsewhere: WebhookJob[] = [];
   for (const job of jobs) {
-    const draft = job.createdAt !== undefined && !isSlow(job.tenantId) ? draftOf(job) : undefined;
-    if (draft) here.push({ job, draft, state: 'waiting' });
+    const fresh = isSlow(job.tenantId) ? undefined : newDraftOf(job);
+    if (fresh) here.push({ job, ...fresh, state: 'waiting' });
     else elsewhere.push(job);
   }
   // The others are queued at once (records written already, or created by their claim).
@@ -40,7 +41,7 @@ export async function deliverFirstAttempts(
   const posting = Promise.all(
     indicesByKey(here, (a) => `${a.job.tenantId}\0${a.job.sessionId}`).map(async (idx) => {
       for (const i of idx) {
-        const a = here[i]!;
+        const a = must(here[i], `first attempt ${i}`);
         if (performance.now() >= deadline) return;
         a.state = 'posting';
         try {
@@ -96,6 +97,8 @@ export async function deliverFirstAttempts(
 interface FirstAttempt {
   job: WebhookJob;
   draft: DeliveryDraft;
+  /** When the delivery was made (its job's `createdAt`). */
+  createdAt: number;
   state: 'waiting' | 'posting' | 'made';
   result?: AttemptResult;
 }
@@ -110,11 +113,11 @@ interface FirstAttempt {
 async function recordOutcomes(made: FirstAttempt[]): Promise<void> {
   await Promise.all(
     made.map(async (a) => {
-      const plan = settlementOf(a.job, a.draft.event, a.result!);
-      const record = newDelivery(a.draft, a.job.createdAt!, { step: 'firstOutcome', outcome: plan.outcome });
+      const plan = settlementOf(a.job, a.draft.event, must(a.result, 'the result of a first attempt made'));
+      const record = newDelivery(a.draft, a.createdAt, { step: 'firstOutcome', outcome: plan.outcome });
       let recorded: boolean;
       try {
-        recorded = await recordFirstOutcome(record, a.job.createdAt!);
+        recorded = await recordFirstOutcome(record, a.createdAt);
       } catch (err) {
         logger.error({ err, ...plan.log }, 'first attempt outcome not recorded; queued again');
         await sendJobs([a.job]);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { must } from '../must.ts';
 import {
   isSlow,
   markSlow,
@@ -42,8 +43,9 @@ describe('slow tenants', () => {
     // Another tenant's slots are its own.
     const other = takeSlot('t-other');
     expect(other).toBeDefined();
-    frees[0]!();
-    frees[0]!();
+    const free = must(frees[0], 'the first slot');
+    free();
+    free();
     const again = takeSlot('t-slots');
     expect(again).toBeDefined();
     expect(takeSlot('t-slots')).toBeUndefined();

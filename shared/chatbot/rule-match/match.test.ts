@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { must } from '../../must.ts';
 import type { ChatbotRule } from '../rules.ts';
 import { matchRule } from './match.ts';
 
@@ -102,7 +103,10 @@ describe('matchRule: precedence', () => {
   // not here: a timed test fails on a busy machine.
   it('decides among 1,000 rules of every kind', () => {
     const many = Array.from({ length: 1_000 }, (_, i) =>
-      rule({ triggerType: (['exact', 'contains', 'regex'] as const)[i % 3]!, keyword: `keyword${i}\\b` }),
+      rule({
+        triggerType: must((['exact', 'contains', 'regex'] as const)[i % 3], 'a trigger type'),
+        keyword: `keyword${i}\\b`,
+      }),
     );
     expect(matchRule(many, 'no rule matches this message at all', keys)).toBeUndefined();
     expect(matchRule(many, 'about KEYWORD998 here', keys)?.keyword).toBe('keyword998\\b');

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { must } from '../../must.ts';
 import { failureError, inboundEnvelope, statusEnvelope } from './envelope.ts';
+
+/** The value of an envelope's one change (an inbound envelope holds one entry with one change). */
+const changeValue = (e: ReturnType<typeof inboundEnvelope>) =>
+  must(must(e.entry[0], 'an entry').changes[0], 'a change').value;
 
 const sender = { tenantId: 't1', phoneNumberId: 'mob123', displayPhoneNumber: '919800000001' };
 const at = Date.UTC(2026, 0, 2, 3, 4, 5);
@@ -60,7 +65,7 @@ describe('Cloud-format envelope', () => {
       timestampMs: at,
       mediaUrl: 'https://media.example/x',
     });
-    const m = e.entry[0]!.changes[0]!.value.messages;
+    const m = changeValue(e).messages;
     expect(m[0]).toMatchObject({
       type,
       [type]: { id: '3EB0BBBB', mime_type: 'x/y', caption: 'look', url: 'https://media.example/x', ...extra },
@@ -68,15 +73,17 @@ describe('Cloud-format envelope', () => {
   });
 
   it("reports a choice from a list message as Meta's interactive list_reply", () => {
-    const value = inboundEnvelope(sender, {
-      id: 'i',
-      kind: 'text',
-      from: '1555',
-      text: 'Tuesday',
-      listReply: { id: 'day-tue', title: 'Tuesday' },
-      timestampMs: at,
-      mediaUrl: null,
-    }).entry[0]!.changes[0]!.value.messages[0];
+    const value = changeValue(
+      inboundEnvelope(sender, {
+        id: 'i',
+        kind: 'text',
+        from: '1555',
+        text: 'Tuesday',
+        listReply: { id: 'day-tue', title: 'Tuesday' },
+        timestampMs: at,
+        mediaUrl: null,
+      }),
+    ).messages[0];
     expect(value).toMatchObject({
       type: 'interactive',
       interactive: { type: 'list_reply', list_reply: { id: 'day-tue', title: 'Tuesday' } },
@@ -85,15 +92,17 @@ describe('Cloud-format envelope', () => {
 
   it('reports a location, a group message and an unknown kind', () => {
     const msg = (kind: 'location' | 'unknown', extra = {}) =>
-      inboundEnvelope(sender, {
-        id: 'i',
-        kind,
-        from: '1555',
-        text: '12.5,77.25',
-        timestampMs: at,
-        mediaUrl: null,
-        ...extra,
-      }).entry[0]!.changes[0]!.value.messages[0];
+      changeValue(
+        inboundEnvelope(sender, {
+          id: 'i',
+          kind,
+          from: '1555',
+          text: '12.5,77.25',
+          timestampMs: at,
+          mediaUrl: null,
+          ...extra,
+        }),
+      ).messages[0];
     expect(msg('location')).toMatchObject({
       type: 'location',
       location: { latitude: 12.5, longitude: 77.25 },
