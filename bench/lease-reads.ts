@@ -11,6 +11,7 @@ import {
   liveHosts,
   planVersion,
 } from '../shared/hosts/registry.ts';
+import { must } from '../shared/must.ts';
 
 /**
  * Read units a connection host's lease tick costs, as DynamoDB itself counts them
@@ -56,7 +57,7 @@ for (const n of HOSTS) {
   resetEnvCache();
   await bootstrapResources(process.env.RESOURCE_PREFIX, 4);
   const ids = Array.from({ length: n }, (_, i) => `host-${(0x10000000 + i * 7919).toString(16)}`);
-  const owner = (shard: number) => ids[shard % n]!;
+  const owner = (shard: number) => must(ids[shard % n], 'a host id');
   for (let s = 0; s < SHARDS; s += 64)
     await Promise.all(
       Array.from({ length: Math.min(64, SHARDS - s) }, (_, i) => take(s + i, owner(s + i), {})),
