@@ -16,11 +16,12 @@ import { CommandQueues } from './command-queues.ts';
 import type { NetworkDriver } from './drivers/driver.ts';
 import { createDriver } from './drivers/index.ts';
 import { hostHandoff } from './handoff.ts';
+import type { Presence } from './heartbeat.ts';
 import { readLeases, release, take } from './leases.ts';
 import { MemoryBudget } from './memory-budget.ts';
 import { RuntimeRegistry } from './runtime-registry.ts';
 import { loadSentMedia, SENT_MEDIA_TTL_S, SENT_POLL_TTL_S, saveSentMedia } from './sent-media.ts';
-import { type Presence, ShardLeases } from './shard-leases.ts';
+import { ShardLeases } from './shard-leases.ts';
 import { resumeShard } from './shard-resume.ts';
 
 export interface ConnectionHost {

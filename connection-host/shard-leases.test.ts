@@ -1,13 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logger } from '#shared/log/logger';
+import type { HostView, Presence } from './heartbeat.ts';
+import type { ShardHandlers } from './held-shards.ts';
+import type { LeaseStore } from './lease-round.ts';
 import { FULL_READ_EVERY } from './plan-reads.ts';
-import {
-  type HostView,
-  type LeaseStore,
-  type Presence,
-  type ShardHandlers,
-  ShardLeases,
-} from './shard-leases.ts';
+import { ShardLeases } from './shard-leases.ts';
 
 /**
  * Leases in memory, with DynamoDB's conditions: a take succeeds only if the lease is as the taker
