@@ -5,7 +5,7 @@ import { s3Client } from '#shared/aws/clients';
 import { names } from '#shared/aws/names';
 import { NotFoundError } from '#shared/http/errors';
 import { objectKey } from '#shared/store/object-keys';
-import { PRESIGN_SECONDS } from '../messages/upload.ts';
+import { PRESIGN_SECONDS } from './upload.ts';
 
 /**
  * Media uploaded through the Cloud API's `POST /{phoneNumberId}/media`: the bytes at

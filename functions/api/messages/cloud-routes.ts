@@ -4,11 +4,11 @@ import { ContactCard, List, type OutboundContent } from '#shared/messages/conten
 import { fromWamid, toWamid } from '#shared/messages/wamid';
 import { isPhoneDigits, writtenDigits } from '#shared/phone/number';
 import { requireAuth } from '../auth/middleware.ts';
+import { cloudErrors } from '../cloud/errors.ts';
 import { acceptCommand } from '../commands/accept.ts';
 import { cloudMediaKeyOf, cloudMediaUrl, requireCloudMedia } from '../media/cloud-media.ts';
 import { requireReadySession } from '../sessions/service.ts';
 import { type CloudContact, type CloudMessageBody, cloudList } from './cloud-api.ts';
-import { cloudErrors } from './cloud-errors.ts';
 import { markReadCloud } from './cloud-read.ts';
 import { cloudSendRoute } from './cloud-routes.schema.ts';
 import { buildContent } from './content-builder.ts';

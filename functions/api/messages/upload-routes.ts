@@ -4,13 +4,6 @@ import type { AppEnv } from '#shared/http/context';
 import { router } from '#shared/http/context';
 import { ValidationError } from '#shared/http/errors';
 import { requireAuth } from '../auth/middleware.ts';
-import { requireReadySession } from '../sessions/service.ts';
-import { buildContent } from './content-builder.ts';
-import { readFileForm } from './file-form.ts';
-import { idempotent } from './idempotency.ts';
-import { newMessageId } from './message-id.ts';
-import type { Accepted } from './send-routes.schema.ts';
-import { acceptSend } from './send-service.ts';
 import {
   checkNetworkLimit,
   type DetectedFile,
@@ -18,7 +11,14 @@ import {
   uploadKeyOf,
   uploadSink,
   uploadUrl,
-} from './upload.ts';
+} from '../media/upload.ts';
+import { requireReadySession } from '../sessions/service.ts';
+import { buildContent } from './content-builder.ts';
+import { readFileForm } from './file-form.ts';
+import { idempotent } from './idempotency.ts';
+import { newMessageId } from './message-id.ts';
+import type { Accepted } from './send-routes.schema.ts';
+import { acceptSend } from './send-service.ts';
 import {
   PathFields,
   PathFormDoc,

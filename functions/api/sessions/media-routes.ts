@@ -7,7 +7,7 @@ import { NotFoundError } from '#shared/http/errors';
 import { getMessage } from '#shared/messages/repository';
 import { requireSession } from '#shared/sessions/repository';
 import { INLINE_MAX } from '../media/cloud-routes.schema.ts';
-import { PRESIGN_SECONDS } from '../messages/upload.ts';
+import { PRESIGN_SECONDS } from '../media/upload.ts';
 import { messageMediaRoute } from './media-routes.schema.ts';
 
 /**
