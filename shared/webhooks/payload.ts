@@ -33,6 +33,11 @@ export interface InboundWebhookPayload {
   decrypt_failed?: true;
 }
 
+/** What every native event starts with, in this order: the event and the session it is about. */
+function sessionFrame<E extends string>(event: E, p: { sessionId: string; mobid?: string }) {
+  return { event, session_id: p.sessionId, mobid: p.mobid ?? null };
+}
+
 /** `message.inbound`, exactly the fields of the interface specification. */
 export function inboundWebhookPayload(p: {
   sessionId: string;
@@ -53,9 +58,7 @@ export function inboundWebhookPayload(p: {
 }): InboundWebhookPayload {
   const a = p.analysis ?? {};
   return {
-    event: 'message.inbound',
-    session_id: p.sessionId,
-    mobid: p.mobid ?? null,
+    ...sessionFrame('message.inbound', p),
     sender: p.sender,
     recipient: p.recipient ?? null,
     message_id: p.message.id,
@@ -88,9 +91,7 @@ export function messageStatusPayload(p: {
   at: number;
 }) {
   return {
-    event: 'message.status' as const,
-    session_id: p.sessionId,
-    mobid: p.mobid ?? null,
+    ...sessionFrame('message.status', p),
     message_id: p.messageId,
     direction: p.direction,
     chat_id: p.chatId,
@@ -112,9 +113,7 @@ export function commandResultPayload(p: {
   at: number;
 }) {
   return {
-    event: 'command.result' as const,
-    session_id: p.sessionId,
-    mobid: p.mobid ?? null,
+    ...sessionFrame('command.result', p),
     command_id: p.commandId,
     kind: p.kind,
     status: p.status,
