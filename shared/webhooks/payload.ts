@@ -33,6 +33,13 @@ export interface InboundWebhookPayload {
   decrypt_failed?: true;
 }
 
+/** What a session's event is built from besides its own fields: the session and when it happened. */
+interface SessionEvent {
+  sessionId: string;
+  mobid?: string;
+  at: number;
+}
+
 /** What every native event starts with, in this order: the event and the session it is about. */
 function sessionFrame<E extends string>(event: E, p: { sessionId: string; mobid?: string }) {
   return { event, session_id: p.sessionId, mobid: p.mobid ?? null };
@@ -80,16 +87,15 @@ export function inboundWebhookPayload(p: {
 }
 
 /** `message.status`: an outbound (or inbound) message moved to a later status. */
-export function messageStatusPayload(p: {
-  sessionId: string;
-  mobid?: string;
-  messageId: string;
-  chatId: string;
-  direction: 'inbound' | 'outbound';
-  status: MessageStatus;
-  reason?: string;
-  at: number;
-}) {
+export function messageStatusPayload(
+  p: SessionEvent & {
+    messageId: string;
+    chatId: string;
+    direction: 'inbound' | 'outbound';
+    status: MessageStatus;
+    reason?: string;
+  },
+) {
   return {
     ...sessionFrame('message.status', p),
     message_id: p.messageId,
@@ -102,16 +108,15 @@ export function messageStatusPayload(p: {
 }
 
 /** `command.result`: a session action (reaction, pin, status story, group action) finished. */
-export function commandResultPayload(p: {
-  sessionId: string;
-  mobid?: string;
-  commandId: string;
-  kind: string;
-  status: 'succeeded' | 'failed';
-  result?: Record<string, unknown>;
-  error?: string;
-  at: number;
-}) {
+export function commandResultPayload(
+  p: SessionEvent & {
+    commandId: string;
+    kind: string;
+    status: 'succeeded' | 'failed';
+    result?: Record<string, unknown>;
+    error?: string;
+  },
+) {
   return {
     ...sessionFrame('command.result', p),
     command_id: p.commandId,
