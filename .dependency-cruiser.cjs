@@ -87,6 +87,30 @@ module.exports = {
       to: { path: '^functions/api/messages/' },
     },
     {
+      name: 'media-imports-no-messages',
+      severity: 'error',
+      comment:
+        'functions/api/media/ stores files (uploads to send, Cloud API media ids); functions/api/messages/ sends them, so it imports media and not the other way round. The Cloud API error shape both use is functions/api/cloud/.',
+      from: { path: '^functions/api/media/' },
+      to: { path: '^functions/api/messages/' },
+    },
+    {
+      name: 'sessions-import-no-messages',
+      severity: 'error',
+      comment:
+        'functions/api/messages/ sends through a ready session (sessions/service.ts), so functions/api/sessions/ imports nothing from it; what both need of a stored file is in functions/api/media/.',
+      from: { path: '^functions/api/sessions/' },
+      to: { path: '^functions/api/messages/' },
+    },
+    {
+      name: 'sessions-import-no-usage',
+      severity: 'error',
+      comment:
+        'functions/api/usage/ counts per session and names one by sessions/identifier.ts, so functions/api/sessions/ imports nothing from it; the routes sharing the /api/sessions prefix are assembled in functions/api/sessions-prefix.ts.',
+      from: { path: '^functions/api/sessions/' },
+      to: { path: '^functions/api/usage/' },
+    },
+    {
       name: 'local-trigger-stays-local',
       severity: 'error',
       comment:

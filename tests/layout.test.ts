@@ -104,6 +104,34 @@ describe('the layout rule (dependency-cruiser)', () => {
     );
   });
 
+  it('keeps the API rooms one way: media, sessions and usage import nothing from the rooms that use them', () => {
+    const dir = tree({
+      'functions/api/messages/send.ts': 'export const send = 1;\n',
+      'functions/api/usage/routes.ts': 'export const usage = 1;\n',
+      'functions/api/media/routes.ts':
+        "import { send } from '../messages/send.ts';\nexport const m = send;\n",
+      'functions/api/sessions/media-routes.ts':
+        "import { send } from '../messages/send.ts';\nexport const s = send;\n",
+      'functions/api/sessions/routes.ts':
+        "import { usage } from '../usage/routes.ts';\nexport const r = usage;\n",
+      'functions/api/sessions-prefix.ts':
+        "import { usage } from './usage/routes.ts';\nexport const p = usage;\n",
+    });
+    made.push(dir);
+    const r = cruise(dir, ['functions']);
+    expect(r.status).not.toBe(0);
+    expect(r.output).toMatch(
+      /media-imports-no-messages: functions\/api\/media\/routes\.ts → functions\/api\/messages\/send\.ts/,
+    );
+    expect(r.output).toMatch(
+      /sessions-import-no-messages: functions\/api\/sessions\/media-routes\.ts → functions\/api\/messages\/send\.ts/,
+    );
+    expect(r.output).toMatch(
+      /sessions-import-no-usage: functions\/api\/sessions\/routes\.ts → functions\/api\/usage\/routes\.ts/,
+    );
+    expect(r.output).not.toMatch(/sessions-prefix\.ts/);
+  });
+
   it('fails when a deployable, even a test of one, imports the local stand-in for the Lambda trigger', () => {
     const dir = tree({
       'scripts/local/combined-lanes.ts': 'export const combinedLanes = 1;\n',

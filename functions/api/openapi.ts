@@ -39,7 +39,7 @@ export function operationId(method: string, path: string): string {
   return method.toLowerCase() + parts.join('');
 }
 
-/** Every request can meet this before our code runs: the cloud stage's throttle (infra/stack.ts). */
+/** Every request can meet this before our code runs: the cloud stage's throttle (infra/api.ts). */
 const THROTTLED = 'Throttled';
 const throttled = {
   description:

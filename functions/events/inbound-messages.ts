@@ -61,7 +61,7 @@ export function storedInbound(e: InboundEvent): StoredMessage {
     status: 'delivered',
     timestampMs: m.timestampMs,
     // Joins the tenant feed now, however old the message: the stream's pollers look back a short
-    // window from the newest entry (shared/stream/feed.ts).
+    // window from the newest entry (shared/stream/tenant-poller.ts).
     feedAtMs: feedClock(),
     statusAt: e.at,
   };

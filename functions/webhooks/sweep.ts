@@ -21,7 +21,7 @@ type Open = Pick<
 /**
  * The job that makes an open delivery's next attempt, and when it is due: pending, its first
  * attempt at once; retrying, the next one at `nextAttemptAt`; sending, the claimed attempt again
- * once the claim is stale (the consumer takes a stale claim over, shared/webhooks/deliver.ts).
+ * once the claim is stale (the consumer takes a stale claim over, shared/webhooks/claim.ts).
  */
 export function nextJobOf(d: Open): { job: WebhookJob; dueAt: number } {
   const base = { tenantId: d.tenantId, deliveryId: d.id, round: d.round, sessionId: d.sessionId };

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildApp } from 'fauxqs';
-import { NETWORK_LIMITS } from '../../functions/api/messages/upload.ts';
+import { NETWORK_LIMITS } from '../../functions/api/media/upload.ts';
 import { LOOPBACK } from './free-port.ts';
 import { type FauxS3Store, keepObjectsIn } from './object-files.ts';
 import { type FauxSqsStore, QueueJournal } from './queue-journal.ts';

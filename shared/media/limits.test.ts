@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UPLOAD_BODY_LIMIT } from '../../functions/api/app.ts';
-import { NETWORK_LIMITS } from '../../functions/api/messages/upload.ts';
+import { NETWORK_LIMITS } from '../../functions/api/media/upload.ts';
 import { DESCRIBE_LIMITS } from '../../functions/media/describe/limits.ts';
 import { SIM_DEVICE_BODY_LIMIT } from '../../simulator/routes/body.ts';
 import { MEDIA_MAX_BYTES, MiB } from './limits.ts';

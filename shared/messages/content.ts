@@ -19,6 +19,10 @@ export const OutboundKind = z.enum([
 ]);
 export type OutboundKind = z.infer<typeof OutboundKind>;
 
+/** The outbound kinds that carry a file (a URL or an upload); the others carry their content inline. */
+const mediaKinds: OutboundKind[] = ['image', 'pdf', 'document', 'audio', 'video', 'voice', 'sticker'];
+export const OUTBOUND_MEDIA_KINDS: ReadonlySet<string> = new Set(mediaKinds);
+
 /** A place: what a `location` message carries, either way. */
 export const Location = z.object({
   latitude: z.number().min(-90).max(90),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cloudMediaKeyOf } from '../../functions/api/media/cloud-media.ts';
+import { uploadKeyOf } from '../../functions/api/media/upload.ts';
 import { ownMediaKeyOf } from '../../functions/api/messages/own-media.ts';
-import { uploadKeyOf } from '../../functions/api/messages/upload.ts';
 import { buckets } from '../aws/resources.ts';
 import { expiringPrefixes, objectKey, objectPrefixes } from './object-keys.ts';
 

@@ -7,10 +7,10 @@ import { TenantPoller } from './tenant-poller.ts';
 /**
  * Live inbound messages of a tenant for SSE clients. One poller per tenant per process, shared by
  * all of that tenant's clients here, reads the tenant feed (the store every host and consumer
- * writes to), so it works across processes and hosts with nothing else to run. Messages committed
- * slightly out of order are caught by re-reading a look-back window; ids already sent are dropped.
- * This file is the door (open, nudge, stats); the poller is tenant-poller.ts, a resuming client's
- * replay replay.ts, and what a row becomes on the wire frames.ts.
+ * writes to), so it works across processes and hosts with nothing else to run. This file is the
+ * door (open, nudge, stats) and drops what a resuming client's replay (replay.ts) and the live
+ * events both bring; the poller, which re-reads a look-back window for messages committed slightly
+ * out of order, is tenant-poller.ts, and what a row becomes on the wire frames.ts.
  */
 
 export type { FeedEvent } from './frames.ts';

@@ -26,6 +26,16 @@ export function forgetSession(tenantId: string, sessionId: string): void {
   sessions.delete(`${tenantId}\0${sessionId}`);
 }
 
+/** A native event's payload, built with the session part every one starts with (its id and mobid). */
+async function withSession<T>(
+  tenantId: string,
+  sessionId: string,
+  build: (session: { sessionId: string; mobid?: string }) => T,
+): Promise<T> {
+  const session = await sessionOf(tenantId, sessionId);
+  return build({ sessionId, mobid: session?.mobid });
+}
+
 function sessionOf(tenantId: string, sessionId: string): Promise<Session | undefined> {
   const key = `${tenantId}\0${sessionId}`;
   const now = Date.now();
@@ -146,19 +156,18 @@ export async function messageStatusWebhook(m: StoredMessage & { status: MessageS
       m.tenantId,
       m.sessionId,
       'message.status',
-      async () => {
-        const session = await sessionOf(m.tenantId, m.sessionId);
-        return messageStatusPayload({
-          sessionId: m.sessionId,
-          mobid: session?.mobid,
-          messageId: m.messageId,
-          chatId: m.chatId,
-          direction: m.direction,
-          status: m.status,
-          reason: m.statusReason,
-          at: m.statusAt,
-        });
-      },
+      () =>
+        withSession(m.tenantId, m.sessionId, (session) =>
+          messageStatusPayload({
+            ...session,
+            messageId: m.messageId,
+            chatId: m.chatId,
+            direction: m.direction,
+            status: m.status,
+            reason: m.statusReason,
+            at: m.statusAt,
+          }),
+        ),
       { dedupKey },
     ),
     enqueueBuilt(
@@ -208,17 +217,18 @@ export function commandResultWebhook(c: CommandRecord) {
     'command.result',
     async () => {
       if (c.status === 'pending') return undefined;
-      const session = await sessionOf(c.tenantId, c.sessionId);
-      return commandResultPayload({
-        sessionId: c.sessionId,
-        mobid: session?.mobid,
-        commandId: c.commandId,
-        kind: c.kind,
-        status: c.status,
-        result: c.result,
-        error: c.error,
-        at: c.completedAt ? Date.parse(c.completedAt) : Date.now(),
-      });
+      const status = c.status;
+      return withSession(c.tenantId, c.sessionId, (session) =>
+        commandResultPayload({
+          ...session,
+          commandId: c.commandId,
+          kind: c.kind,
+          status,
+          result: c.result,
+          error: c.error,
+          at: c.completedAt ? Date.parse(c.completedAt) : Date.now(),
+        }),
+      );
     },
     { dedupKey: `cmd:${c.commandId}` },
   );

@@ -33,6 +33,18 @@ export interface InboundWebhookPayload {
   decrypt_failed?: true;
 }
 
+/** What a session's event is built from besides its own fields: the session and when it happened. */
+interface SessionEvent {
+  sessionId: string;
+  mobid?: string;
+  at: number;
+}
+
+/** What every native event starts with, in this order: the event and the session it is about. */
+function sessionFrame<E extends string>(event: E, p: { sessionId: string; mobid?: string }) {
+  return { event, session_id: p.sessionId, mobid: p.mobid ?? null };
+}
+
 /** `message.inbound`, exactly the fields of the interface specification. */
 export function inboundWebhookPayload(p: {
   sessionId: string;
@@ -53,9 +65,7 @@ export function inboundWebhookPayload(p: {
 }): InboundWebhookPayload {
   const a = p.analysis ?? {};
   return {
-    event: 'message.inbound',
-    session_id: p.sessionId,
-    mobid: p.mobid ?? null,
+    ...sessionFrame('message.inbound', p),
     sender: p.sender,
     recipient: p.recipient ?? null,
     message_id: p.message.id,
@@ -77,20 +87,17 @@ export function inboundWebhookPayload(p: {
 }
 
 /** `message.status`: an outbound (or inbound) message moved to a later status. */
-export function messageStatusPayload(p: {
-  sessionId: string;
-  mobid?: string;
-  messageId: string;
-  chatId: string;
-  direction: 'inbound' | 'outbound';
-  status: MessageStatus;
-  reason?: string;
-  at: number;
-}) {
+export function messageStatusPayload(
+  p: SessionEvent & {
+    messageId: string;
+    chatId: string;
+    direction: 'inbound' | 'outbound';
+    status: MessageStatus;
+    reason?: string;
+  },
+) {
   return {
-    event: 'message.status' as const,
-    session_id: p.sessionId,
-    mobid: p.mobid ?? null,
+    ...sessionFrame('message.status', p),
     message_id: p.messageId,
     direction: p.direction,
     chat_id: p.chatId,
@@ -101,20 +108,17 @@ export function messageStatusPayload(p: {
 }
 
 /** `command.result`: a session action (reaction, pin, status story, group action) finished. */
-export function commandResultPayload(p: {
-  sessionId: string;
-  mobid?: string;
-  commandId: string;
-  kind: string;
-  status: 'succeeded' | 'failed';
-  result?: Record<string, unknown>;
-  error?: string;
-  at: number;
-}) {
+export function commandResultPayload(
+  p: SessionEvent & {
+    commandId: string;
+    kind: string;
+    status: 'succeeded' | 'failed';
+    result?: Record<string, unknown>;
+    error?: string;
+  },
+) {
   return {
-    event: 'command.result' as const,
-    session_id: p.sessionId,
-    mobid: p.mobid ?? null,
+    ...sessionFrame('command.result', p),
     command_id: p.commandId,
     kind: p.kind,
     status: p.status,

@@ -32,7 +32,7 @@ const ACCEPTED: Array<{ rule: string; pointer: string; why: string }> = [
     pointer: `#/paths/~1api~1sessions~1{sessionId}~1${action}`,
     why:
       '`/api/sessions/usage/{identifier}` would match if a session were called "usage": fixed words are ' +
-      'routed before `/{sessionId}` (functions/api/sessions/index.ts) and session ids are `qr_<ms>_<hex>`; ' +
+      'routed before `/{sessionId}` (functions/api/sessions-prefix.ts) and session ids are `qr_<ms>_<hex>`; ' +
       'renaming the route would break existing clients.',
   })),
   {
@@ -40,7 +40,7 @@ const ACCEPTED: Array<{ rule: string; pointer: string; why: string }> = [
     pointer: '#/paths/~1api~1sessions~1{sessionId}~1history',
     why:
       'as for `qr` and `reconnect`: `/api/sessions/usage/{identifier}` is routed before `/{sessionId}` ' +
-      '(functions/api/sessions/index.ts) and no session id is "usage"; a session\'s history belongs under it.',
+      '(functions/api/sessions-prefix.ts) and no session id is "usage"; a session\'s history belongs under it.',
   },
   {
     rule: 'operation-2xx-response',

@@ -6,7 +6,7 @@ import { names } from '#shared/aws/names';
 import { NotFoundError } from '#shared/http/errors';
 import { must } from '#shared/must';
 import { objectKey } from '#shared/store/object-keys';
-import { PRESIGN_SECONDS } from '../messages/upload.ts';
+import { PRESIGN_SECONDS } from './upload.ts';
 
 /**
  * Media uploaded through the Cloud API's `POST /{phoneNumberId}/media`: the bytes at

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearer, json } from '#shared/http/schemas';
-import { CloudError } from '../messages/cloud-errors.ts';
+import { CloudError } from '../cloud/errors.ts';
 import { MEDIA_ID } from './cloud-media.ts';
 
 /**

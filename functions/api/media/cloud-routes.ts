@@ -1,7 +1,7 @@
 import { router } from '#shared/http/context';
 import { publicBaseUrl } from '#shared/http/public-url';
 import { requireAuth } from '../auth/middleware.ts';
-import { cloudErrors } from '../messages/cloud-errors.ts';
+import { cloudErrors } from '../cloud/errors.ts';
 import { cloudMediaBytes, cloudMediaUrl, deleteCloudMedia, requireCloudMedia } from './cloud-media.ts';
 import { deleteMediaRoute, INLINE_MAX, mediaContentRoute, mediaInfoRoute } from './cloud-routes.schema.ts';
 

@@ -8,17 +8,9 @@ import { ServiceError } from '#shared/http/errors';
 import { MiB } from '#shared/media/limits';
 import { objectKey } from '#shared/store/object-keys';
 import { requireAuth } from '../auth/middleware.ts';
-import { NETWORK_LIMITS, PRESIGN_SECONDS, type UploadType } from '../messages/upload.ts';
 import { cloudMediaIdRoutes } from './cloud-routes.ts';
 import { largeUploadRoute } from './routes.schema.ts';
-
-function kindOf(mime: string): UploadType {
-  if (mime === 'application/pdf') return 'pdf';
-  if (mime.startsWith('image/')) return 'image';
-  if (mime.startsWith('video/')) return 'video';
-  if (mime.startsWith('audio/')) return 'audio';
-  return 'document';
-}
+import { kindOfMimetype, NETWORK_LIMITS, PRESIGN_SECONDS } from './upload.ts';
 
 /**
  * Large files (above the ~6 MB request limit of API Gateway + Lambda): a presigned S3 PUT URL under
@@ -29,7 +21,7 @@ export function mediaRoutes() {
   r.use('/uploads', requireAuth);
   r.openapi(largeUploadRoute, async (c) => {
     const { contentType, size } = c.req.valid('json');
-    const kind = kindOf(contentType);
+    const kind = kindOfMimetype(contentType);
     const max = NETWORK_LIMITS[kind];
     if (size > max) {
       throw new ServiceError('PAYLOAD_TOO_LARGE', `size: ${kind} files may be at most ${max / MiB} MiB`);

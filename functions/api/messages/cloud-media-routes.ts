@@ -2,11 +2,11 @@ import { router } from '#shared/http/context';
 import { NotFoundError, ValidationError } from '#shared/http/errors';
 import { requireSession } from '#shared/sessions/repository';
 import { requireAuth } from '../auth/middleware.ts';
+import { cloudErrors } from '../cloud/errors.ts';
 import { type CloudMedia, cloudMediaKeyOf, newMediaId, saveCloudMedia } from '../media/cloud-media.ts';
-import { cloudErrors } from './cloud-errors.ts';
+import { uploadSink } from '../media/upload.ts';
 import { CloudMediaForm, cloudMediaRoute, Product } from './cloud-media-routes.schema.ts';
 import { readFileForm } from './file-form.ts';
-import { uploadSink } from './upload.ts';
 
 export function cloudMediaRoutes() {
   const r = router();

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { bearer, json } from '#shared/http/schemas';
+import { CloudError } from '../cloud/errors.ts';
 import { CloudMessageBody as Body } from './cloud-api.ts';
-import { CloudError } from './cloud-errors.ts';
 import { IdempotencyHeaders } from './idempotency.ts';
 
 /**

@@ -1,8 +1,10 @@
 import {
   type ContactCard,
+  contactsSummary,
   documentFileName,
   type List,
   type Location,
+  locationSummary,
   type OutboundContent,
   type OutboundKind,
   type Poll,
@@ -30,11 +32,11 @@ export interface ContentFields {
 
 /**
  * The text a location, contact or poll is stored and listed with, as the inbound side writes it
- * (connection-host/drivers/baileys/normalise.ts): `<latitude>,<longitude>`, the names, the question.
+ * (the summaries of shared/messages/content.ts): `<latitude>,<longitude>`, the names, the question.
  */
 function summaryOf(kind: 'location' | 'contact' | 'poll', f: ContentFields): string {
-  if (kind === 'location') return `${f.location?.latitude},${f.location?.longitude}`;
-  if (kind === 'contact') return (f.contacts ?? []).map((c) => c.name).join(', ');
+  if (kind === 'location') return f.location ? locationSummary(f.location) : '';
+  if (kind === 'contact') return contactsSummary(f.contacts ?? []);
   return f.poll?.question ?? '';
 }
 

@@ -1,7 +1,7 @@
 import { ValidationError } from '#shared/http/errors';
 import { logger } from '#shared/log/logger';
+import type { StoredFile, uploadSink } from '../media/upload.ts';
 import { boundaryOf, type FilePart, readMultipart } from './multipart.ts';
-import type { StoredFile, uploadSink } from './upload.ts';
 
 /**
  * A multipart form of text fields and one file part named `file`, the file streamed to storage as

@@ -5,6 +5,7 @@ import {
   ContactCard,
   List,
   Location,
+  OUTBOUND_MEDIA_KINDS,
   type OutboundContent,
   OutboundKind,
   Poll,
@@ -18,16 +19,6 @@ import { Recipient } from './recipient.ts';
 /** Every native send type: what the network carries, plus stored templates (resolved before sending). */
 export const SendType = z.enum([...OutboundKind.options, 'template']);
 export type SendType = z.infer<typeof SendType>;
-
-const MEDIA_TYPES: ReadonlySet<SendType> = new Set([
-  'image',
-  'pdf',
-  'document',
-  'audio',
-  'video',
-  'voice',
-  'sticker',
-]);
 
 export const TemplateParams = z.array(z.union([z.string().max(1024), z.number()])).max(100);
 
@@ -127,7 +118,7 @@ export const SendBody = z
     if (b.type === 'list' && !b.list) {
       ctx.addIssue({ code: 'custom', path: ['list'], message: 'list is required for type list' });
     }
-    if (MEDIA_TYPES.has(b.type) && !(b.url ?? b.media_url)) {
+    if (OUTBOUND_MEDIA_KINDS.has(b.type) && !(b.url ?? b.media_url)) {
       ctx.addIssue({
         code: 'custom',
         path: ['url'],

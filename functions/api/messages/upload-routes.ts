@@ -5,13 +5,6 @@ import { router } from '#shared/http/context';
 import { ValidationError } from '#shared/http/errors';
 import { must } from '#shared/must';
 import { requireAuth } from '../auth/middleware.ts';
-import { requireReadySession } from '../sessions/service.ts';
-import { buildContent } from './content-builder.ts';
-import { readFileForm } from './file-form.ts';
-import { idempotent } from './idempotency.ts';
-import { newMessageId } from './message-id.ts';
-import type { Accepted } from './send-routes.schema.ts';
-import { acceptSend } from './send-service.ts';
 import {
   checkNetworkLimit,
   type DetectedFile,
@@ -19,7 +12,14 @@ import {
   uploadKeyOf,
   uploadSink,
   uploadUrl,
-} from './upload.ts';
+} from '../media/upload.ts';
+import { requireReadySession } from '../sessions/service.ts';
+import { buildContent } from './content-builder.ts';
+import { readFileForm } from './file-form.ts';
+import { idempotent } from './idempotency.ts';
+import { newMessageId } from './message-id.ts';
+import type { Accepted } from './send-routes.schema.ts';
+import { acceptSend } from './send-service.ts';
 import {
   PathFields,
   PathFormDoc,

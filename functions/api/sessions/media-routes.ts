@@ -8,7 +8,7 @@ import { getMessage } from '#shared/messages/repository';
 import { must } from '#shared/must';
 import { requireSession } from '#shared/sessions/repository';
 import { INLINE_MAX } from '../media/cloud-routes.schema.ts';
-import { PRESIGN_SECONDS } from '../messages/upload.ts';
+import { PRESIGN_SECONDS } from '../media/upload.ts';
 import { messageMediaRoute } from './media-routes.schema.ts';
 
 /**

@@ -36,17 +36,11 @@ function candidatesOf(p: Prepared, s: Scores, cal: Calibration): IntentCandidate
   return all.sort((a, b) => b.score - a.score).slice(0, CANDIDATES_SHOWN);
 }
 
-export function decideFrom(
-  p: Prepared,
-  s: Scores,
-  cal: Calibration,
-  text: string,
-  brain: Brain | undefined,
-  parts: Scores[],
-): IntentDecision {
+/** The decision on a text's scores, with the best candidates it was chosen from. */
+export function decideFrom(...args: Parameters<typeof decideOn>): IntentDecision {
+  const [p, s, cal] = args;
   const candidates = candidatesOf(p, s, cal);
-  const d = decideOn(p, s, cal, text, brain, parts);
-  return { ...d, candidates } as IntentDecision;
+  return { ...decideOn(...args), candidates } as IntentDecision;
 }
 
 type Undescribed<T> = T extends unknown ? Omit<T, 'candidates'> : never;

@@ -182,7 +182,7 @@ function cloudErrorOf(code: number, title: string, details: string): CloudError 
 
 /**
  * Why a message failed, as the Cloud code of the same meaning (docs/webhooks-cloud.md). The host's
- * reasons are sentences (connection-host/media.ts, drivers/baileys/normalise.ts): matched here,
+ * reasons are sentences (connection-host/media.ts, drivers/baileys/outcomes.ts): matched here,
  * with a generic code for anything else. `details` always carries the sentence itself.
  */
 const FAILURES: Array<{ test: RegExp; code: number; title: string }> = [

@@ -3,7 +3,7 @@ import { api, type Session } from './api.ts';
 import { IntentsEditor } from './chatbot-intents.tsx';
 import { KnowledgeEditors, TENANT_WIDE, Templates } from './chatbot-knowledge.tsx';
 import { SessionSwitches } from './chatbot-switches.tsx';
-import { ActionButton, Choice, ErrorText, Field, Form, Head, SessionChoice, Status, useLoad } from './ui.tsx';
+import { Choice, DeleteButton, ErrorText, Field, Form, Head, SessionChoice, Status, useLoad } from './ui.tsx';
 
 interface Rule {
   id: string;
@@ -51,16 +51,11 @@ export function ChatbotPage() {
               <td>{r.keyword}</td>
               <td>{r.replyType === 'ai_response' ? '(AI reply)' : r.response}</td>
               <td>
-                <ActionButton
-                  class="danger"
+                <DeleteButton
                   label={`Delete rule ${r.keyword}`}
-                  onClick={async () => {
-                    await api('DELETE', `/api/v1/chatbot/rules/${r.id}`);
-                    await rules.reload();
-                  }}
-                >
-                  Delete
-                </ActionButton>
+                  path={`/api/v1/chatbot/rules/${r.id}`}
+                  onDeleted={rules.reload}
+                />
               </td>
             </tr>
           ))}

@@ -1,7 +1,18 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, messageOf, request, type Session } from './api.ts';
 import { SessionDetail } from './session-detail.tsx';
-import { ActionButton, Choice, ErrorText, Field, Form, Head, Status, useLoad, when } from './ui.tsx';
+import {
+  ActionButton,
+  Choice,
+  DeleteButton,
+  ErrorText,
+  Field,
+  Form,
+  Head,
+  Status,
+  useLoad,
+  when,
+} from './ui.tsx';
 
 const LIVE_MS = 2000;
 
@@ -58,17 +69,12 @@ export function SessionsPage() {
                   >
                     Reconnect
                   </ActionButton>
-                  <ActionButton
-                    class="danger"
+                  <DeleteButton
                     label={`Delete ${s.name || s.sessionId}`}
-                    onClick={async () => {
-                      if (!confirm(`Log out and delete ${s.name || s.sessionId}?`)) return;
-                      await api('DELETE', `/api/sessions/${s.sessionId}`);
-                      await list.reload();
-                    }}
-                  >
-                    Delete
-                  </ActionButton>
+                    confirm={`Log out and delete ${s.name || s.sessionId}?`}
+                    path={`/api/sessions/${s.sessionId}`}
+                    onDeleted={list.reload}
+                  />
                 </td>
               </tr>
             ))}

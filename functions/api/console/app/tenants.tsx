@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from './api.ts';
-import { ActionButton, ErrorText, Field, Form, Head, Status, useLoad, when } from './ui.tsx';
+import { ActionButton, DeleteButton, ErrorText, Field, Form, Head, Status, useLoad, when } from './ui.tsx';
 
 interface Tenant {
   id: string;
@@ -143,17 +143,14 @@ function TenantDetail({ id }: { id: string }) {
               <td>{when(k.createdAt)}</td>
               <td>
                 {k.status === 'active' && (
-                  <ActionButton
-                    class="danger"
+                  <DeleteButton
                     label={`Revoke key ${k.prefix ?? k.keyId}`}
-                    onClick={async () => {
-                      if (!confirm('Revoke this key and every token it minted?')) return;
-                      await api('DELETE', `${path}/keys/${k.keyId}`);
-                      await keys.reload();
-                    }}
+                    confirm="Revoke this key and every token it minted?"
+                    path={`${path}/keys/${k.keyId}`}
+                    onDeleted={keys.reload}
                   >
                     Revoke
-                  </ActionButton>
+                  </DeleteButton>
                 )}
               </td>
             </tr>

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { messageOf } from './api.ts';
+import { api, messageOf } from './api.ts';
 
 /** An error as the API worded it, announced to screen readers. */
 export function ErrorText({ error }: { error: string | undefined }) {
@@ -94,6 +94,32 @@ export function ActionButton(props: {
       </button>
       <ErrorText error={action.error} />
     </span>
+  );
+}
+
+/**
+ * A danger button that deletes `path` (once `confirm`, when given, is answered yes), then runs
+ * `onDeleted` (the list it stood in reloads); the API's error shows beside it.
+ */
+export function DeleteButton(props: {
+  path: string;
+  label: string;
+  confirm?: string;
+  onDeleted: () => Promise<unknown>;
+  children?: ComponentChildren;
+}) {
+  return (
+    <ActionButton
+      class="danger"
+      label={props.label}
+      onClick={async () => {
+        if (props.confirm && !confirm(props.confirm)) return;
+        await api('DELETE', props.path);
+        await props.onDeleted();
+      }}
+    >
+      {props.children ?? 'Delete'}
+    </ActionButton>
   );
 }
 

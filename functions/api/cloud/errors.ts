@@ -4,7 +4,11 @@ import type { AppEnv } from '#shared/http/context';
 import { type ErrorCode, statusOf, ValidationError } from '#shared/http/errors';
 import { toServiceError } from '#shared/http/service-app';
 
-/** Errors of the Cloud-API-compatible paths in the Cloud API's own shape: its schema, its codes, the middleware. */
+/**
+ * Errors of the Cloud-API-compatible paths in the Cloud API's own shape: its schema, its codes, the
+ * middleware. Both rooms with such paths use it (messages/ to send, media/ for media ids), so it is
+ * neither's: each imports it and neither imports the other for it.
+ */
 
 export const CloudError = z
   .object({

@@ -41,7 +41,8 @@ export async function detectFile(bytes: Uint8Array, declaredType: string | undef
   return { type: kindOfMimetype(mimetype), mimetype };
 }
 
-function kindOfMimetype(mime: string): UploadType {
+/** The kind to send a file of this MIME type as. */
+export function kindOfMimetype(mime: string): UploadType {
   if (mime === 'application/pdf') return 'pdf';
   if (mime.startsWith('image/')) return 'image';
   if (mime.startsWith('video/')) return 'video';

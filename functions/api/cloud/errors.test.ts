@@ -7,7 +7,7 @@ import {
   ServiceError,
   ValidationError,
 } from '#shared/http/errors';
-import { CloudError, cloudError } from './cloud-errors.ts';
+import { CloudError, cloudError } from './errors.ts';
 
 /** docs/messaging.md, "Errors on this path": our code → HTTP status, Cloud API code and subcode. */
 const EXPECTED = {
