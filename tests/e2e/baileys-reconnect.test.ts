@@ -7,6 +7,7 @@ import {
 } from '../support/baileys-host.ts';
 import { waitFor } from '../support/client.ts';
 import {
+  addShopAndAsha,
   type Companion,
   type FakeNetwork,
   type FakeUser,
@@ -55,8 +56,7 @@ const deliveredOnce = (id: string) => storedOnce(admin, hook, sessionId, id);
 beforeAll(async () => {
   net = await startFakeNetwork();
   net.on('login', () => logins++);
-  me = net.addUser({ phone: '919811100077', name: 'Shop' });
-  asha = net.addUser({ phone: '14155550177', name: 'Asha' });
+  ({ me, asha } = addShopAndAsha(net, { me: '919811100077', asha: '14155550177' }));
   ({ hook, stack, admin, sessionId, device } = await startLinkedStack(net, me, {
     prefix: 'br',
     env: {

@@ -1,7 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { expect } from 'vitest';
 import { sessionReady, waitFor } from './client.ts';
-import { type Companion, type FakeNetwork, type FakeUser, startFakeNetwork } from './fake-network/index.ts';
+import {
+  addShopAndAsha,
+  type Companion,
+  type FakeNetwork,
+  type FakeUser,
+  startFakeNetwork,
+} from './fake-network/index.ts';
 import { jsonClient } from './http.ts';
 import { webhookTo } from './listeners.ts';
 import { spawnApi, spawnNode, spawnScript, stopProcess } from './processes.ts';
@@ -68,8 +74,7 @@ export async function startBaileysStack(
 /** The fake network with the shop's account (`me`, whose device a session links) and a contact, Asha. */
 export async function shopNetwork(phones: { me: string; asha: string }) {
   const net = await startFakeNetwork();
-  const me = net.addUser({ phone: phones.me, name: 'Shop' });
-  return { net, me, asha: net.addUser({ phone: phones.asha, name: 'Asha' }) };
+  return { net, ...addShopAndAsha(net, phones) };
 }
 
 /**
