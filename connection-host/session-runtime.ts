@@ -15,14 +15,16 @@ import {
   TERMINAL,
 } from './ready-waiters.ts';
 import { ReconnectTracker } from './reconnect-policy.ts';
+import { ReconnectSchedule } from './reconnect-schedule.ts';
 import type { RuntimeOptions } from './runtime-options.ts';
 import { type HostEventBody, SessionEvents } from './session-events.ts';
 import { SESSION_CACHE_BYTES } from './session-memory.ts';
+import { ZombieWatch } from './zombie-watch.ts';
 
 /**
  * One session's live link: connects through the driver, reports every state change, reconnects by
- * the documented policy (reconnect-policy.ts), and probes a READY link that has gone quiet (zombie
- * detection). What the link reports goes on as host events through session-events.ts; commands
+ * the documented policy (reconnect-policy.ts), and has a READY link that has gone quiet probed
+ * (zombie-watch.ts). What the link reports goes on as host events through session-events.ts; commands
  * wait for READY through ready-waiters.ts.
  */
 export class SessionRuntime {
@@ -35,9 +37,8 @@ export class SessionRuntime {
   private generation = 0;
   private stopped = false;
   private ended = false;
-  private lastActivity = Date.now();
-  private reconnectTimer?: NodeJS.Timeout;
-  private zombieTimer?: NodeJS.Timeout;
+  private readonly schedule: ReconnectSchedule;
+  private readonly zombie: ZombieWatch;
   private readonly readyWaiters = new ReadyWaiters();
   private endReason?: string;
   /** LID → phone as the network revealed them to this session, kept across links and handed to the driver. */
@@ -54,10 +55,20 @@ export class SessionRuntime {
   ) {
     this.pacer = new Pacer(opts.sendIntervalMs);
     this.log = logger.child({ sessionId: request.sessionId });
+    this.schedule = new ReconnectSchedule(this.reconnects, opts, this.log);
     const handoff =
       opts.handoff ??
       (opts.emitEvent ? new Handoff({ send: opts.emitEvent, putMedia: putMediaInS3 }) : hostHandoff());
     this.events = new SessionEvents(() => this.request, handoff, this.lids);
+    this.zombie = new ZombieWatch(
+      opts.zombieIdleMs,
+      () => (this.status === 'READY' ? this.link : undefined),
+      async (err) => {
+        this.log.warn({ err }, 'zombie link: reconnecting');
+        await this.detach();
+        await this.onClose({ kind: 'transient', reason: `no sign of life: ${err.message}` });
+      },
+    );
   }
 
   get sessionId() {
@@ -83,8 +94,7 @@ export class SessionRuntime {
     this.stopped = false;
     await this.events.start();
     await this.open();
-    this.zombieTimer = setInterval(() => void this.checkZombie(), Math.max(1000, this.opts.zombieIdleMs / 2));
-    this.zombieTimer.unref();
+    this.zombie.start();
   }
 
   /**
@@ -119,13 +129,18 @@ export class SessionRuntime {
 
   /** Closes the socket and keeps auth (shard handed over, host stopping). */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.reconnectTimer);
-    clearInterval(this.zombieTimer);
+    this.halt();
     this.readyWaiters.wake({ error: this.notComing() });
     await this.detach();
     // What the link reported up to its close is on the queue or on disk before the host moves on.
     await this.events.handedOn();
+  }
+
+  /** No more attempts or probes on this runtime (stopped, logged out or ended). */
+  private halt(): void {
+    this.stopped = true;
+    this.schedule.cancel();
+    this.zombie.stop();
   }
 
   /**
@@ -134,7 +149,7 @@ export class SessionRuntime {
    */
   async reconnectNow(): Promise<void> {
     if (this.stopped) return;
-    clearTimeout(this.reconnectTimer);
+    this.schedule.cancel();
     this.reconnects.reset();
     await this.detach();
     await this.open();
@@ -149,9 +164,7 @@ export class SessionRuntime {
   }
 
   async logout(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.reconnectTimer);
-    clearInterval(this.zombieTimer);
+    this.halt();
     this.generation++;
     if (this.link)
       await this.link.logout().catch((err) => this.log.warn({ err }, 'logout at network failed'));
@@ -172,7 +185,7 @@ export class SessionRuntime {
       onOpen: ({ mobile }) => {
         if (!current()) return;
         this.reconnects.opened();
-        this.lastActivity = Date.now();
+        this.zombie.touch();
         void this.report('READY', { mobile }).then(() => {
           if (current() && this.status === 'READY' && this.link) this.readyWaiters.wake({ link: this.link });
         });
@@ -186,9 +199,7 @@ export class SessionRuntime {
           log: this.log,
         }),
       ...this.events.forwarding(),
-      onActivity: () => {
-        this.lastActivity = Date.now();
-      },
+      onActivity: () => this.zombie.touch(),
       onRestriction: (restriction) => void this.onRestriction(restriction),
     };
     try {
@@ -228,20 +239,15 @@ export class SessionRuntime {
 
   /** RECONNECTING, then the next attempt after the capped, jittered backoff. Never gives up. */
   private async retryLater(reason: string): Promise<void> {
-    const delay = this.reconnects.nextDelay(this.opts.reconnectBaseMs, this.opts.reconnectMaxDelayMs);
-    clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = setTimeout(() => void this.open(), delay);
-    await this.recordReconnect(Date.now() + delay);
+    await this.schedule.later(() => void this.open());
     await this.report('RECONNECTING', { reason });
   }
 
   /** A terminal status: no more links; the owner forgets this runtime, a later connect starts anew. */
   private async end(status: 'LOGGED_OUT' | 'FAILED' | 'DISCONNECTED', reason: string): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.reconnectTimer);
-    clearInterval(this.zombieTimer);
+    this.halt();
     this.endReason = reason;
-    await this.recordReconnect(undefined);
+    await this.schedule.record(undefined);
     await this.report(status, { reason });
     this.finish();
   }
@@ -253,37 +259,12 @@ export class SessionRuntime {
     this.opts.onEnded?.(this);
   }
 
-  private async recordReconnect(nextRetryAt: number | undefined): Promise<void> {
-    if (!this.opts.recordReconnect) return;
-    try {
-      await this.opts.recordReconnect(this.reconnects.state(nextRetryAt));
-    } catch (err) {
-      this.log.warn({ err }, 'reconnect state not recorded');
-    }
-  }
-
   /**
    * Probes the READY link now, however recently it showed life (a send it took went unanswered); a
    * link that fails the probe is closed and reconnected. Resolves once that is decided.
    */
   checkLink(): Promise<void> {
-    return this.checkZombie(true);
-  }
-
-  private async checkZombie(now = false): Promise<void> {
-    if (this.status !== 'READY' || !this.link) return;
-    if (!now && Date.now() - this.lastActivity < this.opts.zombieIdleMs) return;
-    try {
-      await Promise.race([
-        this.link.probe(),
-        new Promise((_, rej) => setTimeout(() => rej(new Error('probe timed out')), 10_000)),
-      ]);
-      this.lastActivity = Date.now();
-    } catch (err) {
-      this.log.warn({ err }, 'zombie link: reconnecting');
-      await this.detach();
-      await this.onClose({ kind: 'transient', reason: `no sign of life: ${(err as Error).message}` });
-    }
+    return this.zombie.check(true);
   }
 
   /**

@@ -3,21 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BaileysStack,
   historyOf,
-  linkByQr,
-  startBaileysStack,
+  shopNetwork,
+  startLinkedStack,
+  stopLinked,
   deliveredOnce as storedOnce,
 } from '../support/baileys-host.ts';
 import { commandFinished, waitFor } from '../support/client.ts';
-import {
-  type Companion,
-  type FakeNetwork,
-  type FakeUser,
-  startFakeNetwork,
-} from '../support/fake-network/index.ts';
+import type { Companion, FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
 import type { jsonClient } from '../support/http.ts';
-import { webhookTo } from '../support/listeners.ts';
 import { stopProcess } from '../support/processes.ts';
-import { startReceiver } from '../support/webhook-receiver.ts';
+import type { startReceiver } from '../support/webhook-receiver.ts';
 
 /**
  * What happens to messages, end to end, with the real connection host process and the Baileys
@@ -45,28 +40,17 @@ const deliveredOnce = (id: string) => storedOnce(admin, hook, sessionId, id);
 const commandDone = (commandId: string) => commandFinished(admin, commandId, 45_000);
 
 beforeAll(async () => {
-  net = await startFakeNetwork();
-  me = net.addUser({ phone: '919811100088', name: 'Shop' });
-  asha = net.addUser({ phone: '14155550188', name: 'Asha' });
+  ({ net, me, asha } = await shopNetwork({ me: '919811100088', asha: '14155550188' }));
   bob = net.addUser({ phone: '14155550189', name: 'Bob' });
   carol = net.addUser({ phone: '14155550190', name: 'Carol' });
-  hook = await startReceiver();
-  stack = await startBaileysStack(net, {
+  ({ hook, stack, admin, host, sessionId, device } = await startLinkedStack(net, me, {
     prefix: 'bd',
     // A killed host's shard lease runs out quickly for the next one.
-    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', LEASE_TTL_MS: '3000' },
-  });
-  admin = stack.admin;
-  host = stack.startHost();
-  await webhookTo(admin, hook);
-  ({ sessionId, device } = await linkByQr(admin, me));
+    env: { LEASE_TTL_MS: '3000' },
+  }));
 }, 90_000);
 
-afterAll(async () => {
-  await stack?.stop();
-  await net?.close();
-  await hook?.close();
-});
+afterAll(() => stopLinked(stack, net, hook));
 
 describe('Baileys delivery on the fake network (real host process)', () => {
   it('an error ack makes a sent message failed with the reason (history and webhook); a read receipt makes one read', async () => {

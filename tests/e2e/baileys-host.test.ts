@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BaileysStack, linkByQr, startBaileysStack } from '../support/baileys-host.ts';
+import { type BaileysStack, linkByQr, shopNetwork, startBaileysStack } from '../support/baileys-host.ts';
 import { waitFor } from '../support/client.ts';
-import { type FakeNetwork, type FakeUser, startFakeNetwork } from '../support/fake-network/index.ts';
+import type { FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
 import { stopProcess } from '../support/processes.ts';
 
 /**
@@ -15,9 +15,7 @@ let me: FakeUser;
 let asha: FakeUser;
 
 beforeAll(async () => {
-  net = await startFakeNetwork();
-  me = net.addUser({ phone: '919811100001', name: 'Shop' });
-  asha = net.addUser({ phone: '14155550122', name: 'Asha' });
+  ({ net, me, asha } = await shopNetwork({ me: '919811100001', asha: '14155550122' }));
 });
 
 afterAll(async () => {

@@ -1,20 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BaileysStack,
-  linkByQr,
-  startBaileysStack,
+  startLinkedStack,
+  stopLinked,
   deliveredOnce as storedOnce,
 } from '../support/baileys-host.ts';
 import { waitFor } from '../support/client.ts';
 import {
+  addShopAndAsha,
   type Companion,
   type FakeNetwork,
   type FakeUser,
   startFakeNetwork,
 } from '../support/fake-network/index.ts';
 import type { jsonClient } from '../support/http.ts';
-import { webhookTo } from '../support/listeners.ts';
-import { startReceiver } from '../support/webhook-receiver.ts';
+import type { startReceiver } from '../support/webhook-receiver.ts';
 
 /**
  * The reconnect policy (docs/sessions.md) end to end: the real connection host process with the
@@ -56,29 +56,18 @@ const deliveredOnce = (id: string) => storedOnce(admin, hook, sessionId, id);
 beforeAll(async () => {
   net = await startFakeNetwork();
   net.on('login', () => logins++);
-  me = net.addUser({ phone: '919811100077', name: 'Shop' });
-  asha = net.addUser({ phone: '14155550177', name: 'Asha' });
-  hook = await startReceiver();
-  stack = await startBaileysStack(net, {
+  ({ me, asha } = addShopAndAsha(net, { me: '919811100077', asha: '14155550177' }));
+  ({ hook, stack, admin, sessionId, device } = await startLinkedStack(net, me, {
     prefix: 'br',
     env: {
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       RECONNECT_BASE_MS: '600',
       RECONNECT_MAX_DELAY_MS: '1200',
       RECONNECT_MAX_FAILURES: String(MAX_FAILURES),
     },
-  });
-  admin = stack.admin;
-  stack.startHost();
-  await webhookTo(admin, hook);
-  ({ sessionId, device } = await linkByQr(admin, me));
+  }));
 }, 90_000);
 
-afterAll(async () => {
-  await stack?.stop();
-  await net?.close();
-  await hook?.close();
-});
+afterAll(() => stopLinked(stack, net, hook));
 
 describe('Baileys reconnect policy on the fake network', () => {
   it('comes back by itself after a 500 stream error; a text sent meanwhile arrives exactly once', async () => {

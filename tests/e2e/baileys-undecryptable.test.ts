@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BaileysStack, historyOf, linkByQr, startBaileysStack } from '../support/baileys-host.ts';
+import {
+  type BaileysStack,
+  historyOf,
+  shopNetwork,
+  startLinkedStack,
+  stopLinked,
+} from '../support/baileys-host.ts';
 import { waitFor } from '../support/client.ts';
-import { type FakeNetwork, type FakeUser, startFakeNetwork } from '../support/fake-network/index.ts';
+import type { FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
 import type { jsonClient } from '../support/http.ts';
-import { webhookTo } from '../support/listeners.ts';
 import { must } from '../support/must.ts';
 import { openStream } from '../support/sse-client.ts';
-import { startReceiver } from '../support/webhook-receiver.ts';
+import type { startReceiver } from '../support/webhook-receiver.ts';
 
 /**
  * A message the device cannot decrypt, end to end with the real host process and the Baileys
@@ -29,15 +34,8 @@ const inbound = () => historyOf(admin, sessionId, 'inbound');
 const streamed = (id: string) => stream.events.filter((e) => e.id?.endsWith(`#${id}`)).map((e) => e.json);
 
 beforeAll(async () => {
-  net = await startFakeNetwork();
-  me = net.addUser({ phone: '919811100077', name: 'Shop' });
-  asha = net.addUser({ phone: '14155550177', name: 'Asha' });
-  hook = await startReceiver();
-  stack = await startBaileysStack(net, { prefix: 'bu', env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
-  admin = stack.admin;
-  stack.startHost();
-  await webhookTo(admin, hook);
-  ({ sessionId } = await linkByQr(admin, me));
+  ({ net, me, asha } = await shopNetwork({ me: '919811100077', asha: '14155550177' }));
+  ({ hook, stack, admin, sessionId } = await startLinkedStack(net, me, { prefix: 'bu' }));
   const portalId: string = (await admin.get('/api/portal')).body.portal_id;
   stream = await openStream(portalId, { base: stack.baseUrl });
   await stream.connected;
@@ -45,9 +43,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stream?.close();
-  await stack?.stop();
-  await net?.close();
-  await hook?.close();
+  await stopLinked(stack, net, hook);
 });
 
 describe('undecryptable messages (Baileys on the fake network)', () => {

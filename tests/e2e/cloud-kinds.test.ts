@@ -22,6 +22,7 @@ import { toSticker } from '../../connection-host/sticker.ts';
 import { newTenant, readySession } from '../support/client.ts';
 import { cloudClient } from '../support/cloud-client.ts';
 import { fixtures, mediaServer } from '../support/media-server.ts';
+import { DELIVERY_DAY_SECTIONS } from '../support/message-fixtures.ts';
 import { must } from '../support/must.ts';
 import { outboxWith } from '../support/outbox.ts';
 
@@ -112,16 +113,7 @@ describe('Cloud API message kinds', () => {
       list: {
         body: '*Delivery*\n\nWhen shall we deliver?\n\nReply any time',
         button: 'Pick a day',
-        sections: [
-          {
-            title: 'This week',
-            rows: [
-              { id: 'day-mon', title: 'Monday', description: 'after 5 pm' },
-              { id: 'day-tue', title: 'Tuesday' },
-            ],
-          },
-          { title: 'Later', rows: [{ id: 'day-next', title: 'Next week' }] },
-        ],
+        sections: DELIVERY_DAY_SECTIONS,
       },
     });
   });

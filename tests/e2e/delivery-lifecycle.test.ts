@@ -8,13 +8,23 @@ import { startReceiver } from '../support/webhook-receiver.ts';
 
 const sim = api();
 
+/** A new tenant with its webhook pointed at a fresh receiver and a READY session; the caller closes `hook`. */
+async function hookedSession() {
+  const t = await newTenant();
+  const hook = await startReceiver();
+  try {
+    await webhookTo(t.api, hook);
+    return { t, hook, s: await readySession(t.api) };
+  } catch (err) {
+    await hook.close();
+    throw err;
+  }
+}
+
 describe('outbound delivery', () => {
   it('moves a message queued → sent → delivered → read, in history and on the webhook', async () => {
-    const t = await newTenant();
-    const hook = await startReceiver();
+    const { t, hook, s } = await hookedSession();
     try {
-      await webhookTo(t.api, hook);
-      const s = await readySession(t.api);
       const sent = await t.api.post('/api/messages/send', {
         sessionId: s.sessionId,
         to: '919822200001',
@@ -62,12 +72,9 @@ describe('outbound delivery', () => {
   });
 
   it('fails a message whose media cannot be fetched, with the reason on the webhook', async () => {
-    const t = await newTenant();
     const media = await mediaServer({});
-    const hook = await startReceiver();
+    const { t, hook, s } = await hookedSession();
     try {
-      await webhookTo(t.api, hook);
-      const s = await readySession(t.api);
       const sent = await t.api.post('/api/messages/send', {
         sessionId: s.sessionId,
         to: '919822200002',

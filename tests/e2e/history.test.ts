@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveMessage } from '#shared/messages/repository';
 import { api, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { fixtures, mediaServer } from '../support/media-server.ts';
+import { NO_MEDIA } from '../support/message-fixtures.ts';
 import { must } from '../support/must.ts';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
@@ -275,14 +276,7 @@ describe('GET /api/public/portal/{portal_id}/live-messages', () => {
       type: 'text',
       message: 'Is the clinic open?',
       timestamp: expect.any(Number),
-      media: {
-        hasMedia: false,
-        mediaType: null,
-        mediaUrl: null,
-        stt_transcription: null,
-        confidence: null,
-        ocr_text: null,
-      },
+      media: NO_MEDIA,
     });
     expect(asha.timestamp).toBeGreaterThan(Date.now() - 120_000);
     const lid = r.body.messages.find((m: { messageId: string }) => m.messageId === ids.lid);

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/local/free-port.ts';
-import { type BaileysStack, linkByQr, startBaileysStack } from '../support/baileys-host.ts';
+import { type BaileysStack, linkByQr, shopNetwork, startBaileysStack } from '../support/baileys-host.ts';
 import { waitFor } from '../support/client.ts';
-import { type FakeNetwork, type FakeUser, startFakeNetwork } from '../support/fake-network/index.ts';
+import type { FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
 import { dockerIgnore, replayDockerfile } from '../support/image-build.ts';
 import { must } from '../support/must.ts';
 
@@ -17,9 +17,7 @@ let me: FakeUser;
 let asha: FakeUser;
 
 beforeAll(async () => {
-  net = await startFakeNetwork();
-  me = net.addUser({ phone: '919811100071', name: 'Shop' });
-  asha = net.addUser({ phone: '14155550171', name: 'Asha' });
+  ({ net, me, asha } = await shopNetwork({ me: '919811100071', asha: '14155550171' }));
 });
 
 afterAll(async () => {

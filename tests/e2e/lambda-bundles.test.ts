@@ -3,6 +3,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { bundleLambda } from '../../infra/lambda-bundle.ts';
+import { httpApiEvent } from '../support/api-gateway-event.ts';
 import { must } from '../support/must.ts';
 
 /**
@@ -32,31 +33,18 @@ function invoke(
   headers: Record<string, string> = {},
 ): Reply {
   const [rawPath, rawQueryString = ''] = path.split('?');
-  const event = {
-    version: '2.0',
-    routeKey: '$default',
-    rawPath,
+  const event = httpApiEvent({
+    method,
+    rawPath: must(rawPath, 'rawPath'),
     rawQueryString,
     headers: {
-      host: 'api.example.test',
       'content-type': 'application/json',
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...headers,
     },
-    requestContext: {
-      accountId: '123456789012',
-      apiId: 'local',
-      domainName: 'api.example.test',
-      requestId: `r${Math.random()}`,
-      routeKey: '$default',
-      stage: '$default',
-      time: new Date().toUTCString(),
-      timeEpoch: Date.now(),
-      http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bundle-test' },
-    },
     body: body === undefined ? undefined : JSON.stringify(body),
-    isBase64Encoded: false,
-  };
+    userAgent: 'bundle-test',
+  });
   return runHandler(dir, event, { PAYMENT_UPI_ID: 'shop@okaxis', PAYMENT_UPI_NAME: 'Bundle Shop' })
     .reply as Reply;
 }

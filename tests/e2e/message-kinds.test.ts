@@ -4,7 +4,7 @@ import { fromVCard } from '#shared/messages/vcard';
 import { messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { listenTo } from '../support/listeners.ts';
 import { must } from '../support/must.ts';
-import { outboxWith } from '../support/outbox.ts';
+import { outboxWith, sendEach } from '../support/outbox.ts';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -49,12 +49,7 @@ describe('POST /api/messages/send: location, contact and poll', () => {
         poll: { question: 'Toppings?', options: ['Cheese', 'Olives'], multiple: true },
       },
     ];
-    const ids: string[] = [];
-    for (const b of bodies) {
-      const r = await t.api.post('/api/messages/send', b);
-      expect(r.status, JSON.stringify(r.body)).toBe(202);
-      ids.push(r.body.messageId);
-    }
+    const ids = await sendEach(t.api, bodies);
     const out = await outboxWith(s.sessionId, bodies.length);
     expect(out.map((m) => m.id)).toEqual(ids);
     const [place, point, cards, poll, multi] = out;

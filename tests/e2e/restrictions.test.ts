@@ -13,6 +13,19 @@ import { startReceiver } from '../support/webhook-receiver.ts';
  * and sends to chats the session has no history with are refused (429 NEW_CHATS_RESTRICTED) while
  * existing chats keep working. Its lifting is reported and sends to new chats are accepted again.
  */
+
+/** Puts a READY `session.status` carrying `restriction` on the events queue, as the host reports one. */
+const reportRestriction = (tenantId: string, sessionId: string, restriction: unknown) =>
+  sendJson(names.eventsQueue(), {
+    kind: 'session.status',
+    tenantId,
+    sessionId,
+    at: Date.now(),
+    status: 'READY',
+    restriction,
+    fence: 1_000_000,
+  });
+
 describe('network restrictions on new chats', () => {
   it('shows the time-lock, refuses new chats while it holds, and lets go when it is lifted', async () => {
     const t = await newTenant();
@@ -34,14 +47,10 @@ describe('network restrictions on new chats', () => {
       });
 
       const until = Date.now() + 3_600_000;
-      await sendJson(names.eventsQueue(), {
-        kind: 'session.status',
-        tenantId: t.id,
-        sessionId: s.sessionId,
-        at: Date.now(),
-        status: 'READY',
-        restriction: { reason: 'reachout_timelock', until, detail: 'BIZ_QUALITY' },
-        fence: 1_000_000,
+      await reportRestriction(t.id, s.sessionId, {
+        reason: 'reachout_timelock',
+        until,
+        detail: 'BIZ_QUALITY',
       });
       const info = await waitFor(async () => {
         const r = await t.api.get(`/api/sessions/${s.sessionId}`);
@@ -87,15 +96,7 @@ describe('network restrictions on new chats', () => {
       });
       expect(existing.status).toBe(202);
 
-      await sendJson(names.eventsQueue(), {
-        kind: 'session.status',
-        tenantId: t.id,
-        sessionId: s.sessionId,
-        at: Date.now(),
-        status: 'READY',
-        restriction: null,
-        fence: 1_000_000,
-      });
+      await reportRestriction(t.id, s.sessionId, null);
       await waitFor(async () => {
         const r = await t.api.get(`/api/sessions/${s.sessionId}`);
         return r.body.session.restriction === null ? true : undefined;

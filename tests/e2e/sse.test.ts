@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
+import { NO_MEDIA } from '../support/message-fixtures.ts';
 import { openStream } from '../support/sse-client.ts';
 
 const streams: Array<{ close(): Promise<void> }> = [];
@@ -50,14 +51,7 @@ describe('tenant SSE stream', () => {
       type: 'text',
       message: 'hello stream',
       timestamp: expect.any(Number),
-      media: {
-        hasMedia: false,
-        mediaType: null,
-        mediaUrl: null,
-        stt_transcription: null,
-        confidence: null,
-        ocr_text: null,
-      },
+      media: NO_MEDIA,
     });
     expect(Math.abs(e?.json.timestamp - Date.now())).toBeLessThan(60_000);
     // The id's time is when the message joined the feed (stored): at or after its network time.

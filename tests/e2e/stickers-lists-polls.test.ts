@@ -6,8 +6,9 @@ import { toSticker } from '../../connection-host/sticker.ts';
 import { api, messageStored, newTenant, readySession, simInbound, waitFor } from '../support/client.ts';
 import { listenTo } from '../support/listeners.ts';
 import { fixtures, type MediaFile, mediaServer } from '../support/media-server.ts';
+import { DELIVERY_DAY_SECTIONS } from '../support/message-fixtures.ts';
 import { must } from '../support/must.ts';
-import { outboxWith } from '../support/outbox.ts';
+import { outboxWith, sendEach } from '../support/outbox.ts';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -36,16 +37,7 @@ async function setup() {
 const LIST = {
   body: 'When shall we deliver?',
   button: 'Pick a day',
-  sections: [
-    {
-      title: 'This week',
-      rows: [
-        { id: 'day-mon', title: 'Monday', description: 'after 5 pm' },
-        { id: 'day-tue', title: 'Tuesday' },
-      ],
-    },
-    { title: 'Later', rows: [{ id: 'day-next', title: 'Next week' }] },
-  ],
+  sections: DELIVERY_DAY_SECTIONS,
 };
 
 describe('stickers and lists', () => {
@@ -58,12 +50,7 @@ describe('stickers and lists', () => {
       { sessionId: s.sessionId, to, type: 'sticker', url: media.url('sticker.webp') },
       { sessionId: s.sessionId, to, type: 'list', list: LIST },
     ];
-    const ids: string[] = [];
-    for (const b of bodies) {
-      const r = await t.api.post('/api/messages/send', b);
-      expect(r.status, JSON.stringify(r.body)).toBe(202);
-      ids.push(r.body.messageId);
-    }
+    const ids = await sendEach(t.api, bodies);
     const out = await outboxWith(s.sessionId, bodies.length);
     expect(out.map((m) => m.id)).toEqual(ids);
     const [converted, kept, list] = out;

@@ -1,6 +1,7 @@
 import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../scripts/local/free-port.ts';
+import { httpApiEvent } from '../support/api-gateway-event.ts';
 import { must } from '../support/must.ts';
 
 /**
@@ -12,25 +13,8 @@ import { must } from '../support/must.ts';
 type Reply = { statusCode: number; headers: Record<string, string>; body: string };
 type Handler = (event: unknown, context: unknown) => Promise<Reply>;
 
-const event = (rawPath: string, rawQueryString = '', headers: Record<string, string> = {}) => ({
-  version: '2.0',
-  routeKey: '$default',
-  rawPath,
-  rawQueryString,
-  headers: { host: 'api.example.test', ...headers },
-  requestContext: {
-    accountId: '123456789012',
-    apiId: 'local',
-    domainName: 'api.example.test',
-    requestId: `r${Math.random()}`,
-    routeKey: '$default',
-    stage: '$default',
-    time: new Date().toUTCString(),
-    timeEpoch: Date.now(),
-    http: { method: 'GET', path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' },
-  },
-  isBase64Encoded: false,
-});
+const event = (rawPath: string, rawQueryString = '', headers: Record<string, string> = {}) =>
+  httpApiEvent({ rawPath, rawQueryString, headers });
 
 const saved = { ...process.env };
 let errorLogs: unknown[][] = [];

@@ -3,7 +3,7 @@ import { getBinaryNodeChild } from '@whiskeysockets/baileys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallUpdate } from '#shared/events/types';
 import type { DriverLink } from '../../connection-host/drivers/driver.ts';
-import { type DriverNetwork, linkThenLogin, startDriverNetwork } from '../support/baileys-driver-rig.ts';
+import { type DriverNetwork, linkThenLogin, startShopNetwork } from '../support/baileys-driver-rig.ts';
 import type { Companion, FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
 
 /**
@@ -27,10 +27,7 @@ const request = {
 };
 
 beforeAll(async () => {
-  rig = await startDriverNetwork('bcl');
-  net = rig.net;
-  me = net.addUser({ phone: '919876543266', name: 'Shop' });
-  asha = net.addUser({ phone: '14155550166', name: 'Asha' });
+  ({ rig, net, me, asha } = await startShopNetwork('bcl', { me: '919876543266', asha: '14155550166' }));
 });
 
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { fromVCard, toVCard } from '#shared/messages/vcard';
 import { AUTH_CREDS_SK, authPk } from '#shared/store/keys';
 import { authTable } from '#shared/store/tables';
 import { type DriverLink, SendRefusedError } from '../../connection-host/drivers/driver.ts';
-import { type DriverNetwork, recorder, startDriverNetwork } from '../support/baileys-driver-rig.ts';
+import { type DriverNetwork, recorder, startShopNetwork } from '../support/baileys-driver-rig.ts';
 import type { Companion, FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
 import { must } from '../support/must.ts';
 
@@ -37,10 +37,7 @@ const driver = () =>
   });
 
 beforeAll(async () => {
-  rig = await startDriverNetwork('bln');
-  net = rig.net;
-  me = net.addUser({ phone: '919876543210', name: 'Shop' });
-  asha = net.addUser({ phone: '14155550100', name: 'Asha' });
+  ({ rig, net, me, asha } = await startShopNetwork('bln', { me: '919876543210', asha: '14155550100' }));
 });
 
 afterAll(async () => {

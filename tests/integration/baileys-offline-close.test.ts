@@ -5,7 +5,7 @@ import {
   type DriverNetwork,
   linkThenLogin,
   recorder,
-  startDriverNetwork,
+  startShopNetwork,
 } from '../support/baileys-driver-rig.ts';
 import type { Companion, FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
 
@@ -53,10 +53,7 @@ async function replayInterrupted(tag: string) {
 }
 
 beforeAll(async () => {
-  rig = await startDriverNetwork('boc');
-  net = rig.net;
-  me = net.addUser({ phone: '919876543244', name: 'Shop' });
-  asha = net.addUser({ phone: '14155550144', name: 'Asha' });
+  ({ rig, net, me, asha } = await startShopNetwork('boc', { me: '919876543244', asha: '14155550144' }));
 });
 
 afterAll(async () => {

@@ -12,7 +12,7 @@ import {
   type DriverNetwork,
   linkThenLogin,
   recorder,
-  startDriverNetwork,
+  startShopNetwork,
 } from '../support/baileys-driver-rig.ts';
 import type { Companion, FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
 
@@ -35,10 +35,7 @@ const poll = <T>(fn: () => T) => expect.poll(fn, { timeout: 15_000 });
 const sessionId = `s-${randomBytes(4).toString('hex')}`;
 
 beforeAll(async () => {
-  rig = await startDriverNetwork('brs');
-  net = rig.net;
-  me = net.addUser({ phone: '919876543244', name: 'Shop' });
-  asha = net.addUser({ phone: '14155550144', name: 'Asha' });
+  ({ rig, net, me, asha } = await startShopNetwork('brs', { me: '919876543244', asha: '14155550144' }));
 });
 
 afterAll(async () => {

@@ -8,9 +8,9 @@ import {
   type DriverNetwork,
   linkThenLogin,
   recorder,
-  startDriverNetwork,
+  startShopNetwork,
 } from '../support/baileys-driver-rig.ts';
-import type { FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
+import type { FakeUser } from '../support/fake-network/index.ts';
 import { must } from '../support/must.ts';
 
 /**
@@ -22,7 +22,6 @@ import { must } from '../support/must.ts';
 
 const TENANT = 't-retry';
 let rig: DriverNetwork;
-let net: FakeNetwork;
 let me: FakeUser;
 let asha: FakeUser;
 const poll = <T>(fn: () => T) => expect.poll(fn, { timeout: 15_000 });
@@ -54,10 +53,7 @@ const outbound = (messageId: string, kind: string, extra: Record<string, string>
   });
 
 beforeAll(async () => {
-  rig = await startDriverNetwork('brt');
-  net = rig.net;
-  me = net.addUser({ phone: '919876543233', name: 'Shop' });
-  asha = net.addUser({ phone: '14155550133', name: 'Asha' });
+  ({ rig, me, asha } = await startShopNetwork('brt', { me: '919876543233', asha: '14155550133' }));
 });
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import type { Command } from '#shared/commands/types';
 import type { HostEvent } from '#shared/events/types';
 import { applyCommand, type CommandContext, SEND_ATTEMPTS } from '../../connection-host/commands.ts';
 import { SessionRuntime } from '../../connection-host/session-runtime.ts';
-import { type DriverNetwork, startDriverNetwork } from '../support/baileys-driver-rig.ts';
+import { type DriverNetwork, startShopNetwork } from '../support/baileys-driver-rig.ts';
 import type { FakeNetwork, FakeUser } from '../support/fake-network/index.ts';
 
 /**
@@ -50,10 +50,7 @@ function send(text: string) {
 }
 
 beforeAll(async () => {
-  rig = await startDriverNetwork('bsa');
-  net = rig.net;
-  me = net.addUser({ phone: '919876543255', name: 'Shop' });
-  asha = net.addUser({ phone: '14155550155', name: 'Asha' });
+  ({ rig, net, me, asha } = await startShopNetwork('bsa', { me: '919876543255', asha: '14155550155' }));
   rt = new SessionRuntime(
     { tenantId: TENANT, sessionId, method: 'qr' },
     rig.driver({ sendAckTimeoutMs: ACK_TIMEOUT_MS }),

@@ -13,6 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logger } from '#shared/log/logger';
 import {
+  addShopAndAsha,
   type Companion,
   type FakeNetwork,
   type FakeUser,
@@ -37,8 +38,7 @@ beforeAll(async () => {
   net = await startFakeNetwork();
   untrust = net.trustInThisProcess();
   dir = await mkdtemp(join(tmpdir(), 'fake-network-'));
-  me = net.addUser({ phone: '919800000001', name: 'Shop' });
-  asha = net.addUser({ phone: '14155550111', name: 'Asha' });
+  ({ me, asha } = addShopAndAsha(net, { me: '919800000001', asha: '14155550111' }));
 });
 
 afterAll(async () => {

@@ -16,7 +16,7 @@ import type {
 } from '../../connection-host/drivers/driver.ts';
 import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
 import type { Companion, FakeNetwork, FakeUser } from './fake-network/index.ts';
-import { startFakeNetwork } from './fake-network/index.ts';
+import { addShopAndAsha, startFakeNetwork } from './fake-network/index.ts';
 
 /**
  * The real Baileys driver against the fake network, as the driver's integration tests
@@ -35,6 +35,12 @@ export interface DriverNetwork {
   driver(opts?: Omit<BaileysDriverOptions, 'waWebSocketUrl'>): NetworkDriver;
   /** Untrusts the network's root and closes it. */
   close(): Promise<void>;
+}
+
+/** `startDriverNetwork` with the shop's account (`me`) and its contact Asha on the network. */
+export async function startShopNetwork(prefix: string, phones: { me: string; asha: string }) {
+  const rig = await startDriverNetwork(prefix);
+  return { rig, net: rig.net, ...addShopAndAsha(rig.net, phones) };
 }
 
 /**

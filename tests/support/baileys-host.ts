@@ -1,11 +1,17 @@
 import type { ChildProcess } from 'node:child_process';
 import { expect } from 'vitest';
 import { sessionReady, waitFor } from './client.ts';
-import type { Companion, FakeNetwork, FakeUser } from './fake-network/index.ts';
+import {
+  addShopAndAsha,
+  type Companion,
+  type FakeNetwork,
+  type FakeUser,
+  startFakeNetwork,
+} from './fake-network/index.ts';
 import { jsonClient } from './http.ts';
-
+import { webhookTo } from './listeners.ts';
 import { spawnApi, spawnNode, spawnScript, stopProcess } from './processes.ts';
-import type { startReceiver } from './webhook-receiver.ts';
+import { startReceiver } from './webhook-receiver.ts';
 
 type Client = ReturnType<typeof jsonClient>;
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -63,6 +69,40 @@ export async function startBaileysStack(
       for (const p of procs) await stopProcess(p);
     },
   };
+}
+
+/** The fake network with the shop's account (`me`, whose device a session links) and a contact, Asha. */
+export async function shopNetwork(phones: { me: string; asha: string }) {
+  const net = await startFakeNetwork();
+  return { net, ...addShopAndAsha(net, phones) };
+}
+
+/**
+ * The start-up of the e2e tests that follow messages through a linked session: a webhook
+ * receiver, the stack (private webhook targets allowed) with one host process, the tenant's
+ * webhook pointed at the receiver, and `me` linked by QR. Stop it with `stopLinked`.
+ */
+export async function startLinkedStack(
+  net: FakeNetwork,
+  me: FakeUser,
+  opts: { prefix: string; env?: Record<string, string> },
+) {
+  const hook = await startReceiver();
+  const stack = await startBaileysStack(net, {
+    prefix: opts.prefix,
+    env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...opts.env },
+  });
+  const host = stack.startHost();
+  await webhookTo(stack.admin, hook);
+  const { sessionId, device } = await linkByQr(stack.admin, me);
+  return { hook, stack, admin: stack.admin, host, sessionId, device };
+}
+
+/** Stops what `startLinkedStack` and `shopNetwork` started (any of them may not have started). */
+export async function stopLinked(stack?: BaileysStack, net?: FakeNetwork, hook?: Receiver): Promise<void> {
+  await stack?.stop();
+  await net?.close();
+  await hook?.close();
 }
 
 /** Creates a session; answers its id and the first QR the host shows for it. */

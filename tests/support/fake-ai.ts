@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { errorBody, lastUserText, scriptedToolInput, textReply, toolReply } from './fake-ai-replies.ts';
 import { must } from './must.ts';
 
 /**
@@ -48,41 +48,10 @@ export interface FakeAi {
 }
 
 const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'x-amz-security-token']);
-const tokens = (s: string) => Math.ceil(s.length / 4);
 const bearer = (req: IncomingMessage) =>
   /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1] ?? '';
 
 type Json = any;
-
-function textOf(content: Json): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    return content
-      .filter((b) => b?.type === 'text')
-      .map((b) => b.text)
-      .join('\n');
-  }
-  return '';
-}
-
-/** The scripted tool input: the JSON after the last `TOOL:` marker in the conversation's user turns. */
-function scriptedToolInput(messages: Json[] | undefined): unknown {
-  const users = (messages ?? []).filter((m: Json) => m?.role === 'user').map((m: Json) => textOf(m.content));
-  const text = users.join('\n');
-  const at = text.lastIndexOf('TOOL:');
-  if (at < 0) return { found: false };
-  const line = (text.slice(at + 5).split('\n')[0] ?? '').trim();
-  try {
-    return JSON.parse(line);
-  } catch {
-    return line;
-  }
-}
-
-function lastUserText(messages: Json[] | undefined): string {
-  const m = [...(messages ?? [])].reverse().find((x) => x?.role === 'user');
-  return m ? textOf(m.content) : '';
-}
 
 export async function startFakeAi(
   opts: { answer?: (lastUser: string, req: FakeAiRequest) => string } = {},
@@ -93,65 +62,10 @@ export async function startFakeAi(
   const defaultAnswer = (u: string) => `Reply to: ${u}`;
   let answer = opts.answer ?? defaultAnswer;
 
-  /** Anthropic-style usage with the cached prefix imitated. */
-  function anthropicUsage(body: Json, out: string) {
-    const system: Json[] = Array.isArray(body.system)
-      ? body.system
-      : body.system
-        ? [{ type: 'text', text: body.system }]
-        : [];
-    const lastCached = system.map((b) => Boolean(b?.cache_control)).lastIndexOf(true);
-    const prefix = system
-      .slice(0, lastCached + 1)
-      .map((b) => b.text)
-      .join('\n');
-    const rest = system
-      .slice(lastCached + 1)
-      .map((b) => b.text)
-      .join('\n');
-    const msgs = (body.messages ?? []).map((m: Json) => textOf(m.content)).join('\n');
-    let cacheRead = 0;
-    let cacheWrite = 0;
-    if (prefix) {
-      const h = createHash('sha256').update(prefix).digest('hex');
-      if (seenPrefixes.has(h)) cacheRead = tokens(prefix);
-      else {
-        seenPrefixes.add(h);
-        cacheWrite = tokens(prefix);
-      }
-    }
-    return {
-      input_tokens: tokens(rest) + tokens(msgs),
-      output_tokens: tokens(out),
-      cache_read_input_tokens: cacheRead,
-      cache_creation_input_tokens: cacheWrite,
-    };
-  }
-
   function send(res: ServerResponse, status: number, json: Json, headers: Record<string, string> = {}) {
     if (res.destroyed) return;
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify(json));
-  }
-
-  function errorBody(provider: FakeAiProvider, status: number, message: string): Json {
-    if (provider === 'openai') {
-      return {
-        error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', code: null },
-      };
-    }
-    if (provider === 'bedrock') return { message };
-    const type =
-      status === 429
-        ? 'rate_limit_error'
-        : status === 529
-          ? 'overloaded_error'
-          : status === 401
-            ? 'authentication_error'
-            : status >= 500
-              ? 'api_error'
-              : 'invalid_request_error';
-    return { type: 'error', error: { type, message } };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
@@ -209,87 +123,13 @@ export async function startFakeAi(
       body.tool_choice?.function?.name ??
       body.tools?.[0]?.name ??
       body.tools?.[0]?.function?.name;
+    const replyTo = { provider, path, body, seq: requests.length };
     if (toolName) {
       const input = (b.kind === 'answer' ? b.toolInput : undefined) ?? scriptedToolInput(body.messages);
-      const args = JSON.stringify(input);
-      if (provider === 'openai') {
-        return send(res, 200, {
-          id: `chatcmpl-${requests.length}`,
-          object: 'chat.completion',
-          created: Math.floor(Date.now() / 1000),
-          model: body.model,
-          choices: [
-            {
-              index: 0,
-              message: {
-                role: 'assistant',
-                content: null,
-                tool_calls: [
-                  { id: 'call_1', type: 'function', function: { name: toolName, arguments: args } },
-                ],
-              },
-              finish_reason: 'tool_calls',
-            },
-          ],
-          usage: { prompt_tokens: tokens(JSON.stringify(body.messages)), completion_tokens: tokens(args) },
-        });
-      }
-      return send(res, 200, {
-        id: `msg_fake_${requests.length}`,
-        type: 'message',
-        role: 'assistant',
-        model:
-          provider === 'bedrock'
-            ? decodeURIComponent(must(path.split('/')[2], "path.split('/')[2]"))
-            : body.model,
-        content: [{ type: 'tool_use', id: `toolu_${requests.length}`, name: toolName, input }],
-        stop_reason: 'tool_use',
-        stop_sequence: null,
-        usage: anthropicUsage(body, args),
-      });
+      return send(res, 200, toolReply(replyTo, toolName, input, seenPrefixes));
     }
     const out = b.text ?? answer(lastUserText(body.messages), record);
-    if (provider === 'openai') {
-      const systemText = (body.messages ?? [])
-        .filter((m: Json) => m.role === 'system')
-        .map((m: Json) => textOf(m.content))
-        .join('\n');
-      const rest = (body.messages ?? [])
-        .filter((m: Json) => m.role !== 'system')
-        .map((m: Json) => textOf(m.content))
-        .join('\n');
-      const h = createHash('sha256').update(systemText).digest('hex');
-      const cached = seenPrefixes.has(h) ? tokens(systemText) : 0;
-      seenPrefixes.add(h);
-      const prompt = tokens(systemText) + tokens(rest);
-      return send(res, 200, {
-        id: `chatcmpl-${requests.length}`,
-        object: 'chat.completion',
-        created: Math.floor(Date.now() / 1000),
-        model: body.model,
-        choices: [{ index: 0, message: { role: 'assistant', content: out }, finish_reason: 'stop' }],
-        usage: {
-          prompt_tokens: prompt,
-          completion_tokens: tokens(out),
-          total_tokens: prompt + tokens(out),
-          prompt_tokens_details: { cached_tokens: cached },
-        },
-      });
-    }
-    const model =
-      provider === 'bedrock'
-        ? decodeURIComponent(must(path.split('/')[2], "path.split('/')[2]"))
-        : body.model;
-    return send(res, 200, {
-      id: `msg_fake_${requests.length}`,
-      type: 'message',
-      role: 'assistant',
-      model,
-      content: [{ type: 'text', text: out }],
-      stop_reason: 'end_turn',
-      stop_sequence: null,
-      usage: anthropicUsage(body, out),
-    });
+    return send(res, 200, textReply(replyTo, out, seenPrefixes));
   }
 
   const server = createServer((req, res) => {

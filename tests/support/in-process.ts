@@ -43,6 +43,17 @@ export async function tenant(name = 'routes') {
   };
 }
 
+export type Tenant = Awaited<ReturnType<typeof tenant>>;
+
+/**
+ * Two fresh tenants (`{name}-a`, `{name}-b`) and a session of the first: the set-up of every
+ * route test that checks a session's resources stay with their tenant.
+ */
+export async function twoTenantsAndASession(name: string, sessionName?: string) {
+  const [a, b] = await Promise.all([tenant(`${name}-a`), tenant(`${name}-b`)]);
+  return { a, b, sessionId: await session(a.api, sessionName) };
+}
+
 /** A session of the tenant (created, not waited for: its connection is the host's business). */
 export async function session(api: Caller, name = 'routes') {
   const r = await api.post('/api/sessions', { name });

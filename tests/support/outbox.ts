@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { OutboxEntry } from '../../simulator/network/accounts.ts';
 import { api, waitFor } from './client.ts';
 
@@ -23,4 +24,15 @@ export async function outboxWith(
     timeoutMs,
     `${count} messages in the outbox of ${sessionId}`,
   );
+}
+
+/** Sends each body through `POST /api/messages/send`, in order, each accepted (202); answers their ids. */
+export async function sendEach(client: ReturnType<typeof api>, bodies: object[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const b of bodies) {
+    const r = await client.post('/api/messages/send', b);
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    ids.push(r.body.messageId);
+  }
+  return ids;
 }

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectNotFound, session, tenant } from '../../support/in-process.ts';
+import { expectNotFound, twoTenantsAndASession } from '../../support/in-process.ts';
 
 /** /api/v1/ai in-process (functions/api/ai/): usage counters per session. */
 describe('ai usage routes', () => {
   it("answers the tenant's usage in its shape and 404 for another tenant's session", async () => {
-    const [a, b] = await Promise.all([tenant('ai-a'), tenant('ai-b')]);
-    const sessionId = await session(a.api);
+    const { a, b, sessionId } = await twoTenantsAndASession('ai');
     const all = await a.api.get('/api/v1/ai/usage');
     expect(all.status, JSON.stringify(all.body)).toBe(200);
     expect(all.body.success).toBe(true);

@@ -1,14 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { caller, expectInvalid, expectNotFound, session, tenant } from '../../support/in-process.ts';
+import {
+  caller,
+  expectInvalid,
+  expectNotFound,
+  type Tenant,
+  twoTenantsAndASession,
+} from '../../support/in-process.ts';
 
 /** /api/v1/chatbot and the legacy /api/chatbot in-process (functions/api/chatbot/). */
 describe('chatbot routes', () => {
-  let a: Awaited<ReturnType<typeof tenant>>;
-  let b: Awaited<ReturnType<typeof tenant>>;
+  let a: Tenant;
+  let b: Tenant;
   let sessionId: string;
   beforeAll(async () => {
-    [a, b] = await Promise.all([tenant('chatbot-a'), tenant('chatbot-b')]);
-    sessionId = await session(a.api);
+    ({ a, b, sessionId } = await twoTenantsAndASession('chatbot'));
   });
 
   it('keeps rules per tenant: create, list, delete; another tenant sees none and cannot delete', async () => {

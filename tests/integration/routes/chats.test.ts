@@ -1,14 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectInvalid, expectNotFound, session, tenant } from '../../support/in-process.ts';
+import {
+  expectInvalid,
+  expectNotFound,
+  type Tenant,
+  twoTenantsAndASession,
+} from '../../support/in-process.ts';
 
 /** /api/chats in-process (functions/api/chats/). */
 describe('chats routes', () => {
-  let a: Awaited<ReturnType<typeof tenant>>;
-  let b: Awaited<ReturnType<typeof tenant>>;
+  let a: Tenant;
+  let b: Tenant;
   let sessionId: string;
   beforeAll(async () => {
-    [a, b] = await Promise.all([tenant('chats-a'), tenant('chats-b')]);
-    sessionId = await session(a.api);
+    ({ a, b, sessionId } = await twoTenantsAndASession('chats'));
   });
 
   it("lists a new session's chats (none); a chat it never had is a 404", async () => {

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectNotFound, session, tenant } from '../../support/in-process.ts';
+import { expectNotFound, twoTenantsAndASession } from '../../support/in-process.ts';
 
 /** /api/commands in-process (functions/api/commands/): a command accepted by a session action. */
 describe('commands routes', () => {
   it("answers its own command in the Command shape, 404 for an unknown or another tenant's", async () => {
-    const [a, b] = await Promise.all([tenant('commands-a'), tenant('commands-b')]);
-    const sessionId = await session(a.api);
+    const { a, b, sessionId } = await twoTenantsAndASession('commands');
     const accepted = await a.api.post(`/api/sessions/${sessionId}/reconnect`);
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
     expect(accepted.body).toMatchObject({ success: true, status: 'pending', sessionId });

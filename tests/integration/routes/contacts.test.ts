@@ -1,14 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectInvalid, expectNotFound, session, tenant } from '../../support/in-process.ts';
+import {
+  expectInvalid,
+  expectNotFound,
+  type Tenant,
+  twoTenantsAndASession,
+} from '../../support/in-process.ts';
 
 /** /api/contacts in-process (functions/api/contacts/): the check needs a READY session. */
 describe('contacts routes', () => {
-  let a: Awaited<ReturnType<typeof tenant>>;
-  let b: Awaited<ReturnType<typeof tenant>>;
+  let a: Tenant;
+  let b: Tenant;
   let sessionId: string;
   beforeAll(async () => {
-    [a, b] = await Promise.all([tenant('contacts-a'), tenant('contacts-b')]);
-    sessionId = await session(a.api);
+    ({ a, b, sessionId } = await twoTenantsAndASession('contacts'));
   });
 
   it('names the bad field', async () => {

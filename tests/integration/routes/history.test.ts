@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { caller, expectInvalid, expectNotFound, session, tenant } from '../../support/in-process.ts';
+import {
+  caller,
+  expectInvalid,
+  expectNotFound,
+  tenant,
+  twoTenantsAndASession,
+} from '../../support/in-process.ts';
 
 /** History and live feeds in-process (functions/api/history/): /api/v1/formatted, /view, the portal. */
 describe('history routes', () => {
   it("answers a session's formatted history (none), names bad queries, 404 for another tenant", async () => {
-    const [a, b] = await Promise.all([tenant('history-a'), tenant('history-b')]);
-    const sessionId = await session(a.api);
+    const { a, b, sessionId } = await twoTenantsAndASession('history');
     const formatted = await a.api.get(`/api/v1/formatted?mobid=${sessionId}`);
     expect(formatted.status, JSON.stringify(formatted.body)).toBe(200);
     expect(formatted.body).toMatchObject({ success: true, total: 0, messages: [] });

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectInvalid, expectNotFound, session, tenant } from '../../support/in-process.ts';
+import { expectInvalid, expectNotFound, twoTenantsAndASession } from '../../support/in-process.ts';
 
 /** /api/sessions/leads and the contacts export in-process (functions/api/leads/, contacts-export/). */
 describe('leads and contacts export routes', () => {
   it('answers no leads for a new session; 404 for another tenant', async () => {
-    const [a, b] = await Promise.all([tenant('leads-a'), tenant('leads-b')]);
-    const sessionId = await session(a.api);
+    const { a, b, sessionId } = await twoTenantsAndASession('leads');
     const leads = await a.api.get(`/api/sessions/leads?sessionIds=${sessionId}`);
     expect(leads.status, JSON.stringify(leads.body)).toBe(200);
     expect(leads.body).toMatchObject({
@@ -21,8 +20,7 @@ describe('leads and contacts export routes', () => {
   });
 
   it('exports CSV inline, keeps export settings per tenant without secrets, names bad fields', async () => {
-    const [a, b] = await Promise.all([tenant('export-a'), tenant('export-b')]);
-    const sessionId = await session(a.api);
+    const { a, b, sessionId } = await twoTenantsAndASession('export');
     const csv = await a.api.post('/api/sessions/contacts/export', {
       exportType: 'csv',
       sessionIds: [sessionId],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { caller, session, tenant } from '../../support/in-process.ts';
+import { caller, tenant, twoTenantsAndASession } from '../../support/in-process.ts';
 
 /** /mcp in-process (functions/api/mcp/): JSON-RPC over the streamable HTTP transport, per tenant. */
 describe('mcp route', () => {
@@ -12,8 +12,7 @@ describe('mcp route', () => {
   const accept = { accept: 'application/json, text/event-stream' };
 
   it("lists the tools, and a tool sees only the caller's tenant", async () => {
-    const [a, b] = await Promise.all([tenant('mcp-a'), tenant('mcp-b')]);
-    const sessionId = await session(a.api);
+    const { a, b, sessionId } = await twoTenantsAndASession('mcp');
     const tools = await a.api.post('/mcp', rpc('tools/list'), accept);
     expect(tools.status, JSON.stringify(tools.body)).toBe(200);
     expect(tools.body.result.tools.map((t: { name: string }) => t.name)).toContain('list_sessions');

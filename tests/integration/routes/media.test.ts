@@ -1,6 +1,6 @@
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { expectInvalid, inProcessApp, session, tenant } from '../../support/in-process.ts';
+import { expectInvalid, inProcessApp, tenant, twoTenantsAndASession } from '../../support/in-process.ts';
 
 /** /api/media in-process (functions/api/media/): upload addresses and stored media by id. */
 describe('media routes', () => {
@@ -36,8 +36,7 @@ describe('media routes', () => {
   });
 
   it("keeps an uploaded file to its tenant: another tenant's GET and DELETE are 404", async () => {
-    const [a, b] = await Promise.all([tenant('media-a'), tenant('media-b')]);
-    const sessionId = await session(a.api);
+    const { a, b, sessionId } = await twoTenantsAndASession('media');
     const png = new PNG({ width: 2, height: 2 });
     const form = new FormData();
     form.append('file', new Blob([PNG.sync.write(png)], { type: 'image/png' }), 'dot.png');

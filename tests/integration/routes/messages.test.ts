@@ -1,5 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { caller, expectInvalid, expectNotFound, session, tenant } from '../../support/in-process.ts';
+import {
+  caller,
+  expectInvalid,
+  expectNotFound,
+  type Tenant,
+  twoTenantsAndASession,
+} from '../../support/in-process.ts';
 
 /**
  * /api/messages in-process (functions/api/messages/). Sends go through a connection host, so here
@@ -7,12 +13,11 @@ import { caller, expectInvalid, expectNotFound, session, tenant } from '../../su
  * not READY (the e2e tests cover delivery).
  */
 describe('messages routes', () => {
-  let a: Awaited<ReturnType<typeof tenant>>;
-  let b: Awaited<ReturnType<typeof tenant>>;
+  let a: Tenant;
+  let b: Tenant;
   let sessionId: string;
   beforeAll(async () => {
-    [a, b] = await Promise.all([tenant('messages-a'), tenant('messages-b')]);
-    sessionId = await session(a.api);
+    ({ a, b, sessionId } = await twoTenantsAndASession('messages'));
   });
 
   it('refuses a caller without a token', async () => {

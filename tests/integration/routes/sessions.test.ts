@@ -1,14 +1,20 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { caller, expectInvalid, expectNotFound, session, tenant } from '../../support/in-process.ts';
+import {
+  caller,
+  expectInvalid,
+  expectNotFound,
+  session,
+  type Tenant,
+  twoTenantsAndASession,
+} from '../../support/in-process.ts';
 
 /** /api/sessions in-process (functions/api/sessions/): status, shape, validation, tenant scope. */
 describe('sessions routes', () => {
-  let a: Awaited<ReturnType<typeof tenant>>;
-  let b: Awaited<ReturnType<typeof tenant>>;
+  let a: Tenant;
+  let b: Tenant;
   let sessionId: string;
   beforeAll(async () => {
-    [a, b] = await Promise.all([tenant('sessions-a'), tenant('sessions-b')]);
-    sessionId = await session(a.api, 'front desk');
+    ({ a, b, sessionId } = await twoTenantsAndASession('sessions', 'front desk'));
   });
 
   it('refuses a caller without a token', async () => {

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { expectInvalid, expectNotFound, session, tenant } from '../../support/in-process.ts';
+import { expectInvalid, expectNotFound, twoTenantsAndASession } from '../../support/in-process.ts';
 
 /** /api/sessions/usage in-process (functions/api/usage/): monthly message quotas. */
 describe('usage routes', () => {
   it('answers and sets a session limit; names a bad one; 404 for another tenant', async () => {
-    const [a, b] = await Promise.all([tenant('usage-a'), tenant('usage-b')]);
-    const sessionId = await session(a.api);
+    const { a, b, sessionId } = await twoTenantsAndASession('usage');
     const all = await a.api.get('/api/sessions/usage');
     expect(all.status, JSON.stringify(all.body)).toBe(200);
     expect(all.body).toMatchObject({ success: true, totalSessions: 1 });

@@ -1,14 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { caller, expectInvalid, expectNotFound, session, tenant } from '../../support/in-process.ts';
+import {
+  caller,
+  expectInvalid,
+  expectNotFound,
+  type Tenant,
+  twoTenantsAndASession,
+} from '../../support/in-process.ts';
 
 /** /api/webhook in-process (functions/api/webhooks/): the config and the deliveries log. */
 describe('webhook routes', () => {
-  let a: Awaited<ReturnType<typeof tenant>>;
-  let b: Awaited<ReturnType<typeof tenant>>;
+  let a: Tenant;
+  let b: Tenant;
   let sessionId: string;
   beforeAll(async () => {
-    [a, b] = await Promise.all([tenant('webhooks-a'), tenant('webhooks-b')]);
-    sessionId = await session(a.api);
+    ({ a, b, sessionId } = await twoTenantsAndASession('webhooks'));
   });
 
   it('saves and answers the tenant config without its secret', async () => {

@@ -1,3 +1,4 @@
+export { addShopAndAsha } from './cast.ts';
 export type { ServerIdentity } from './certs.ts';
 export type { Registration } from './linking.ts';
 export { FakeNetwork, type FakeNetworkOptions, startFakeNetwork } from './network.ts';

@@ -7,10 +7,15 @@ import {
   getBinaryNodeChildBuffer,
   jidDecode,
   type proto,
-  S_WHATSAPP_NET,
 } from '@whiskeysockets/baileys';
 import { result } from './iq.ts';
 import type { Link } from './link.ts';
+import {
+  pairDeviceStanza,
+  pairSuccessStanza,
+  passkeyPrologueStanza,
+  primaryCodeStanza,
+} from './linking-stanzas.ts';
 import {
   finishCodePairing,
   parseQr,
@@ -19,7 +24,7 @@ import {
   verifyDeviceSignature,
   wrapWithCode,
 } from './pairing.ts';
-import { now, streamError, tag } from './stanzas.ts';
+import { streamError, tag } from './stanzas.ts';
 import type { Companion, DeviceKeys, FakeUser } from './users.ts';
 
 /** A client that registered (no account yet) and waits for a phone to link it. */
@@ -140,25 +145,13 @@ export class Linking {
     const companionEphemeral = await unwrapWithCode(code, r.codeRequest.wrappedEphemeral);
     const primaryEphemeral = Curve.generateKeyPair();
     const finished = this.awaitReply(`finish:${r.codeRequest.ref}`);
-    r.link.send({
-      tag: 'notification',
-      attrs: { from: S_WHATSAPP_NET, type: 'link_code_companion_reg', id: tag(), t: now() },
-      content: [
-        {
-          tag: 'link_code_companion_reg',
-          attrs: {},
-          content: [
-            { tag: 'link_code_pairing_ref', attrs: {}, content: Buffer.from(r.codeRequest.ref) },
-            { tag: 'primary_identity_pub', attrs: {}, content: user.phone.identity.public },
-            {
-              tag: 'link_code_pairing_wrapped_primary_ephemeral_pub',
-              attrs: {},
-              content: await wrapWithCode(code, primaryEphemeral.public),
-            },
-          ],
-        },
-      ],
-    });
+    r.link.send(
+      primaryCodeStanza(
+        r.codeRequest.ref,
+        user.phone.identity.public,
+        await wrapWithCode(code, primaryEphemeral.public),
+      ),
+    );
     const finish = getBinaryNodeChild(await finished, 'link_code_companion_reg');
     const wrappedBundle = getBinaryNodeChildBuffer(finish, 'link_code_pairing_wrapped_key_bundle');
     if (!wrappedBundle) throw new Error('companion_finish without a key bundle');
@@ -182,17 +175,7 @@ export class Linking {
   sendRefs(r: Registration, count: number) {
     const refs = Array.from({ length: count }, () => `2@${randomBytes(24).toString('base64')}`);
     r.refs.push(...refs);
-    r.link.send({
-      tag: 'iq',
-      attrs: { from: S_WHATSAPP_NET, type: 'set', id: tag(), xmlns: 'md' },
-      content: [
-        {
-          tag: 'pair-device',
-          attrs: {},
-          content: refs.map((ref) => ({ tag: 'ref', attrs: {}, content: Buffer.from(ref) })),
-        },
-      ],
-    });
+    r.link.send(pairDeviceStanza(refs));
   }
 
   /**
@@ -202,14 +185,7 @@ export class Linking {
    * rejects. Only the notification's type is modelled faithfully; its payload is a stand-in.
    */
   private askPasskey(r: Registration): Promise<Companion> {
-    const options = { rpId: 'whatsapp.com', userVerification: 'required', challenge: tag() };
-    r.link.send({
-      tag: 'notification',
-      attrs: { from: S_WHATSAPP_NET, type: 'passkey_prologue_request', id: tag(), t: now() },
-      content: [
-        { tag: 'passkey_prologue_request', attrs: {}, content: Buffer.from(JSON.stringify(options)) },
-      ],
-    });
+    r.link.send(passkeyPrologueStanza());
     this.events.emit('passkey-requested', r);
     return Promise.reject(new Error('the account needs a passkey to link a device'));
   }
@@ -219,30 +195,13 @@ export class Linking {
     const device = user.nextDevice++;
     const id = tag();
     const reply = this.awaitReply(id);
-    r.link.send({
-      tag: 'iq',
-      attrs: { from: S_WHATSAPP_NET, type: 'set', id, xmlns: 'md', t: now() },
-      content: [
-        {
-          tag: 'pair-success',
-          attrs: {},
-          content: [
-            {
-              tag: 'device-identity',
-              attrs: { 'key-index': String(device) },
-              content: signDeviceIdentity({
-                account: user.phone.identity,
-                companionIdentity: r.keys.identity,
-                advSecret,
-                keyIndex: device,
-              }),
-            },
-            { tag: 'platform', attrs: { name: 'android' } },
-            { tag: 'device', attrs: { jid: user.pnJid(device), lid: user.lidJid(device) } },
-          ],
-        },
-      ],
+    const identity = signDeviceIdentity({
+      account: user.phone.identity,
+      companionIdentity: r.keys.identity,
+      advSecret,
+      keyIndex: device,
     });
+    r.link.send(pairSuccessStanza(id, user, device, identity));
     const answer = await reply;
     const signed = getBinaryNodeChildBuffer(
       getBinaryNodeChild(answer, 'pair-device-sign'),
