@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { must } from '../../tests/support/must.ts';
-import { chatActivityNotWritten, noteChatActivity } from './chat-activity.ts';
+import {
+  chatActivityNotWritten,
+  chatActivityWaiting,
+  noteChatActivity,
+  quietChatActivity,
+} from './chat-activity.ts';
 import { CONTACT_ACTIVITY_STEP_MS } from './contact-activity.ts';
 
 describe('chat activity', () => {
@@ -58,5 +63,29 @@ describe('chat activity', () => {
       at: c.at + CONTACT_ACTIVITY_STEP_MS * 2,
       count: 2,
     });
+  });
+
+  it('writes a quiet chat’s waiting count a minute (wall clock) after it was noted, once', () => {
+    const noted = Date.now();
+    const c = { chatId: 'quiet@s.whatsapp.net', name: 'Quiet', at: 20_000_000, count: 1 };
+    expect(noteChatActivity('tq', 's', c)).toEqual(c);
+    expect(noteChatActivity('tq', 's', { ...c, at: c.at + 1_000 })).toBeUndefined();
+    expect(chatActivityWaiting()).toBe(true);
+    // Not yet a minute: nothing of this chat.
+    expect(quietChatActivity(noted + 1_000).filter((q) => q.tenantId === 'tq')).toEqual([]);
+    const quiet = quietChatActivity(noted + CONTACT_ACTIVITY_STEP_MS + 1_000).filter(
+      (q) => q.tenantId === 'tq',
+    );
+    expect(quiet).toEqual([
+      {
+        tenantId: 'tq',
+        sessionId: 's',
+        activity: { chatId: c.chatId, name: 'Quiet', at: c.at + 1_000, count: 1 },
+      },
+    ]);
+    // Taken: not written twice.
+    expect(
+      quietChatActivity(noted + 2 * CONTACT_ACTIVITY_STEP_MS).filter((q) => q.tenantId === 'tq'),
+    ).toEqual([]);
   });
 });

@@ -15,6 +15,12 @@ const pending = new LRUCache<string, { name?: string; at: number; count: number;
 });
 const keyOf = (tenantId: string, sessionId: string, chatId: string) =>
   `${tenantId}\u0000${sessionId}\u0000${chatId}`;
+/**
+ * Chats with counts noted and not written, by when (wall clock) the first of them was noted: a chat
+ * gone quiet gets its counts written a minute later all the same (`quietChatActivity`). In the order
+ * noted, so the oldest come first.
+ */
+const waiting = new Map<string, number>();
 
 export interface ChatActivity {
   chatId: string;
@@ -51,10 +57,12 @@ export function noteChatActivity(
     merged.at - merged.writtenAt >= CONTACT_ACTIVITY_STEP_MS;
   if (!due) {
     pending.set(key, merged);
+    if (!waiting.has(key)) waiting.set(key, Date.now());
     return undefined;
   }
   // Taken: written now. A write that fails gives its count back (`chatActivityNotWritten`).
   pending.set(key, { name: merged.name, at: merged.at, count: 0, writtenAt: merged.at });
+  waiting.delete(key);
   return { chatId: c.chatId, name: merged.name, at: merged.at, count: merged.count };
 }
 
@@ -63,4 +71,38 @@ export function chatActivityNotWritten(tenantId: string, sessionId: string, c: C
   const key = keyOf(tenantId, sessionId, c.chatId);
   const last = pending.get(key);
   pending.set(key, { name: last?.name ?? c.name, at: last?.at ?? c.at, count: (last?.count ?? 0) + c.count });
+  if (!waiting.has(key)) waiting.set(key, Date.now());
 }
+
+/** A chat's activity to write, with its tenant and session. */
+export interface ChatActivityOf {
+  tenantId: string;
+  sessionId: string;
+  activity: ChatActivity;
+}
+
+/**
+ * The writes of counts that waited a minute of wall-clock time for a next message that did not
+ * come (a chat gone quiet), taken as `noteChatActivity`'s are: a failed one goes back through
+ * `chatActivityNotWritten`.
+ */
+export function quietChatActivity(now = Date.now()): ChatActivityOf[] {
+  const quiet: ChatActivityOf[] = [];
+  for (const [key, since] of waiting) {
+    if (now - since < CONTACT_ACTIVITY_STEP_MS) break;
+    waiting.delete(key);
+    const last = pending.get(key);
+    const [tenantId, sessionId, chatId] = key.split('\u0000');
+    if (!last?.count || !tenantId || !sessionId || !chatId) continue;
+    pending.set(key, { name: last.name, at: last.at, count: 0, writtenAt: last.writtenAt });
+    quiet.push({
+      tenantId,
+      sessionId,
+      activity: { chatId, name: last.name, at: last.at, count: last.count },
+    });
+  }
+  return quiet;
+}
+
+/** Whether counts wait to be written (a later `quietChatActivity` has work). */
+export const chatActivityWaiting = (): boolean => waiting.size > 0;

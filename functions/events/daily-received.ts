@@ -14,6 +14,8 @@ import { CONTACT_ACTIVITY_STEP_MS } from './contact-activity.ts';
 const pending = new LRUCache<string, { count: number; writtenAt?: number }>({ max: 50_000 });
 const keyOf = (tenantId: string, sessionId: string, atMs: number) =>
   `${tenantId}\u0000${sessionId}\u0000${dayOf(atMs)}`;
+/** Days with counts noted and not written, by when (wall clock) the first was noted (as chat-activity.ts). */
+const waiting = new Map<string, number>();
 
 /** Messages received on one UTC day: the newest time and how many. */
 export interface DayReceived {
@@ -29,10 +31,12 @@ export function noteReceived(tenantId: string, sessionId: string, r: DayReceived
   const due = last?.writtenAt === undefined || r.at - last.writtenAt >= CONTACT_ACTIVITY_STEP_MS;
   if (!due) {
     pending.set(key, { count, writtenAt: last.writtenAt });
+    if (!waiting.has(key)) waiting.set(key, Date.now());
     return undefined;
   }
   // Taken: written now. A write that fails gives its count back (`receivedNotWritten`).
   pending.set(key, { count: 0, writtenAt: r.at });
+  waiting.delete(key);
   return { at: r.at, count };
 }
 
@@ -41,4 +45,34 @@ export function receivedNotWritten(tenantId: string, sessionId: string, r: DayRe
   const key = keyOf(tenantId, sessionId, r.at);
   const last = pending.get(key);
   pending.set(key, { count: (last?.count ?? 0) + r.count, writtenAt: last?.writtenAt });
+  if (!waiting.has(key)) waiting.set(key, Date.now());
 }
+
+/** A day's received count to add, with its tenant and session. */
+export interface DayReceivedOf {
+  tenantId: string;
+  sessionId: string;
+  received: DayReceived;
+}
+
+/**
+ * The additions that waited a minute of wall-clock time for a next message that did not come (a
+ * session gone quiet), taken as `noteReceived`'s are: a failed one goes back through
+ * `receivedNotWritten`.
+ */
+export function quietReceived(now = Date.now()): DayReceivedOf[] {
+  const quiet: DayReceivedOf[] = [];
+  for (const [key, since] of waiting) {
+    if (now - since < CONTACT_ACTIVITY_STEP_MS) break;
+    waiting.delete(key);
+    const last = pending.get(key);
+    const [tenantId, sessionId] = key.split('\u0000');
+    if (!last?.count || last.writtenAt === undefined || !tenantId || !sessionId) continue;
+    pending.set(key, { count: 0, writtenAt: last.writtenAt });
+    quiet.push({ tenantId, sessionId, received: { at: last.writtenAt, count: last.count } });
+  }
+  return quiet;
+}
+
+/** Whether counts wait to be written (a later `quietReceived` has work). */
+export const receivedWaiting = (): boolean => waiting.size > 0;

@@ -16,6 +16,7 @@ import type { WebhookJob } from '#shared/webhooks/job';
 import { type ChatActivity, chatActivityNotWritten, noteChatActivity } from './chat-activity.ts';
 import { contactActivityDue, contactActivityWritten } from './contact-activity.ts';
 import { type DayReceived, noteReceived, receivedNotWritten } from './daily-received.ts';
+import { scheduleQuietCounts, writeQuietCounts } from './quiet-counts.ts';
 
 /** An inbound message event. */
 export type InboundEvent = Extract<HostEvent, { kind: 'message.inbound' }>;
@@ -141,7 +142,10 @@ export async function storeRun(run: InboundEvent[]): Promise<StoredRun> {
       run.filter((_, n) => saved[n] === 'stored'),
     ),
     contactWrites,
+    // Other chats' and sessions' counts that waited a minute for a next message (quiet-counts.ts).
+    writeQuietCounts(),
   ]);
+  scheduleQuietCounts();
   return { tenantId, sessionId, run: run.filter((_, n) => saved[n] !== 'superseded'), jobs };
 }
 
