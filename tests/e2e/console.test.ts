@@ -127,7 +127,8 @@ describe('the web console in a real browser', () => {
 
     // The Inbox follows the tenant stream: a message from a customer appears without a reload.
     await visit(desktop, 'Inbox');
-    await desktop.locator('.muted', { hasText: 'Live updates' }).getByText('live').waitFor();
+    // The badge, exactly: "Live updates" itself contains "live".
+    await desktop.locator('.muted', { hasText: 'Live updates' }).getByText('live', { exact: true }).waitFor();
     await simInbound({
       sessionId,
       from: '15550004444',

@@ -62,13 +62,17 @@ function Ticks({ status }: { status: string }) {
  * The tenant's live stream (GET /api/portal for its id, then the portal's SSE stream): calls
  * `onMessage` for every inbound message. EventSource reconnects and resumes by itself after a drop;
  * a stream the server ended or refused (over the caps, a rotated portal id) is opened again here
- * after a pause, from the last event seen (`lastEventId`), so no message is missed.
+ * after a pause, from the last event seen (`lastEventId`), so no message is missed. A stream brings
+ * what is stored from its opening on, so `onOpen` runs at every opening: what came between the
+ * page's last load and the stream (none had an id to resume from) is loaded then.
  */
-function useTenantStream(onMessage: (payload: { sessionId: string }) => void) {
+function useTenantStream(onMessage: (payload: { sessionId: string }) => void, onOpen: () => void) {
   const [state, setState] = useState<'connecting' | 'live' | 'offline'>('connecting');
   const [error, setError] = useState<string>();
   const latest = useRef(onMessage);
   latest.current = onMessage;
+  const opened = useRef(onOpen);
+  opened.current = onOpen;
   useEffect(() => {
     let source: EventSource | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
@@ -84,7 +88,10 @@ function useTenantStream(onMessage: (payload: { sessionId: string }) => void) {
         setError(undefined);
         const resume = lastEventId ? `?lastEventId=${encodeURIComponent(lastEventId)}` : '';
         source = new EventSource(`/api/public/portal/${encodeURIComponent(portal_id)}/stream${resume}`);
-        source.onopen = () => setState('live');
+        source.onopen = () => {
+          setState('live');
+          opened.current();
+        };
         source.onerror = () => {
           setState('offline');
           if (source?.readyState === EventSource.CLOSED) again();
@@ -121,10 +128,13 @@ export function InboxPage() {
   );
   const [open, setOpen] = useState<Conversation>();
   const [tick, setTick] = useState(0);
-  const stream = useTenantStream(() => {
-    recent.reload();
-    setTick((t) => t + 1);
-  });
+  const stream = useTenantStream(
+    () => {
+      recent.reload();
+      setTick((t) => t + 1);
+    },
+    () => recent.reload(),
+  );
   return (
     <section class="inbox">
       <h2>Inbox</h2>
