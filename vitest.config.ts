@@ -19,15 +19,15 @@ export default defineConfig({
     // With `--coverage` (npm test passes it): V8's own counters in each test worker, so what the
     // unit and integration tests run in-process counts; the service the global setup starts and the
     // processes the e2e tests spawn are not measured. The floor is the whole run's figure on a clean
-    // clone on 2026-11-26 (73.83 / 60.08 / 74.38 / 75.89 %), rounded down (branches and functions a
-    // point lower: timing-dependent paths move them a little between runs). Raise it when coverage
-    // rises, never lower it (README, "Tests").
+    // clone on 2026-11-26, second session (74.79 / 61.16 / 75.29 / 76.77 %), rounded down (branches
+    // and functions a point lower: timing-dependent paths move them a little between runs). Raise it
+    // when coverage rises, never lower it (README, "Tests").
     coverage: {
       provider: 'v8',
       include: ['{shared,functions,connection-host,simulator,scripts,infra}/**/*.{ts,tsx}'],
       exclude: ['**/*.test.ts', 'functions/api/console/app/**'],
       reporter: ['text-summary', 'json-summary'],
-      thresholds: { statements: 73, branches: 59, functions: 73, lines: 75 },
+      thresholds: { statements: 74, branches: 60, functions: 74, lines: 76 },
     },
     projects: [
       {
