@@ -289,7 +289,7 @@ describe('human takeover', () => {
     );
     expect(records[0]).toMatchObject({ type: 'booking', chatId: m });
     expect((await outbox(s.sessionId)).filter((x) => x.to.startsWith(m))).toEqual([]);
-  });
+  }, 60_000);
 
   it('is scoped to the tenant: another tenant can neither see nor change a session’s takeovers', async () => {
     const { t, s } = await setup();
