@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { CONTACT_ACTIVITY_STEP_MS } from './contact-activity.ts';
+import { Waiting } from './waiting.ts';
 
 /**
  * How often a chat's activity (`lastMsgAt`, name, `inboundCount`) is written: as a contact's, when
@@ -15,12 +16,8 @@ const pending = new LRUCache<string, { name?: string; at: number; count: number;
 });
 const keyOf = (tenantId: string, sessionId: string, chatId: string) =>
   `${tenantId}\u0000${sessionId}\u0000${chatId}`;
-/**
- * Chats with counts noted and not written, by when (wall clock) the first of them was noted: a chat
- * gone quiet gets its counts written a minute later all the same (`quietChatActivity`). In the order
- * noted, so the oldest come first.
- */
-const waiting = new Map<string, number>();
+/** Chats with counts noted and not written: a chat gone quiet gets them written a minute later all the same. */
+const waiting = new Waiting();
 
 export interface ChatActivity {
   chatId: string;
@@ -57,12 +54,12 @@ export function noteChatActivity(
     merged.at - merged.writtenAt >= CONTACT_ACTIVITY_STEP_MS;
   if (!due) {
     pending.set(key, merged);
-    if (!waiting.has(key)) waiting.set(key, Date.now());
+    waiting.note(key);
     return undefined;
   }
   // Taken: written now. A write that fails gives its count back (`chatActivityNotWritten`).
   pending.set(key, { name: merged.name, at: merged.at, count: 0, writtenAt: merged.at });
-  waiting.delete(key);
+  waiting.done(key);
   return { chatId: c.chatId, name: merged.name, at: merged.at, count: merged.count };
 }
 
@@ -71,7 +68,7 @@ export function chatActivityNotWritten(tenantId: string, sessionId: string, c: C
   const key = keyOf(tenantId, sessionId, c.chatId);
   const last = pending.get(key);
   pending.set(key, { name: last?.name ?? c.name, at: last?.at ?? c.at, count: (last?.count ?? 0) + c.count });
-  if (!waiting.has(key)) waiting.set(key, Date.now());
+  waiting.note(key);
 }
 
 /** A chat's activity to write, with its tenant and session. */
@@ -88,9 +85,7 @@ export interface ChatActivityOf {
  */
 export function quietChatActivity(now = Date.now()): ChatActivityOf[] {
   const quiet: ChatActivityOf[] = [];
-  for (const [key, since] of waiting) {
-    if (now - since < CONTACT_ACTIVITY_STEP_MS) break;
-    waiting.delete(key);
+  for (const key of waiting.takeOlder(now, CONTACT_ACTIVITY_STEP_MS)) {
     const last = pending.get(key);
     const [tenantId, sessionId, chatId] = key.split('\u0000');
     if (!last?.count || !tenantId || !sessionId || !chatId) continue;
@@ -105,4 +100,4 @@ export function quietChatActivity(now = Date.now()): ChatActivityOf[] {
 }
 
 /** Whether counts wait to be written (a later `quietChatActivity` has work). */
-export const chatActivityWaiting = (): boolean => waiting.size > 0;
+export const chatActivityWaiting = (): boolean => waiting.any;

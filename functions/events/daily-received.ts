@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { dayOf } from '#shared/usage/daily';
 import { CONTACT_ACTIVITY_STEP_MS } from './contact-activity.ts';
+import { Waiting } from './waiting.ts';
 
 /**
  * How often a session's `received` counter of the day (usage over time, shared/usage/daily.ts) is
@@ -14,8 +15,8 @@ import { CONTACT_ACTIVITY_STEP_MS } from './contact-activity.ts';
 const pending = new LRUCache<string, { count: number; writtenAt?: number }>({ max: 50_000 });
 const keyOf = (tenantId: string, sessionId: string, atMs: number) =>
   `${tenantId}\u0000${sessionId}\u0000${dayOf(atMs)}`;
-/** Days with counts noted and not written, by when (wall clock) the first was noted (as chat-activity.ts). */
-const waiting = new Map<string, number>();
+/** Days with counts noted and not written: a session gone quiet gets them written a minute later. */
+const waiting = new Waiting();
 
 /** Messages received on one UTC day: the newest time and how many. */
 export interface DayReceived {
@@ -31,12 +32,12 @@ export function noteReceived(tenantId: string, sessionId: string, r: DayReceived
   const due = last?.writtenAt === undefined || r.at - last.writtenAt >= CONTACT_ACTIVITY_STEP_MS;
   if (!due) {
     pending.set(key, { count, writtenAt: last.writtenAt });
-    if (!waiting.has(key)) waiting.set(key, Date.now());
+    waiting.note(key);
     return undefined;
   }
   // Taken: written now. A write that fails gives its count back (`receivedNotWritten`).
   pending.set(key, { count: 0, writtenAt: r.at });
-  waiting.delete(key);
+  waiting.done(key);
   return { at: r.at, count };
 }
 
@@ -45,7 +46,7 @@ export function receivedNotWritten(tenantId: string, sessionId: string, r: DayRe
   const key = keyOf(tenantId, sessionId, r.at);
   const last = pending.get(key);
   pending.set(key, { count: (last?.count ?? 0) + r.count, writtenAt: last?.writtenAt });
-  if (!waiting.has(key)) waiting.set(key, Date.now());
+  waiting.note(key);
 }
 
 /** A day's received count to add, with its tenant and session. */
@@ -62,9 +63,7 @@ export interface DayReceivedOf {
  */
 export function quietReceived(now = Date.now()): DayReceivedOf[] {
   const quiet: DayReceivedOf[] = [];
-  for (const [key, since] of waiting) {
-    if (now - since < CONTACT_ACTIVITY_STEP_MS) break;
-    waiting.delete(key);
+  for (const key of waiting.takeOlder(now, CONTACT_ACTIVITY_STEP_MS)) {
     const last = pending.get(key);
     const [tenantId, sessionId] = key.split('\u0000');
     if (!last?.count || last.writtenAt === undefined || !tenantId || !sessionId) continue;
@@ -75,4 +74,4 @@ export function quietReceived(now = Date.now()): DayReceivedOf[] {
 }
 
 /** Whether counts wait to be written (a later `quietReceived` has work). */
-export const receivedWaiting = (): boolean => waiting.size > 0;
+export const receivedWaiting = (): boolean => waiting.any;
