@@ -12,6 +12,7 @@ import { inboundWebhookReceiver } from './support/webhook-receiver.ts';
  * to its sessions during the failover against those stored and delivered by webhook (lost,
  * duplicated), and the spread once the fifth host has its share.
  * Run: npx tsx bench/scale-out.ts [sessions=4000] [leaseTtlMs=15000]
+ * BENCH_HOST_LOG_LEVEL=info (or debug) shows what the hosts log (stderr), to see where a failover spends its time.
  */
 const SESSIONS = Number(process.argv[2] ?? 4000);
 const TTL_MS = Number(process.argv[3] ?? 15_000);
@@ -153,15 +154,43 @@ async function main() {
       }
     }
     const others = (hs: HostView[]) => hs.filter((h) => h.hostId !== victim.hostId);
+    // The phases of the failover: the victim's heartbeat gone from the host list, its shards'
+    // leases taken by others, the others' heartbeats counting its sessions READY.
+    const victimShards = [...new Set(moved.map((id) => shardOf(id, LEASE_SHARDS)))];
+    const phase: { gone?: number; taken?: number; ready?: number } = {};
+    const fenceBefore = new Map(
+      await Promise.all(
+        moved.map(async (id) => [id, (await cluster.sessionState(tenant.tenant.id, id))?.fence ?? 0] as const),
+      ),
+    );
     const afterKill = await until(
       async () => {
-        const hs = others(await hosts());
-        return hs.reduce((k, h) => k + h.ready, 0) >= SESSIONS ? hs : undefined;
+        const all = await hosts();
+        if (phase.gone === undefined && !all.some((h) => h.hostId === victim.hostId)) phase.gone = Date.now();
+        if (phase.taken === undefined) {
+          const owners = await Promise.all(victimShards.map((sh) => cluster.leaseOwner(sh)));
+          if (owners.every((o) => o !== undefined && o !== victim.hostId)) phase.taken = Date.now();
+        }
+        if (phase.taken !== undefined && phase.ready === undefined) {
+          // READY as written by the new host: under a later fence, at the time the host says.
+          const states = await Promise.all(moved.map((id) => cluster.sessionState(tenant.tenant.id, id)));
+          if (
+            states.every(
+              (st, i) => st?.status === 'READY' && (st.fence ?? 0) > (fenceBefore.get(moved[i] ?? '') ?? 0),
+            )
+          )
+            phase.ready = Math.max(...states.map((st) => st?.stateAt ?? 0));
+        }
+        const hs = others(all);
+        return phase.ready !== undefined && hs.reduce((k, h) => k + h.ready, 0) >= SESSIONS ? hs : undefined;
       },
       TTL_MS + 120_000,
       'every session READY on the other hosts',
     );
     const failoverMs = Date.now() - killedAt;
+    const since = (t?: number) => (t === undefined ? 'not seen' : `${((t - killedAt) / 1000).toFixed(1)} s`);
+    const phases = `heartbeat gone from the host list ${since(phase.gone)}, the shards of its sessions taken ${since(phase.taken)}, every one READY (its status written under the new fence) ${since(phase.ready)}`;
+    console.error(phases);
     console.error(`failover done in ${failoverMs} ms`);
     const afterSettled = await settled((hs) => {
       const live = others(hs);
@@ -203,7 +232,11 @@ async function main() {
       `${((rss - baseline) / SESSIONS / 1024).toFixed(0)} KB`,
     );
     row('Sessions of the killed host', moved.length);
-    row('SIGKILL → every one READY on another host', `${(failoverMs / 1000).toFixed(1)} s`);
+    row(
+      'SIGKILL → every one READY on another host (the heartbeats counting it)',
+      `${(failoverMs / 1000).toFixed(1)} s`,
+    );
+    row('SIGKILL → phases', phases);
     row('Sessions per host, 3 hosts, all READY (max / min)', show(afterKill));
     row('Sessions per host, 3 hosts, settled (max / min)', show(afterSettled));
     row('Inbound sent during the failover / stored / delivered', `${tags.length} / ${stored} / ${delivered}`);

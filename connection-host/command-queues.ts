@@ -34,20 +34,28 @@ export const COMMAND_WAIT_SECONDS = SQS_MAX_WAIT_SECONDS;
 const waitSeconds = () => (runtimeEnv().AWS_ENDPOINT_URL_SQS ? 1 : COMMAND_WAIT_SECONDS);
 
 /**
- * How long a command for a shard another host holds stays hidden before it is received again:
- * at once the first few times (its holder, consuming the same queue, takes it next; when sessions
- * are balanced several hosts share a queue, so a command may reach others first more than once),
- * then longer, so a shard with no live holder (its host died, the TTL not yet run out) costs few
- * receives before the new holder takes it. About 10 minutes in all before the queue's dead-letter
- * queue (shared/aws/resources.ts commandQueue, maxReceiveCount).
+ * How long a command for a shard this host does not hold stays hidden before it is received again.
+ * While another live host holds the shard (as this host last read the leases), it is visible again
+ * at once the first times, then after 1 s: its holder consumes the same queue and takes it within
+ * about as many receives as hosts share the queue (hosts that balance sessions share queues). With
+ * no live holder (its host died, the TTL not yet run out; a shard being handed over) it waits
+ * longer and longer, up to 20 s, so it costs few receives before the next holder takes it.
+ * Either way about an hour of receives before the queue's dead-letter queue
+ * (shared/aws/resources.ts commandQueue, maxReceiveCount).
  */
 export const IMMEDIATE_BOUNCES = 4;
-export const bounceSeconds = (receiveCount: number): number =>
-  receiveCount <= IMMEDIATE_BOUNCES ? 0 : Math.min(20, 2 ** (receiveCount - IMMEDIATE_BOUNCES - 1));
+/** Receives at once for a command whose shard a live host holds, before one a second. */
+export const IMMEDIATE_BOUNCES_HELD = 8;
+export const bounceSeconds = (receiveCount: number, heldElsewhere = false): number => {
+  if (heldElsewhere) return receiveCount <= IMMEDIATE_BOUNCES_HELD ? 0 : 1;
+  return receiveCount <= IMMEDIATE_BOUNCES ? 0 : Math.min(20, 2 ** (receiveCount - IMMEDIATE_BOUNCES - 1));
+};
 
 export interface CommandRouting {
   /** The command queue of a shard. */
   queueOf(shard: number): number;
+  /** Whether another live host holds the shard, as this host last read the leases. */
+  heldElsewhere?(shard: number): boolean;
 }
 
 /**
@@ -155,10 +163,15 @@ export class CommandQueues {
     try {
       await changeVisibility(
         await queueUrl(queue),
-        messages.map((m) => ({
-          receiptHandle: m.ReceiptHandle,
-          seconds: bounceSeconds(Number(m.Attributes?.ApproximateReceiveCount ?? '1')),
-        })),
+        messages.map((m) => {
+          const group = m.Attributes?.MessageGroupId;
+          const sessionId = group === undefined ? undefined : sessionOfCommandGroup(group);
+          const held = sessionId !== undefined && !!this.routing.heldElsewhere?.(this.ctx.shardOf(sessionId));
+          return {
+            receiptHandle: m.ReceiptHandle,
+            seconds: bounceSeconds(Number(m.Attributes?.ApproximateReceiveCount ?? '1'), held),
+          };
+        }),
       );
     } catch (err) {
       // Left as they are, they return after the visibility timeout.

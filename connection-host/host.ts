@@ -80,7 +80,10 @@ export async function startConnectionHost(
     },
   });
   const queueOf = (shard: number) => queueOfShard(shard, cfg.SHARD_COUNT);
-  const commands = new CommandQueues(runtimes, { queueOf });
+  const commands = new CommandQueues(runtimes, {
+    queueOf,
+    heldElsewhere: (shard) => leases.heldElsewhere(shard),
+  });
   const budget = new MemoryBudget(cfg.HOST_MEMORY_BUDGET_MB, log);
   const startedAt = new Date().toISOString();
   // The process id helps only where several hosts share one machine: local mode, whose AWS

@@ -78,6 +78,7 @@ export async function planRound(r: Round, leases: Lease[]): Promise<{ moved: boo
     ],
     shardCount,
     sessions: new Map(hosts.map((h) => [h.hostId, h.sessions ?? 0])),
+    beats: new Map(hosts.flatMap((h) => (h.shards ? [[h.hostId, h.shards] as const] : []))),
     settled,
     load: handlers.load?.bind(handlers),
     pinned: handlers.pinned?.bind(handlers),

@@ -144,6 +144,9 @@ describe('ShardLeases', () => {
     expect(log).toEqual(['acquired 0 fence 1']);
     expect(leases.guard(0)).toEqual({ shard: 0, owner: 'h1', fence: 1 });
     expect(leases.guard(1)).toBeUndefined();
+    // A command of shard 1 goes back at once for h2; one of its own shard is not put back at all.
+    expect(leases.heldElsewhere(1)).toBe(true);
+    expect(leases.heldElsewhere(0)).toBe(false);
     await leases.stop();
   });
 
@@ -169,6 +172,7 @@ describe('ShardLeases', () => {
     const { leases, log } = host('h1', mem, presence);
     await leases.start();
     expect(leases.owned()).toEqual([0]);
+    expect(leases.heldElsewhere(2)).toBe(true);
 
     mem.table.set(1, { fence: 5 }); // h2 released it and left
     presence.live.delete('h2');

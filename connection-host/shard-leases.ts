@@ -34,6 +34,8 @@ export class ShardLeases {
   private beating?: Promise<void>;
   private planning?: Promise<void>;
   private hosts: HostView[] = [];
+  /** Shard → its owner, when that owner was live, as this host last read the leases. */
+  private liveOwners = new Map<number, string>();
   private stopping = false;
   /** Sessions this host ran at its last read of the leases. */
   private sessionsAtRead = 0;
@@ -75,6 +77,15 @@ export class ShardLeases {
 
   owned(): number[] {
     return this.held.owned();
+  }
+
+  /**
+   * Whether another live host holds the shard, as this host last read the leases (command-queues.ts
+   * puts a command of such a shard back at once: its holder takes it soon).
+   */
+  heldElsewhere(shard: number): boolean {
+    const owner = this.liveOwners.get(shard);
+    return owner !== undefined && owner !== this.cfg.hostId && !this.held.has(shard);
   }
 
   /** Whether a shard is being taken, resumed or handed over here (the heartbeat tells the others). */
@@ -180,6 +191,9 @@ export class ShardLeases {
       leases,
     );
     const live = new Set(this.hosts.map((h) => h.hostId));
+    this.liveOwners = new Map(
+      leases.flatMap((l) => (l.owner && live.has(l.owner) ? [[l.shard, l.owner] as const] : [])),
+    );
     let free = 0;
     const byShard = new Map(leases.map((l) => [l.shard, l]));
     for (let shard = 0; shard < shardCount; shard++) {

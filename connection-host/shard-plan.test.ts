@@ -242,6 +242,47 @@ describe('planShards', () => {
     expect(b.take).toHaveLength(1);
   });
 
+  it('after a host died, a host reading after the others took their part of its shards takes the rest of its share in one round', () => {
+    // a, b and c run 10 sessions on 4 shards each; d died holding 6 (shards 12–17).
+    const base = held({ 0: 'a', 1: 'a', 2: 'a', 3: 'a', 4: 'b', 5: 'b', 6: 'b', 7: 'b' });
+    const cShards = held({ 8: 'c', 9: 'c', 10: 'c', 11: 'c' });
+    const dead = [12, 13, 14, 15, 16, 17].map((shard) => ({ shard, owner: 'd' }));
+    const hosts = ['a', 'b', 'c'];
+    const sessions = new Map(hosts.map((h) => [h, 10]));
+    const beats = new Map([
+      ['a', [0, 1, 2, 3]],
+      ['b', [4, 5, 6, 7]],
+      ['c', [8, 9, 10, 11]],
+    ]);
+    const plan = (me: string, leases: LeaseView[]) =>
+      planShards({ me, hosts, leases, shardCount: 18, sessions, beats, load: () => 2.5 });
+    // Reading at once, each takes two.
+    const first = [...base, ...cShards, ...dead];
+    expect(hosts.map((h) => plan(h, first).take.length)).toEqual([2, 2, 2]);
+    // a and b (watching d) took theirs; their heartbeats do not list them yet. c, reading a tick
+    // later, takes both that are left, not one now and one later.
+    const aTook = plan('a', first).take;
+    const bTook = plan('b', first).take;
+    const later = [
+      ...base,
+      ...cShards,
+      ...dead.map((l) =>
+        aTook.includes(l.shard)
+          ? { shard: l.shard, owner: 'a' }
+          : bTook.includes(l.shard)
+            ? { shard: l.shard, owner: 'b' }
+            : l,
+      ),
+    ];
+    expect(plan('c', later).take.sort()).toEqual(
+      dead.map((l) => l.shard).filter((s) => !aTook.includes(s) && !bTook.includes(s)),
+    );
+    // Without the heartbeats' shard lists, a and b look as light as before taking theirs: c took one.
+    expect(
+      planShards({ me: 'c', hosts, leases: later, shardCount: 18, sessions, load: () => 2.5 }).take,
+    ).toHaveLength(1);
+  });
+
   it('1,024 shards over 1, 2, 3 and 5 hosts: with no sessions each within the hysteresis of S/N, every shard held', () => {
     for (const n of [1, 2, 3, 5]) {
       const hosts = ['a', 'b', 'c', 'd', 'e'].slice(0, n);

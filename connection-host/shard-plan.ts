@@ -51,6 +51,13 @@ export function planShards(input: {
   sessions?: ReadonlyMap<string, number>;
   /** Sessions a held shard of this host runs. */
   load?: (shard: number) => number;
+  /**
+   * The shards each live host's heartbeat lists (this one's among them). With them, free shards
+   * are shared as every host sees the others alike: a host counts the sessions its heartbeat says
+   * plus, for each shard the leases give it that its heartbeat does not list yet (just taken, its
+   * sessions still resuming), the mean sessions per listed shard.
+   */
+  beats?: ReadonlyMap<string, readonly number[]>;
   /** Held shards not to hand over now (a session of theirs is being linked). */
   pinned?: (shard: number) => boolean;
   /** Whether every host's heartbeat agrees with the leases and none is mid-move (default yes). */
@@ -96,8 +103,16 @@ export function planShards(input: {
     target: mine.size + plan.take.length - plan.release.length,
   });
   const nothing = { take: [], release: [], to: new Map<number, string>() };
-  if (!full.has(me) && (free.length || handedToMe.length))
-    return done({ ...nothing, take: [...handedToMe, ...pickFree(input, live, full, weights, free, mine)] });
+  if (!full.has(me) && (free.length || handedToMe.length)) {
+    const seen = input.beats ? asBeaten(input.beats, live, ownerOf, input.sessions) : undefined;
+    return done({
+      ...nothing,
+      take: [
+        ...handedToMe,
+        ...pickFree(input, live, full, seen?.weights ?? weights, free, mine, seen?.guess),
+      ],
+    });
+  }
   // Hand-overs wait until no shard is free and every host is done moving: a host's heartbeat
   // does not yet count the sessions it is resuming.
   if (free.length || toOf.size || input.settled === false) return done(nothing);
@@ -143,9 +158,44 @@ export function heartbeatsAgree(
 }
 
 /**
+ * Each live host's weight as every host reads it alike (`beats` above): what its heartbeat says,
+ * plus the shards the leases give it that its heartbeat does not list yet, each at the mean weight
+ * of a listed shard (also the guess for a free shard). Hosts that took a dead host's shards a
+ * moment ago then count them before their next beat, so a host reading after them takes the rest
+ * of its share in one round, not one shard a round with hand-overs after.
+ */
+function asBeaten(
+  beats: ReadonlyMap<string, readonly number[]>,
+  live: readonly string[],
+  ownerOf: ReadonlyMap<number, string>,
+  sessions: ReadonlyMap<string, number> | undefined,
+): { weights: Map<string, number>; guess: number } {
+  let listed = 0;
+  let total = 0;
+  for (const h of live) {
+    listed += beats.get(h)?.length ?? 0;
+    total += sessions?.get(h) ?? 0;
+  }
+  const guess = SHARD_WEIGHT + (listed > 0 ? total / listed : 0);
+  const unlisted = new Map(live.map((h) => [h, 0]));
+  const leased = new Map(live.map((h) => [h, 0]));
+  const lists = new Map(live.map((h) => [h, new Set(beats.get(h) ?? [])]));
+  for (const [shard, owner] of ownerOf) {
+    leased.set(owner, (leased.get(owner) ?? 0) + 1);
+    if (!lists.get(owner)?.has(shard)) unlisted.set(owner, (unlisted.get(owner) ?? 0) + 1);
+  }
+  const weights = new Map<string, number>();
+  for (const h of live) {
+    const listedHere = (leased.get(h) ?? 0) - (unlisted.get(h) ?? 0);
+    weights.set(h, (sessions?.get(h) ?? 0) + listedHere * SHARD_WEIGHT + (unlisted.get(h) ?? 0) * guess);
+  }
+  return { weights, guess };
+}
+
+/**
  * This host's part of the free shards: each goes to the lightest host with room (ties by id), a
- * free shard guessed at the mean weight of a held one; then which ones, by the preference below.
- * At most shards × hosts steps, only while shards are free.
+ * free shard guessed at the mean weight of a held one (or `guess`); then which ones, by the
+ * preference below. At most shards × hosts steps, only while shards are free.
  */
 function pickFree(
   input: Parameters<typeof planShards>[0],
@@ -154,11 +204,12 @@ function pickFree(
   weights: ReadonlyMap<string, number>,
   free: readonly number[],
   mine: ReadonlyMap<number, number>,
+  guessed?: number,
 ): number[] {
   const open = live.filter((h) => !full.has(h));
   const heldShards = input.shardCount - free.length;
   const totalWeight = [...weights.values()].reduce((sum, w) => sum + w, 0);
-  const guess = heldShards > 0 ? Math.max(SHARD_WEIGHT, totalWeight / heldShards) : SHARD_WEIGHT;
+  const guess = guessed ?? (heldShards > 0 ? Math.max(SHARD_WEIGHT, totalWeight / heldShards) : SHARD_WEIGHT);
   const projected = new Map(open.map((h) => [h, weights.get(h) ?? 0]));
   const weightOf = (h: string) => projected.get(h) ?? 0;
   let count = 0;

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Table } from '#shared/store/db';
-import { leaseKey } from '#shared/store/keys';
+import { leaseKey, sessionKey } from '#shared/store/keys';
 import { bootstrapResources } from '../../scripts/local/bootstrap.ts';
 import { startLocalAws } from '../../scripts/local/local-aws.ts';
 import { localSecrets } from '../../scripts/local/secrets.ts';
@@ -42,7 +42,9 @@ export async function startCluster(opts: { prefix: string; shards: number; env?:
       env: { ...base, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    p.stdout?.resume();
+    // The processes log to stdout: shown (on stderr) only when a bench asks for their logs.
+    if (env.LOG_LEVEL && env.LOG_LEVEL !== 'warn') p.stdout?.pipe(process.stderr);
+    else p.stdout?.resume();
     procs.push(p);
     return p;
   };
@@ -64,9 +66,17 @@ export async function startCluster(opts: { prefix: string; shards: number; env?:
     token,
     /** The host id a shard's lease names now (a dead host's until another takes the shard). */
     leaseOwner: async (shard: number) => (await data.get<{ owner?: string }>(leaseKey(shard), true))?.owner,
+    /** A session's status as its host last wrote it, with the fence it wrote under and when. */
+    sessionState: (tenantId: string, sessionId: string) =>
+      data.get<{ status?: string; fence?: number; stateAt?: number }>(sessionKey(tenantId, sessionId), true),
     call,
     spawnHost: (hostId: string) =>
-      spawnTs('scripts/local/host-process.ts', { HOST_ID: hostId, SIM_NETWORK_URL: baseUrl }),
+      spawnTs('scripts/local/host-process.ts', {
+        HOST_ID: hostId,
+        SIM_NETWORK_URL: baseUrl,
+        // BENCH_HOST_LOG_LEVEL=info (or debug): the hosts' logs on stderr, to see where time goes.
+        ...(process.env.BENCH_HOST_LOG_LEVEL ? { LOG_LEVEL: process.env.BENCH_HOST_LOG_LEVEL } : {}),
+      }),
     async stop() {
       for (const p of procs) if (p.exitCode === null) p.kill('SIGKILL');
     },

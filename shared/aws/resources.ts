@@ -82,8 +82,9 @@ export const buckets = {
 /**
  * Commands for sessions go to one of SHARD_COUNT FIFO queues (by the session's hash); the hosts
  * holding its lease shards consume it. A host puts back a command of a shard it does not hold, which
- * counts as a receive (connection-host/command-queues.ts): hence 40 receives (about 10 minutes)
- * before the DLQ.
+ * counts as a receive (connection-host/command-queues.ts): a command reaches its holder in about as
+ * many receives as hosts share its queue, so 200 receives (about an hour of put-backs for a shard
+ * with no live holder; 33 minutes of a holder failing it) before the DLQ.
  */
 export function commandQueue(shard: number): QueueDef {
   return {
@@ -91,7 +92,7 @@ export function commandQueue(shard: number): QueueDef {
     fifo: true,
     consumerTimeoutSeconds: 10,
     visibilityTimeoutSeconds: 60,
-    maxReceiveCount: 40,
+    maxReceiveCount: 200,
   };
 }
 
