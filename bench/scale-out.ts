@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { HostRecord } from '#shared/hosts/registry';
 import { shardOf } from '#shared/sessions/shard';
 import { must } from '../tests/support/must.ts';
-import { rssOf, startCluster, until } from './support/cluster.ts';
+import { localAws, rssOf, startCluster, until } from './support/cluster.ts';
 import { inboundWebhookReceiver } from './support/webhook-receiver.ts';
 
 /**
@@ -106,6 +106,7 @@ async function main() {
       enabled: true,
     });
     const ids: string[] = [];
+    const creating = Date.now();
     for (let i = 0; i < SESSIONS; i += 20) {
       const batch = await Promise.all(
         Array.from({ length: Math.min(20, SESSIONS - i) }, (_, j) =>
@@ -129,6 +130,7 @@ async function main() {
       SESSIONS * 200 + 60_000,
       `${SESSIONS} sessions READY`,
     );
+    const createMs = Date.now() - creating;
     console.error(`${SESSIONS} sessions READY`);
     const balancing = Date.now();
     const before = await settled(
@@ -142,27 +144,33 @@ async function main() {
     const victim = before.reduce((a, b) => (b.sessions > a.sessions ? b : a));
     const moved = ids.filter((id) => victim.shards.includes(shardOf(id, LEASE_SHARDS)));
     const storedBefore = await received();
+    const fenceBefore = new Map(
+      await Promise.all(
+        moved.map(
+          async (id) => [id, (await cluster.sessionState(tenant.tenant.id, id))?.fence ?? 0] as const,
+        ),
+      ),
+    );
     must(procs.get(victim.hostId), 'procs.get(victim.hostId)').kill('SIGKILL');
     const killedAt = Date.now();
     const tags: string[] = [];
-    let n = 0;
-    for (const sessionId of moved) {
-      for (let i = 0; i < PER_SESSION; i++) {
-        const tag = `f${n++}`;
-        tags.push(tag);
-        await call('POST', '/_sim/inbound', undefined, { sessionId, from: '919800000001', text: tag });
+    // Sent while the phases below are watched, so the watching starts at the kill.
+    const injecting = (async () => {
+      let n = 0;
+      for (const sessionId of moved) {
+        for (let i = 0; i < PER_SESSION; i++) {
+          const tag = `f${n++}`;
+          tags.push(tag);
+          await call('POST', '/_sim/inbound', undefined, { sessionId, from: '919800000001', text: tag });
+        }
       }
-    }
+    })();
     const others = (hs: HostView[]) => hs.filter((h) => h.hostId !== victim.hostId);
-    // The phases of the failover: the victim's heartbeat gone from the host list, its shards'
-    // leases taken by others, the others' heartbeats counting its sessions READY.
+    // The phases of the failover: the victim's heartbeat gone from the host list, its sessions'
+    // shards taken by others, every one READY as the new host wrote it (under a later fence, at
+    // the time the host saw it), the others' heartbeats counting them.
     const victimShards = [...new Set(moved.map((id) => shardOf(id, LEASE_SHARDS)))];
     const phase: { gone?: number; taken?: number; ready?: number } = {};
-    const fenceBefore = new Map(
-      await Promise.all(
-        moved.map(async (id) => [id, (await cluster.sessionState(tenant.tenant.id, id))?.fence ?? 0] as const),
-      ),
-    );
     const afterKill = await until(
       async () => {
         const all = await hosts();
@@ -171,23 +179,26 @@ async function main() {
           const owners = await Promise.all(victimShards.map((sh) => cluster.leaseOwner(sh)));
           if (owners.every((o) => o !== undefined && o !== victim.hostId)) phase.taken = Date.now();
         }
-        if (phase.taken !== undefined && phase.ready === undefined) {
-          // READY as written by the new host: under a later fence, at the time the host says.
-          const states = await Promise.all(moved.map((id) => cluster.sessionState(tenant.tenant.id, id)));
-          if (
-            states.every(
-              (st, i) => st?.status === 'READY' && (st.fence ?? 0) > (fenceBefore.get(moved[i] ?? '') ?? 0),
-            )
-          )
-            phase.ready = Math.max(...states.map((st) => st?.stateAt ?? 0));
-        }
         const hs = others(all);
-        return phase.ready !== undefined && hs.reduce((k, h) => k + h.ready, 0) >= SESSIONS ? hs : undefined;
+        return hs.reduce((k, h) => k + h.ready, 0) >= SESSIONS ? hs : undefined;
       },
       TTL_MS + 120_000,
       'every session READY on the other hosts',
     );
     const failoverMs = Date.now() - killedAt;
+    await injecting;
+    await until(
+      async () => {
+        const states = await Promise.all(moved.map((id) => cluster.sessionState(tenant.tenant.id, id)));
+        const again = states.every(
+          (st, i) => st?.status === 'READY' && (st.fence ?? 0) > (fenceBefore.get(moved[i] ?? '') ?? 0),
+        );
+        if (again) phase.ready = Math.max(...states.map((st) => st?.stateAt ?? 0));
+        return again;
+      },
+      60_000,
+      'every moved session READY under a new fence',
+    );
     const since = (t?: number) => (t === undefined ? 'not seen' : `${((t - killedAt) / 1000).toFixed(1)} s`);
     const phases = `heartbeat gone from the host list ${since(phase.gone)}, the shards of its sessions taken ${since(phase.taken)}, every one READY (its status written under the new fence) ${since(phase.ready)}`;
     console.error(phases);
@@ -222,6 +233,10 @@ async function main() {
     const row = (what: string, value: string | number) => console.log(`| ${what} | ${value} |`);
     console.log(`\n| ${SESSIONS} simulated sessions, ${LEASE_SHARDS} lease shards, TTL ${TTL_MS} ms | |`);
     console.log('| --- | --- |');
+    row(
+      'First create → every session READY (created 20 at a time, the hosts counting them)',
+      `${(createMs / 1000).toFixed(1)} s`,
+    );
     row('Sessions per host, 4 hosts (max / min)', show(before));
     row(
       'All READY → the spread settled (no host busy, the same for 4 polls, about 5 s)',
@@ -251,6 +266,7 @@ async function main() {
   } finally {
     receiver.server.close();
     await cluster.stop();
+    await (await localAws()).stop();
     process.exit();
   }
 }

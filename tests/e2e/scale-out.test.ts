@@ -152,4 +152,50 @@ describe('connection hosts sharing the shards', () => {
     await waitFor(() => allReady(ids), 30_000, 'every session READY on the remaining hosts');
     expect((await sessions(ids)).map((s) => s.mobile_number)).toEqual(numbers);
   }, 240_000);
+
+  it('a host past its memory budget says so and takes no shard: the other host runs every session, and after it stops the shards stay free', async () => {
+    const cluster = await hostCluster({
+      prefix: 'mb',
+      shardCount: 2,
+      env: { LEASE_SHARDS: '8', LEASE_TTL_MS: '3000' },
+      procs,
+    });
+    const { admin } = cluster;
+    const hosts = async () => (await admin.get('/api/admin/hosts')).body.hosts as HostView[];
+    const roomy = cluster.spawnHost('host-roomy');
+    await waitFor(
+      async () => (await hosts())[0]?.shards.length === 8,
+      20_000,
+      'host-roomy holding every shard',
+    );
+    // A host's RSS is well past 64 MB, the least budget there is: this one is full from its first beat.
+    cluster.spawnHost('host-full', { HOST_MEMORY_BUDGET_MB: '64' });
+    const full = await waitFor(
+      async () => (await hosts()).find((h) => h.hostId === 'host-full'),
+      20_000,
+      'host-full beating',
+    );
+    expect(full.full).toBe(true);
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++)
+      ids.push((await admin.post('/api/sessions', { name: `budget ${i}` })).body.session.sessionId);
+    const ran = await waitFor(
+      async () => {
+        const hs = await hosts();
+        return hs.reduce((n, h) => n + h.ready, 0) === ids.length ? hs : undefined;
+      },
+      30_000,
+      'both sessions READY',
+    );
+    // Balanced by sessions, two sessions would go one to each host: the full one takes none.
+    expect(ran.find((h) => h.hostId === 'host-full')).toMatchObject({ full: true, shards: [], sessions: 0 });
+    expect(ran.find((h) => h.hostId === 'host-roomy')).toMatchObject({ sessions: 2, ready: 2 });
+    expect(ran.find((h) => h.hostId === 'host-roomy')?.shards).toHaveLength(8);
+
+    // The roomy host stops (its leases released at once): the full host still takes nothing.
+    await stopProcess(roomy);
+    await waitFor(async () => (await hosts()).length === 1, 20_000, 'host-roomy gone');
+    await new Promise((r) => setTimeout(r, 4000)); // two lease ticks
+    expect((await hosts())[0]).toMatchObject({ hostId: 'host-full', full: true, shards: [], sessions: 0 });
+  }, 120_000);
 });

@@ -34,12 +34,13 @@ export async function hostCluster(opts: {
     anon,
     /** The admin's client (its sessions belong to the `admin` tenant). */
     admin: jsonClient(api.baseUrl, token),
-    /** Starts a host process with this id. */
-    spawnHost(id: string): ChildProcess {
+    /** Starts a host process with this id (and `env` of its own). */
+    spawnHost(id: string, env: Record<string, string> = {}): ChildProcess {
       const p = spawnScript('scripts/local/host-process.ts', {
         ...common,
         SIM_NETWORK_URL: api.baseUrl,
         HOST_ID: id,
+        ...env,
       });
       opts.procs.push(p);
       return p;
