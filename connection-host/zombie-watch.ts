@@ -39,14 +39,20 @@ export class ZombieWatch {
     const link = this.readyLink();
     if (!link) return;
     if (!now && Date.now() - this.lastActivity < this.idleMs) return;
+    let timeout: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
         link.probe(),
-        new Promise((_, rej) => setTimeout(() => rej(new Error('probe timed out')), PROBE_TIMEOUT_MS)),
+        new Promise((_, rej) => {
+          timeout = setTimeout(() => rej(new Error('probe timed out')), PROBE_TIMEOUT_MS);
+        }),
       ]);
       this.touch();
     } catch (err) {
       await this.onSilent(err as Error);
+    } finally {
+      // An answered probe leaves no timer behind (one per link per idle period, at thousands of links).
+      clearTimeout(timeout);
     }
   }
 }
