@@ -128,8 +128,9 @@ describe('MCP server', () => {
 
     const recv = await startReceiver();
     try {
+      // A token in the URL's query string is a secret: shown masked, as the REST delivery log shows it.
       const cfg = await t.api.post('/api/webhook/config', {
-        webhookUrl: recv.url,
+        webhookUrl: `${recv.url}?token=hook-query-secret`,
         secretToken: 'whsec-mcp-0123456789',
         approvedDomains: '127.0.0.1',
         enabled: true,
@@ -149,9 +150,14 @@ describe('MCP server', () => {
         15_000,
         'the delivery in the resource',
       );
-      expect(shown).toMatchObject({ event: 'message.inbound', status: 'delivered', url: recv.url });
+      expect(shown).toMatchObject({
+        event: 'message.inbound',
+        status: 'delivered',
+        url: `${recv.url}?token=********`,
+      });
       expect(shown.payload.content.text).toBe('hello hook');
       expect(JSON.stringify(shown)).not.toContain('claimToken');
+      expect(JSON.stringify(shown)).not.toContain('hook-query-secret');
       // Another tenant's resource holds none of it.
       const other = await mcpClient((await newTenant()).token);
       const theirs = await other.readResource({ uri: 'webhooks://deliveries' });

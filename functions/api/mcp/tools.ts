@@ -13,6 +13,7 @@ import { IdempotencyKey, runOnce } from '../messages/idempotency.ts';
 import { Recipient } from '../messages/recipient.ts';
 import { acceptSend } from '../messages/send-service.ts';
 import { requireReadySession } from '../sessions/service.ts';
+import { deliveryView } from '../webhooks/delivery-view.ts';
 
 /** What every tool call knows: the caller's tenant (from its bearer token) and the request id. */
 export interface McpCaller {
@@ -217,7 +218,7 @@ export function registerResources(server: McpServer, caller: McpCaller): void {
     },
     async (uri) => {
       const deliveries = await listDeliveries(caller.tenantId, { limit: 50 });
-      const shown = deliveries.map(({ claimToken: _claim, body, ...d }) => ({ ...d, payload: parsed(body) }));
+      const shown = deliveries.map(deliveryView);
       return {
         contents: [
           { uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ deliveries: shown }) },
@@ -225,12 +226,4 @@ export function registerResources(server: McpServer, caller: McpCaller): void {
       };
     },
   );
-}
-
-function parsed(body: string): unknown {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return null;
-  }
 }
