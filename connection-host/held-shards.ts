@@ -33,6 +33,8 @@ export interface HeldShardsDeps {
   release(shard: number, owner: string, to?: string): Promise<void>;
   /** Tells the other hosts that something moved (plan-reads.ts). */
   bump(): Promise<void>;
+  /** Every shard's work (resume, stop) is done: the host's heartbeat can tell so now. */
+  idle?(): void;
   log: Logger;
 }
 
@@ -137,7 +139,9 @@ export class HeldShards {
       .catch((err: unknown) => this.deps.log.error({ err, shard }, 'shard work failed'));
     this.work.set(shard, next);
     void next.then(() => {
-      if (this.work.get(shard) === next) this.work.delete(shard);
+      if (this.work.get(shard) !== next) return;
+      this.work.delete(shard);
+      if (!this.busy()) this.deps.idle?.();
     });
   }
 }

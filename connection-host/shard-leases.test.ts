@@ -310,6 +310,27 @@ describe('ShardLeases', () => {
     await leases.stop();
   });
 
+  it('beats as soon as the last resume finishes, not a tick later: its heartbeat says it is no longer busy', async () => {
+    const mem = memoryStore();
+    const presence = memoryPresence();
+    let finishResume = () => {};
+    const { leases } = host('h1', mem, presence, {
+      shardCount: 2,
+      acquired: vi.fn(async (shard: number) => {
+        if (shard === 1) await new Promise<void>((r) => (finishResume = r));
+      }),
+    });
+    await leases.start();
+    await vi.advanceTimersByTimeAsync(1500); // mid-way between two ticks (every 1 s)
+    expect(leases.busy()).toBe(true);
+    const before = presence.beats.get('h1') ?? 0;
+    finishResume();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(leases.busy()).toBe(false);
+    expect((presence.beats.get('h1') ?? 0) - before).toBe(1);
+    await leases.stop();
+  });
+
   /** Two hosts sharing 8 shards, at rest (4 each); h2 starts `offsetMs` after h1. */
   async function twoAtRest(offsetMs = 0) {
     const mem = memoryStore();

@@ -32,6 +32,7 @@ export class ShardLeases {
   private timer?: NodeJS.Timeout;
   private wake?: NodeJS.Timeout;
   private beating?: Promise<void>;
+  private beatAgain = false;
   private planning?: Promise<void>;
   private hosts: HostView[] = [];
   /** Shard → its owner, when that owner was live, as this host last read the leases. */
@@ -54,6 +55,9 @@ export class ShardLeases {
       handlers,
       release: (shard, owner, to) => this.store.release(shard, owner, to),
       bump: () => this.bump(),
+      // Its sessions READY (or not) and nothing in motion: said now, not a tick later, to the others
+      // (they hand over only when no host is busy) and to whoever watches /api/admin/hosts.
+      idle: () => this.beatSoon(),
       log,
     });
     this.heartbeat = new Heartbeat({
@@ -100,11 +104,25 @@ export class ShardLeases {
     await this.bump();
     await this.plan();
     this.timer = setInterval(() => {
-      this.beating ??= this.heartbeat.beat().finally(() => {
-        this.beating = undefined;
-      });
+      this.beatSoon();
       this.planTurn();
     }, leaseTickMs(this.cfg.ttlMs));
+  }
+
+  /** Beats now, or right after the beat under way (which may have read the state before it changed). */
+  private beatSoon(): void {
+    if (this.stopping || !this.timer) return;
+    if (this.beating) {
+      this.beatAgain = true;
+      return;
+    }
+    this.beating = this.heartbeat.beat().finally(() => {
+      this.beating = undefined;
+      if (this.beatAgain) {
+        this.beatAgain = false;
+        this.beatSoon();
+      }
+    });
   }
 
   /**

@@ -3,7 +3,7 @@ import { logger } from '#shared/log/logger';
 import type { Session } from '#shared/sessions/session';
 import type { DriverLink, LinkRequest, NetworkDriver } from './drivers/driver.ts';
 import { RuntimeRegistry } from './runtime-registry.ts';
-import { resumeShard } from './shard-resume.ts';
+import { RESUME_PARALLEL, resumeShard } from './shard-resume.ts';
 
 const session = (sessionId: string, over: Partial<Session> = {}): Session => ({
   tenantId: 't1',
@@ -120,5 +120,30 @@ describe('shard takeover', () => {
     expect(connected).toEqual(['a']);
     expect(registry.get('a')).toBe(fromCommand);
     await registry.stopAll();
+  });
+
+  it(`starts a shard's sessions ${RESUME_PARALLEL} at a time, every one of them`, async () => {
+    const listed = Array.from({ length: 10 }, (_, i) => session(`s${i}`));
+    let running = 0;
+    let most = 0;
+    const started: string[] = [];
+    const registry = {
+      shardOf: () => 0,
+      holdsShard: () => true,
+      runtimeFor: async (ref: { sessionId: string }) => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((r) => setTimeout(r, 5));
+        started.push(ref.sessionId);
+        running--;
+        return undefined;
+      },
+    };
+    await resumeShard(0, registry, logger, {
+      listShardSessions: async () => listed,
+      getSession: async (_t, id) => listed.find((l) => l.sessionId === id),
+    });
+    expect(most).toBe(RESUME_PARALLEL);
+    expect(started.sort()).toEqual(listed.map((l) => l.sessionId).sort());
   });
 });

@@ -9,6 +9,13 @@ export interface ShardSessionStore {
   reindexSessionShard?: typeof reindexSessionShard;
 }
 
+/**
+ * Sessions of one shard started at once. A host resumes its shards side by side too (held-shards.ts),
+ * so with 1,024 lease shards a dead host's sessions already start many at a time; with few shards
+ * (local mode's 64) a shard holds dozens, which one after the other took seconds.
+ */
+export const RESUME_PARALLEL = 4;
+
 /** Ended by the network or by the user: a new host must not bring these back. */
 const resumable = (s: Session | undefined): s is Session =>
   s?.dbStatus === 'active' && s.status !== 'LOGGED_OUT' && s.status !== 'DISCONNECTED';
@@ -29,18 +36,24 @@ export async function resumeShard(
   log: Logger,
   store: ShardSessionStore = { listShardSessions, getSession, reindexSessionShard },
 ): Promise<void> {
-  for (const listed of await store.listShardSessions(shard)) {
-    if (listed.dbStatus !== 'active') continue;
+  const listed = (await store.listShardSessions(shard)).filter((l) => l.dbStatus === 'active');
+  const resume = async (one: (typeof listed)[number]) => {
     try {
-      const own = registry.shardOf(listed.sessionId);
+      const own = registry.shardOf(one.sessionId);
       if (own !== shard) {
-        await store.reindexSessionShard?.(listed.tenantId, listed.sessionId, own);
-        if (!registry.holdsShard(own)) continue;
+        await store.reindexSessionShard?.(one.tenantId, one.sessionId, own);
+        if (!registry.holdsShard(own)) return;
       }
-      const session = await store.getSession(listed.tenantId, listed.sessionId);
+      const session = await store.getSession(one.tenantId, one.sessionId);
       if (resumable(session)) await registry.runtimeFor(session, true, session);
     } catch (err) {
-      log.error({ err, sessionId: listed.sessionId }, 'resume failed');
+      log.error({ err, sessionId: one.sessionId }, 'resume failed');
     }
-  }
+  };
+  // A few at a time: each start is a few reads and writes and a connection, mostly waiting.
+  let next = 0;
+  const worker = async () => {
+    while (next < listed.length) await resume(listed[next++] as (typeof listed)[number]);
+  };
+  await Promise.all(Array.from({ length: Math.min(RESUME_PARALLEL, listed.length) }, worker));
 }

@@ -33,7 +33,11 @@ describe('ZombieWatch', () => {
 
   it('a link quiet for less than the idle time is not probed', async () => {
     const link = { probe: vi.fn(async () => {}) } as unknown as DriverLink;
-    const watch = new ZombieWatch(60_000, () => link, async () => {});
+    const watch = new ZombieWatch(
+      60_000,
+      () => link,
+      async () => {},
+    );
     await watch.check();
     expect(link.probe).not.toHaveBeenCalled();
   });
