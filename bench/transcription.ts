@@ -1,5 +1,6 @@
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { resetEnvCache } from '#shared/config/env';
 import { transcribe } from '../functions/media/stt/index.ts';
 import { startFakeSpeech } from '../tests/support/fake-speech.ts';
 import { must } from '../tests/support/must.ts';
@@ -19,6 +20,8 @@ const RUNS = Number(process.argv[3] ?? 3);
 const fake = await startFakeSpeech();
 process.env.STT_BASE_URL = fake.openAiBaseUrl;
 process.env.STT_API_KEY = 'bench-key';
+// The configuration may have been read already (on import): read again with the provider set.
+resetEnvCache();
 // A 20 KB voice note (about 5 s of Opus at 32 kbit/s) whose bytes tell the fake what was said.
 const note = new Uint8Array(
   Buffer.concat([Buffer.alloc(20_000, 7), Buffer.from('SAY:please book me at ten;')]),
