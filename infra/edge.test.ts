@@ -14,7 +14,7 @@ import { API_READ_TIMEOUT_SECONDS, STREAM_KEEPALIVE_SECONDS, STREAM_READ_TIMEOUT
 import { ALB_IDLE_TIMEOUT_SECONDS } from './host.ts';
 import { checkWithNag } from './nag.ts';
 import { SessionManagerStack } from './stack.ts';
-import { SERVICE_FUNCTION } from './template-queries.ts';
+import { functionEnvs, hostTaskEnv, SERVICE_FUNCTION } from './template-queries.ts';
 
 const outRoot = mkdtempSync(join(tmpdir(), 'cdk-edge-test-'));
 afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
@@ -53,15 +53,8 @@ const distributionOf = (template: Template) => {
 };
 /** Every URL-bearing setting the service reads, from every function and the host. */
 const urlSettings = (template: Template) => {
-  const fns = Object.values(template.findResources('AWS::Lambda::Function', SERVICE_FUNCTION)).map(
-    (f) => f.Properties.Environment.Variables as Record<string, unknown>,
-  );
-  const task = must(Object.values(template.findResources('AWS::ECS::TaskDefinition'))[0], 'the host task');
-  const host = Object.fromEntries(
-    (task.Properties.ContainerDefinitions[0].Environment as Array<{ Name: string; Value: unknown }>).map(
-      (v) => [v.Name, v.Value],
-    ),
-  );
+  const fns = functionEnvs(template);
+  const host = hostTaskEnv(template);
   return [...fns, host].flatMap((vars) =>
     Object.entries(vars).filter(([k]) => /_URL$/.test(k) && !/^(ANTHROPIC|AI_FALLBACK|STT|SARVAM)_/.test(k)),
   );

@@ -10,7 +10,7 @@ import { settingsFromContext } from './context.ts';
 import { DEFAULT_LOG_RETENTION_DAYS } from './log-groups.ts';
 import { checkWithNag } from './nag.ts';
 import { SessionManagerStack } from './stack.ts';
-import { SERVICE_FUNCTION } from './template-queries.ts';
+import { functionEnvs, hostTaskEnv } from './template-queries.ts';
 
 const outRoot = mkdtempSync(join(tmpdir(), 'cdk-settings-test-'));
 afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
@@ -42,19 +42,10 @@ const plain = synth({});
 
 const envOf = (template: Template, serviceName: string) =>
   must(
-    Object.values(template.findResources('AWS::Lambda::Function', SERVICE_FUNCTION))
-      .map((f) => f.Properties.Environment.Variables as Record<string, unknown>)
-      .find((v) => v.SERVICE_NAME === serviceName),
+    functionEnvs(template).find((v) => v.SERVICE_NAME === serviceName),
     `the ${serviceName} function`,
   );
-const hostEnv = (template: Template) => {
-  const task = must(Object.values(template.findResources('AWS::ECS::TaskDefinition'))[0], 'the host task');
-  const vars = task.Properties.ContainerDefinitions[0].Environment as Array<{
-    Name: string;
-    Value: unknown;
-  }>;
-  return Object.fromEntries(vars.map((v) => [v.Name, v.Value]));
-};
+const hostEnv = hostTaskEnv;
 
 describe('deployment settings', () => {
   it('-c ttsProvider reaches the API and the host (both synthesise speech)', () => {
