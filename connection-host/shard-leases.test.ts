@@ -291,7 +291,8 @@ describe('ShardLeases', () => {
     for (const h of [h1, h2]) await h.leases.stop();
   });
 
-  it('beats on while a taken shard is still resuming', async () => {
+  /** A host holding 2 shards whose shard 1 resumes until `finishResume` is called. */
+  function resumingOne() {
     const mem = memoryStore();
     const presence = memoryPresence();
     let finishResume = () => {};
@@ -301,6 +302,11 @@ describe('ShardLeases', () => {
         if (shard === 1) await new Promise<void>((r) => (finishResume = r));
       }),
     });
+    return { presence, leases, finishResume: () => finishResume() };
+  }
+
+  it('beats on while a taken shard is still resuming', async () => {
+    const { presence, leases, finishResume } = resumingOne();
     await leases.start();
     expect(leases.owned()).toEqual([0, 1]);
     const before = presence.beats.get('h1') ?? 0;
@@ -311,15 +317,7 @@ describe('ShardLeases', () => {
   });
 
   it('beats as soon as the last resume finishes, not a tick later: its heartbeat says it is no longer busy', async () => {
-    const mem = memoryStore();
-    const presence = memoryPresence();
-    let finishResume = () => {};
-    const { leases } = host('h1', mem, presence, {
-      shardCount: 2,
-      acquired: vi.fn(async (shard: number) => {
-        if (shard === 1) await new Promise<void>((r) => (finishResume = r));
-      }),
-    });
+    const { presence, leases, finishResume } = resumingOne();
     await leases.start();
     await vi.advanceTimersByTimeAsync(1500); // mid-way between two ticks (every 1 s)
     expect(leases.busy()).toBe(true);
