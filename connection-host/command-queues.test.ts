@@ -9,8 +9,14 @@ describe('a command put back for the host holding its shard', () => {
     expect(counts(11).map((n) => bounceSeconds(n))).toEqual([0, 0, 0, 0, 1, 2, 4, 8, 16, 20, 20]);
   });
 
-  it('with a live holder (it consumes the same queue): at once the first eight times, then every second', () => {
+  it('with a live holder (it consumes the same queue): at once the first eight times, then every second, from the 61st every 5 s', () => {
     expect(counts(11).map((n) => bounceSeconds(n, true))).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1]);
+    expect([60, 61].map((n) => bounceSeconds(n, true))).toEqual([1, 5]);
+    // A holder that does not take it (starting up, failing to receive) has over 12 minutes.
+    const { maxReceiveCount } = commandQueue(0);
+    let waited = 0;
+    for (let n = 1; n < maxReceiveCount; n++) waited += bounceSeconds(n, true);
+    expect(waited).toBeGreaterThan(12 * 60);
   });
 
   it('outlasts a dead host’s lease TTL (15 s) and a hand-over many times before the dead-letter queue', () => {

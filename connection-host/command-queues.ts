@@ -36,18 +36,23 @@ const waitSeconds = () => (runtimeEnv().AWS_ENDPOINT_URL_SQS ? 1 : COMMAND_WAIT_
 /**
  * How long a command for a shard this host does not hold stays hidden before it is received again.
  * While another live host holds the shard (as this host last read the leases), it is visible again
- * at once the first times, then after 1 s: its holder consumes the same queue and takes it within
- * about as many receives as hosts share the queue (hosts that balance sessions share queues). With
+ * at once the first times, then after 1 s, after the 60th receive 5 s: its holder consumes the same
+ * queue and takes it within about as many receives as hosts share the queue (hosts that balance
+ * sessions share queues), and a holder that does not (starting up, or failing to receive) still has
+ * over 12 minutes before the dead-letter queue. With
  * no live holder (its host died, the TTL not yet run out; a shard being handed over) it waits
  * longer and longer, up to 20 s, so it costs few receives before the next holder takes it.
- * Either way about an hour of receives before the queue's dead-letter queue
+ * With no live holder, about an hour of receives before the queue's dead-letter queue
  * (shared/aws/resources.ts commandQueue, maxReceiveCount).
  */
 export const IMMEDIATE_BOUNCES = 4;
 /** Receives at once for a command whose shard a live host holds, before one a second. */
 export const IMMEDIATE_BOUNCES_HELD = 8;
+/** Receives a second apart after those, before one every 5 s (a holder slow to take it: starting up). */
+export const SECOND_BOUNCES_HELD = 60;
 export const bounceSeconds = (receiveCount: number, heldElsewhere = false): number => {
-  if (heldElsewhere) return receiveCount <= IMMEDIATE_BOUNCES_HELD ? 0 : 1;
+  if (heldElsewhere)
+    return receiveCount <= IMMEDIATE_BOUNCES_HELD ? 0 : receiveCount <= SECOND_BOUNCES_HELD ? 1 : 5;
   return receiveCount <= IMMEDIATE_BOUNCES ? 0 : Math.min(20, 2 ** (receiveCount - IMMEDIATE_BOUNCES - 1));
 };
 
