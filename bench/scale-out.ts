@@ -6,16 +6,18 @@ import { localAws, rssOf, startCluster, until } from './support/cluster.ts';
 import { inboundWebhookReceiver } from './support/webhook-receiver.ts';
 
 /**
- * Scale-out proof (issue 29): 4 host processes share N simulated sessions; one is killed (SIGKILL);
- * then a fifth joins. Reports sessions per host before and after (max/min), RSS per session, the
+ * Scale-out proof (issue 29): 4 host processes (or `hosts`) share N simulated sessions; one is killed (SIGKILL);
+ * then one more joins. Reports sessions per host before and after (max/min), RSS per session, the
  * time until every session of the dead host is READY on another host, the inbound messages sent
  * to its sessions during the failover against those stored and delivered by webhook (lost,
- * duplicated), and the spread once the fifth host has its share.
- * Run: npx tsx bench/scale-out.ts [sessions=4000] [leaseTtlMs=15000]
+ * duplicated), and the spread once the joining host has its share.
+ * Run: npx tsx bench/scale-out.ts [sessions=4000] [leaseTtlMs=15000] [hosts=4]
  * BENCH_HOST_LOG_LEVEL=info (or debug) shows what the hosts log (stderr), to see where a failover spends its time.
  */
 const SESSIONS = Number(process.argv[2] ?? 4000);
 const TTL_MS = Number(process.argv[3] ?? 15_000);
+/** Host processes at first; one is killed, then one more joins. */
+const HOSTS = Number(process.argv[4] ?? 4);
 const QUEUES = 4;
 const LEASE_SHARDS = 64;
 /** Inbound messages injected per moved session while its host is dead. */
@@ -85,16 +87,18 @@ async function main() {
       return Number(text.match(/^wsm_messages_received_total (\d+)/m)?.[1] ?? 0);
     };
 
-    for (const id of ['h1', 'h2', 'h3', 'h4']) procs.set(id, cluster.spawnHost(id));
+    const first = Array.from({ length: HOSTS }, (_, i) => `h${i + 1}`);
+    const joining = `h${HOSTS + 1}`;
+    for (const id of first) procs.set(id, cluster.spawnHost(id));
     await until(
       async () => {
         const hs = await hosts();
-        return hs.length === 4 && hs.reduce((n, h) => n + h.shards.length, 0) === LEASE_SHARDS;
+        return hs.length === HOSTS && hs.reduce((n, h) => n + h.shards.length, 0) === LEASE_SHARDS;
       },
       120_000,
-      'four hosts holding every shard',
+      `${HOSTS} hosts holding every shard`,
     );
-    console.error('four hosts up');
+    console.error(`${HOSTS} hosts up`);
     await sleep(3000);
     const baseline = [...procs.values()].reduce((n, p) => n + rssOf(must(p.pid, 'p.pid')), 0);
 
@@ -203,10 +207,13 @@ async function main() {
     const phases = `heartbeat gone from the host list ${since(phase.gone)}, the shards of its sessions taken ${since(phase.taken)}, every one READY (its status written under the new fence) ${since(phase.ready)}`;
     console.error(phases);
     console.error(`failover done in ${failoverMs} ms`);
-    const afterSettled = await settled((hs) => {
-      const live = others(hs);
-      return live.reduce((k, h) => k + h.ready, 0) >= SESSIONS ? live : undefined;
-    }, 'the spread over 3 hosts settled');
+    const afterSettled = await settled(
+      (hs) => {
+        const live = others(hs);
+        return live.reduce((k, h) => k + h.ready, 0) >= SESSIONS ? live : undefined;
+      },
+      `the spread over ${HOSTS - 1} hosts settled`,
+    );
     await until(
       async () => tags.every((t) => seen.has(t)) || undefined,
       120_000,
@@ -217,17 +224,17 @@ async function main() {
     const delivered = tags.filter((t) => seen.has(t)).length;
     const duplicated = [...seen.values()].filter((c) => c > 1).length;
 
-    // A fifth host joins: the others hand it its share.
-    procs.set('h5', cluster.spawnHost('h5'));
+    // One more host joins: the others hand it its share.
+    procs.set(joining, cluster.spawnHost(joining));
     const joinedAt = Date.now();
     const rebalanced = await settled((hs) => {
       const live = others(hs);
-      return live.length === 4 &&
-        (live.find((h) => h.hostId === 'h5')?.sessions ?? 0) > 0 &&
+      return live.length === HOSTS &&
+        (live.find((h) => h.hostId === joining)?.sessions ?? 0) > 0 &&
         live.reduce((k, h) => k + h.ready, 0) >= SESSIONS
         ? live
         : undefined;
-    }, 'the fifth host holding its share, every session READY, the spread settled');
+    }, 'the joining host holding its share, every session READY, the spread settled');
     const rebalanceMs = Date.now() - joinedAt;
 
     const row = (what: string, value: string | number) => console.log(`| ${what} | ${value} |`);
@@ -237,13 +244,13 @@ async function main() {
       'First create → every session READY (created 20 at a time, the hosts counting them)',
       `${(createMs / 1000).toFixed(1)} s`,
     );
-    row('Sessions per host, 4 hosts (max / min)', show(before));
+    row(`Sessions per host, ${HOSTS} hosts (max / min)`, show(before));
     row(
       'All READY → the spread settled (no host busy, the same for 4 polls, about 5 s)',
       `${(balanceMs / 1000).toFixed(1)} s`,
     );
     row(
-      'RSS per session (4 hosts, over their empty RSS)',
+      `RSS per session (${HOSTS} hosts, over their empty RSS)`,
       `${((rss - baseline) / SESSIONS / 1024).toFixed(0)} KB`,
     );
     row('Sessions of the killed host', moved.length);
@@ -252,14 +259,17 @@ async function main() {
       `${(failoverMs / 1000).toFixed(1)} s`,
     );
     row('SIGKILL → phases', phases);
-    row('Sessions per host, 3 hosts, all READY (max / min)', show(afterKill));
-    row('Sessions per host, 3 hosts, settled (max / min)', show(afterSettled));
+    row(`Sessions per host, ${HOSTS - 1} hosts, all READY (max / min)`, show(afterKill));
+    row(`Sessions per host, ${HOSTS - 1} hosts, settled (max / min)`, show(afterSettled));
     row('Inbound sent during the failover / stored / delivered', `${tags.length} / ${stored} / ${delivered}`);
     row('Lost / duplicated webhooks', `${tags.length - delivered} / ${duplicated}`);
     const lost = tags.filter((t) => !seen.has(t));
     if (lost.length) console.error(`not delivered (in the order sent, of ${tags.length}): ${lost.join(' ')}`);
-    row('Fifth host joins → its share, every session READY, settled', `${(rebalanceMs / 1000).toFixed(1)} s`);
-    row('Sessions per host, 4 hosts after the join (max / min)', show(rebalanced));
+    row(
+      'One more host joins → its share, every session READY, settled',
+      `${(rebalanceMs / 1000).toFixed(1)} s`,
+    );
+    row(`Sessions per host, ${HOSTS} hosts after the join (max / min)`, show(rebalanced));
   } catch (err) {
     console.error(err);
     process.exitCode = 1;
