@@ -1,5 +1,5 @@
 import { readLeases, take } from '../connection-host/leases.ts';
-import { FULL_READ_EVERY, WATCHED } from '../connection-host/plan-reads.ts';
+import { FULL_READ_EVERY, WATCHED, watchedCount } from '../connection-host/plan-reads.ts';
 import { bootstrapResources } from '../scripts/local/bootstrap.ts';
 import { startLocalAws } from '../scripts/local/local-aws.ts';
 import { dynamoClient } from '../shared/aws/clients.ts';
@@ -91,7 +91,7 @@ for (const n of HOSTS) {
   });
   const rest = await metered(async () => {
     await planVersion();
-    await heartbeatExpiries(ids.slice(1, 1 + WATCHED));
+    await heartbeatExpiries(ids.slice(1, 1 + watchedCount(n)));
   });
   const full = leases + hosts;
   const every = FULL_READ_EVERY + (FULL_READ_EVERY / 2 - 1) / 2; // the mean of the jittered spacing

@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FULL_READ_EVERY, PlanReads, type PlanSignals, WATCHED } from './plan-reads.ts';
+import {
+  FULL_READ_EVERY,
+  PlanReads,
+  type PlanSignals,
+  WATCH_ALL_UP_TO,
+  WATCHED,
+  watchedCount,
+} from './plan-reads.ts';
 
 /** Plan signals held in memory: a version and each host's heartbeat expiry. */
 function signals() {
@@ -61,27 +68,41 @@ describe('when a host reads the leases and heartbeats', () => {
     expect((await reads.due())?.why).toBe('unsettled');
   });
 
-  it(`watches the next ${WATCHED} hosts by id (wrapping round) and reads when one of them is dead or gone`, async () => {
+  it(`in a cluster of more than ${WATCH_ALL_UP_TO}, watches the next ${WATCHED} hosts by id (wrapping round) and reads when one of them is dead or gone`, async () => {
     vi.useFakeTimers({ now: 1_000_000 });
     const { state, s } = signals();
-    const reads = new PlanReads('h-c', s, () => 0);
-    reads.read(1, ['h-a', 'h-b', 'h-c', 'h-d'], true);
-    for (const id of ['h-a', 'h-b', 'h-d']) state.expiry.set(id, Date.now() + 15_000);
+    const reads = new PlanReads('h-i', s, () => 0);
+    const hosts = 'abcdefghij'.split('').map((c) => `h-${c}`);
+    reads.read(1, hosts, true);
+    for (const id of hosts) if (id !== 'h-i') state.expiry.set(id, Date.now() + 15_000);
     expect(await reads.due()).toBeUndefined();
-    // h-b is not watched by h-c (h-d and then h-a are): its heartbeat running out is not h-c's to see.
+    // h-b is not watched by h-i (h-j and then h-a are): its heartbeat running out is not h-i's to see.
     state.expiry.set('h-b', Date.now() - 1);
     expect(await reads.due()).toBeUndefined();
     // A watched host that missed its beat: a look is due the moment it runs out.
-    const last = state.expiry.get('h-d') ?? 0;
+    const last = state.expiry.get('h-j') ?? 0;
     expect(await reads.due()).toBeUndefined();
     expect(reads.wakeAt()).toBe(last + 1);
     vi.setSystemTime(last + 1);
     expect((await reads.due())?.why).toBe('dead host');
     // A watched host whose heartbeat is gone (it left) is news too.
-    reads.read(state.version, ['h-a', 'h-b', 'h-c', 'h-d'], true);
-    state.expiry.set('h-d', Date.now() + 15_000);
+    reads.read(state.version, hosts, true);
+    state.expiry.set('h-j', Date.now() + 15_000);
     state.expiry.set('h-a', undefined);
     expect((await reads.due())?.why).toBe('dead host');
+  });
+
+  it(`in a cluster of up to ${WATCH_ALL_UP_TO}, watches every other host: each sees any of them die`, async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const { state, s } = signals();
+    const reads = new PlanReads('h-c', s, () => 0);
+    const hosts = ['h-a', 'h-b', 'h-c', 'h-d'];
+    reads.read(1, hosts, true);
+    for (const id of ['h-a', 'h-b', 'h-d']) state.expiry.set(id, Date.now() + 15_000);
+    expect(await reads.due()).toBeUndefined();
+    state.expiry.set('h-b', Date.now() - 1);
+    expect((await reads.due())?.why).toBe('dead host');
+    expect([1, 2, 4, 8, 9, 1000].map(watchedCount)).toEqual([0, 1, 3, 7, WATCHED, WATCHED]);
   });
 
   it('reads no heartbeat when it is the only host', async () => {

@@ -4,16 +4,26 @@
  * for the heartbeats: 13,750 a second in all, on two partitions that each serve 3,000; most ticks
  * nothing changed. So each tick reads only the plan's version (one small item, bumped by a host
  * that took, released or handed over shards, joined, left, filled up, or found another dead) and
- * the heartbeats of the next WATCHED hosts by id, to notice a dead one: a dead host bumps nothing,
- * the hosts before it notice its heartbeat ran out and bump for it (a watched host that missed a
+ * the heartbeats of the next WATCHED hosts by id (of every other host in a cluster of up to
+ * WATCH_ALL_UP_TO), to notice a dead one: a dead host bumps nothing, the hosts watching it notice
+ * its heartbeat ran out and bump for it (a watched host that missed a
  * beat is looked at again the moment it runs out, not a tick later). The partitions are read when
  * the version moved, a watched host died, the last read left something in motion (free shards,
  * a host mid-move, this host's own moves), and every FULL_READ_EVERY ticks or a little more (sessions
  * come and go without a bump; the jitter keeps hosts from reading at once).
  */
 
-/** Hosts after this one (by id) whose heartbeats each tick reads. */
+/** Hosts after this one (by id) whose heartbeats each tick reads, in a cluster of more than WATCH_ALL_UP_TO. */
 export const WATCHED = 2;
+/**
+ * Up to this many hosts, each watches every other: all learn of a death the moment the dead host's
+ * heartbeat runs out, not a tick after its watchers (with 8 hosts, taking its shards took 3 s after
+ * it ran out, against 1.3 s with 4). At most 7 small reads a tick.
+ */
+export const WATCH_ALL_UP_TO = 8;
+/** How many hosts each one watches in a cluster of `hosts` (itself among them). */
+export const watchedCount = (hosts: number): number =>
+  hosts <= WATCH_ALL_UP_TO ? Math.max(0, hosts - 1) : WATCHED;
 
 /** Ticks between reads when nothing moved (at 2 s a tick, 30 to 44 s). */
 export const FULL_READ_EVERY = 15;
@@ -86,7 +96,7 @@ export class PlanReads {
     this.every = this.jittered();
     const others = [...new Set(hosts)].filter((h) => h !== this.me).sort();
     const after = others.filter((h) => h > this.me);
-    this.watched = [...after, ...others.filter((h) => h < this.me)].slice(0, WATCHED);
+    this.watched = [...after, ...others.filter((h) => h < this.me)].slice(0, watchedCount(others.length + 1));
     this.wakeTime = undefined;
     for (const id of this.expiries.keys()) if (!this.watched.includes(id)) this.expiries.delete(id);
   }

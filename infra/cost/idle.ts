@@ -1,4 +1,4 @@
-import { FULL_READ_EVERY, WATCHED } from '../../connection-host/plan-reads.ts';
+import { FULL_READ_EVERY, watchedCount } from '../../connection-host/plan-reads.ts';
 import { type CostLine, plural } from './lines.ts';
 import { CONTAINER_INSIGHTS_METRICS, HOURS_PER_MONTH, PRICES } from './prices.ts';
 import { hostPolledQueues, hostServices, resourcesOf, type Template } from './template.ts';
@@ -142,7 +142,7 @@ export function idleCost(t: Template, run: RuntimeFigures): CostLine[] {
   const leaseShards = Math.max(0, ...hosts.map((h) => h.leaseShards));
   const ticks = taskCount * ((MONTH_SECONDS * 1000) / run.leaseTickMs);
   const writesPerTick = taskCount ? 1 : 0;
-  const atRest = SMALL_READ_UNITS * (1 + Math.min(WATCHED, Math.max(0, taskCount - 1)));
+  const atRest = SMALL_READ_UNITS * (1 + watchedCount(taskCount));
   const fullRead = Math.ceil((leaseShards * LEASE_ITEM_BYTES) / 4096) * 0.5 + HOST_LIST_READ_UNITS;
   // The mean spacing of the full reads: FULL_READ_EVERY plus a jitter of up to half as many ticks.
   const spacing = FULL_READ_EVERY * 1.22;
