@@ -104,7 +104,7 @@ export function planShards(input: {
   });
   const nothing = { take: [], release: [], to: new Map<number, string>() };
   if (!full.has(me) && (free.length || handedToMe.length)) {
-    const seen = input.beats ? asBeaten(input.beats, live, ownerOf, input.sessions) : undefined;
+    const seen = input.beats ? asBeaten(input.beats, live, ownerOf, counts, input.sessions) : undefined;
     return done({
       ...nothing,
       take: [
@@ -168,6 +168,8 @@ function asBeaten(
   beats: ReadonlyMap<string, readonly number[]>,
   live: readonly string[],
   ownerOf: ReadonlyMap<number, string>,
+  /** Shards the leases give each live host. */
+  counts: ReadonlyMap<string, number>,
   sessions: ReadonlyMap<string, number> | undefined,
 ): { weights: Map<string, number>; guess: number } {
   let listed = 0;
@@ -178,16 +180,13 @@ function asBeaten(
   }
   const guess = SHARD_WEIGHT + (listed > 0 ? total / listed : 0);
   const unlisted = new Map(live.map((h) => [h, 0]));
-  const leased = new Map(live.map((h) => [h, 0]));
   const lists = new Map(live.map((h) => [h, new Set(beats.get(h) ?? [])]));
-  for (const [shard, owner] of ownerOf) {
-    leased.set(owner, (leased.get(owner) ?? 0) + 1);
+  for (const [shard, owner] of ownerOf)
     if (!lists.get(owner)?.has(shard)) unlisted.set(owner, (unlisted.get(owner) ?? 0) + 1);
-  }
   const weights = new Map<string, number>();
   for (const h of live) {
-    const listedHere = (leased.get(h) ?? 0) - (unlisted.get(h) ?? 0);
-    weights.set(h, (sessions?.get(h) ?? 0) + listedHere * SHARD_WEIGHT + (unlisted.get(h) ?? 0) * guess);
+    const fresh = unlisted.get(h) ?? 0;
+    weights.set(h, (sessions?.get(h) ?? 0) + ((counts.get(h) ?? 0) - fresh) * SHARD_WEIGHT + fresh * guess);
   }
   return { weights, guess };
 }
