@@ -39,10 +39,9 @@ const waitSeconds = () => (runtimeEnv().AWS_ENDPOINT_URL_SQS ? 1 : COMMAND_WAIT_
  * at once the first times, then after 1 s, after the 60th receive 5 s: its holder consumes the same
  * queue and takes it within about as many receives as hosts share the queue (hosts that balance
  * sessions share queues), and a holder that does not (starting up, or failing to receive) still has
- * over 12 minutes before the dead-letter queue. With
- * no live holder (its host died, the TTL not yet run out; a shard being handed over) it waits
- * longer and longer, up to 20 s, so it costs few receives before the next holder takes it.
- * With no live holder, about an hour of receives before the queue's dead-letter queue
+ * over 12 minutes before the dead-letter queue. With no live holder (its host died, the TTL not yet
+ * run out; a shard being handed over) it waits longer and longer, up to 20 s, so it costs few
+ * receives before the next holder takes it: about an hour before the dead-letter queue
  * (shared/aws/resources.ts commandQueue, maxReceiveCount).
  */
 export const IMMEDIATE_BOUNCES = 4;
@@ -150,10 +149,9 @@ export class CommandQueues {
       const mine: Message[] = [];
       const others: Message[] = [];
       for (const m of messages) {
-        const group = m.Attributes?.MessageGroupId;
-        const sessionId = group === undefined ? undefined : sessionOfCommandGroup(group);
+        const shard = this.shardOfMessage(m);
         // Only shards started here and not being let go: a leaving shard's commands go to its next holder.
-        const here = sessionId === undefined || this.aborts.has(this.ctx.shardOf(sessionId));
+        const here = shard === undefined || this.aborts.has(shard);
         (here ? mine : others).push(m);
       }
       if (others.length) await this.putBack(queue, others);
@@ -164,14 +162,20 @@ export class CommandQueues {
     };
   }
 
+  /** The lease shard of a command's session, from its FIFO group (none: not a session's command). */
+  private shardOfMessage(m: Message): number | undefined {
+    const group = m.Attributes?.MessageGroupId;
+    const sessionId = group === undefined ? undefined : sessionOfCommandGroup(group);
+    return sessionId === undefined ? undefined : this.ctx.shardOf(sessionId);
+  }
+
   private async putBack(queue: string, messages: Message[]): Promise<void> {
     try {
       await changeVisibility(
         await queueUrl(queue),
         messages.map((m) => {
-          const group = m.Attributes?.MessageGroupId;
-          const sessionId = group === undefined ? undefined : sessionOfCommandGroup(group);
-          const held = sessionId !== undefined && !!this.routing.heldElsewhere?.(this.ctx.shardOf(sessionId));
+          const shard = this.shardOfMessage(m);
+          const held = shard !== undefined && !!this.routing.heldElsewhere?.(shard);
           return {
             receiptHandle: m.ReceiptHandle,
             seconds: bounceSeconds(Number(m.Attributes?.ApproximateReceiveCount ?? '1'), held),
