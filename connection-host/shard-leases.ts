@@ -34,7 +34,6 @@ export class ShardLeases {
   private beating?: Promise<void>;
   private beatAgain = false;
   private planning?: Promise<void>;
-  private hosts: HostView[] = [];
   /** Shard → its owner, when that owner was live, as this host last read the leases. */
   private liveOwners = new Map<number, string>();
   private stopping = false;
@@ -181,6 +180,7 @@ export class ShardLeases {
     if (!this.heartbeat.recent()) return;
     let due: Awaited<ReturnType<PlanReads['due']>>;
     let leases: Lease[];
+    let hosts: HostView[];
     // Sessions came or went here (no bump tells): this host reads, and hands over if it must.
     const sessions = this.owned().reduce((n, s) => n + (this.handlers.load?.(s) ?? 0), 0);
     if (Math.abs(sessions - this.sessionsAtRead) >= Math.max(1, (this.sessionsAtRead * HYSTERESIS) / 2))
@@ -188,7 +188,7 @@ export class ShardLeases {
     try {
       due = await this.reads.due();
       if (!due) return;
-      [this.hosts, leases] = await Promise.all([this.presence.live(), this.store.readLeases()]);
+      [hosts, leases] = await Promise.all([this.presence.live(), this.store.readLeases()]);
     } catch (err) {
       this.log.error({ err }, 'reading the leases failed');
       this.reads.markDirty();
@@ -200,7 +200,7 @@ export class ShardLeases {
         hostId,
         shardCount,
         held: this.held,
-        hosts: this.hosts,
+        hosts,
         handlers: this.handlers,
         store: this.store,
         log: this.log,
@@ -208,16 +208,13 @@ export class ShardLeases {
       },
       leases,
     );
-    const live = new Set(this.hosts.map((h) => h.hostId));
+    const live = new Set(hosts.map((h) => h.hostId));
     this.liveOwners = new Map(
       leases.flatMap((l) => (l.owner && live.has(l.owner) ? [[l.shard, l.owner] as const] : [])),
     );
     let free = 0;
-    const byShard = new Map(leases.map((l) => [l.shard, l]));
-    for (let shard = 0; shard < shardCount; shard++) {
-      const owner = byShard.get(shard)?.owner;
-      if (!this.held.has(shard) && !(owner && live.has(owner))) free++;
-    }
+    for (let shard = 0; shard < shardCount; shard++)
+      if (!this.held.has(shard) && !this.liveOwners.has(shard)) free++;
     this.reads.read(due.version, [...live], quiet && !free && !this.busy());
     if (moved || due.why === 'dead host') await this.bump();
   }
