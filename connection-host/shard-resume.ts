@@ -51,9 +51,10 @@ export async function resumeShard(
     }
   };
   // A few at a time: each start is a few reads and writes and a connection, mostly waiting.
-  let next = 0;
+  const queue = listed.values();
   const worker = async () => {
-    while (next < listed.length) await resume(listed[next++] as (typeof listed)[number]);
+    // The workers share one iterator: each takes the next session when its last one is done.
+    for (const one of queue) await resume(one);
   };
   await Promise.all(Array.from({ length: Math.min(RESUME_PARALLEL, listed.length) }, worker));
 }
