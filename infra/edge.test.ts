@@ -14,7 +14,7 @@ import { API_READ_TIMEOUT_SECONDS, STREAM_KEEPALIVE_SECONDS, STREAM_READ_TIMEOUT
 import { ALB_IDLE_TIMEOUT_SECONDS } from './host.ts';
 import { checkWithNag } from './nag.ts';
 import { SessionManagerStack } from './stack.ts';
-import { functionEnvs, hostTaskEnv, SERVICE_FUNCTION } from './template-queries.ts';
+import { functionEnvs, hostTaskEnv } from './template-queries.ts';
 
 const outRoot = mkdtempSync(join(tmpdir(), 'cdk-edge-test-'));
 afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
@@ -163,9 +163,10 @@ describe('one public name: a CloudFront distribution in front of the API and the
     expect(headers).toContain(`"HeaderName":"${EDGE_ORIGIN_HEADER}"`);
     // A dynamic reference to the key: its value is in no template.
     expect(headers).toMatch(new RegExp(`\\{\\{resolve:secretsmanager:.*"Ref":"${keyId}"`));
-    const apiEnv = Object.values(named.template.findResources('AWS::Lambda::Function', SERVICE_FUNCTION))
-      .map((f) => f.Properties.Environment.Variables)
-      .find((v) => v.SERVICE_NAME === 'api');
+    const apiEnv = must(
+      functionEnvs(named.template).find((v) => v.SERVICE_NAME === 'api'),
+      'the api function',
+    );
     expect(apiEnv.EDGE_ORIGIN_KEY_ARN).toEqual({ Ref: keyId });
 
     const [fnId, fn] = must(

@@ -26,7 +26,7 @@ import {
 } from './host.ts';
 import { checkWithNag } from './nag.ts';
 import { SessionManagerStack } from './stack.ts';
-import { SERVICE_FUNCTION } from './template-queries.ts';
+import { functionEnvs, hostTaskEnv, SERVICE_FUNCTION } from './template-queries.ts';
 
 const prefix = 'hst';
 const shardCount = 2;
@@ -74,9 +74,7 @@ describe('connection host on ECS Fargate', () => {
     expect(container.StopTimeout).toBe(STOP_TIMEOUT_SECONDS);
     expect(STOP_TIMEOUT_SECONDS).toBeGreaterThanOrEqual(30);
     expect(container.PortMappings).toEqual([{ ContainerPort: HOST_HTTP_PORT, Protocol: 'tcp' }]);
-    const env = Object.fromEntries(
-      (container.Environment as Array<{ Name: string; Value: unknown }>).map((e) => [e.Name, e.Value]),
-    );
+    const env = hostTaskEnv(template);
     expect(env).toMatchObject({
       RESOURCE_PREFIX: prefix,
       SHARD_COUNT: String(shardCount),
@@ -330,12 +328,9 @@ describe('first admin', () => {
       Name: Match.absent(),
       GenerateSecretString: Match.objectLike({ PasswordLength: 48 }),
     });
-    const fns = Object.values(template.findResources('AWS::Lambda::Function', SERVICE_FUNCTION));
-    const withKey = fns.filter((f) => f.Properties.Environment.Variables.ADMIN_API_KEY_ARN);
+    const withKey = functionEnvs(template).filter((v) => v.ADMIN_API_KEY_ARN);
     expect(withKey).toHaveLength(1);
-    expect(
-      must(withKey[0], 'the function with the admin key').Properties.Environment.Variables,
-    ).toMatchObject({
+    expect(must(withKey[0], 'the function with the admin key')).toMatchObject({
       SERVICE_NAME: 'api',
       ADMIN_API_KEY_ARN: { Ref: secretId },
     });
@@ -549,16 +544,7 @@ describe('dashboard and metrics', () => {
   });
 
   it('the functions and the host write their counters as embedded metrics', () => {
-    for (const fn of Object.values(template.findResources('AWS::Lambda::Function', SERVICE_FUNCTION)))
-      expect(fn.Properties.Environment.Variables.METRICS_FORMAT).toBe('emf');
-    const env = must(
-      (
-        taskDef.Properties.ContainerDefinitions as Array<{
-          Environment: Array<{ Name: string; Value: string }>;
-        }>
-      )[0],
-      'the host container',
-    ).Environment;
-    expect(env).toContainEqual({ Name: 'METRICS_FORMAT', Value: 'emf' });
+    for (const env of functionEnvs(template)) expect(env.METRICS_FORMAT).toBe('emf');
+    expect(hostTaskEnv(template).METRICS_FORMAT).toBe('emf');
   });
 });

@@ -18,7 +18,7 @@ import { leaseShardsFor } from '#shared/sessions/shard';
 import { cdkJsonContext } from './app-context.ts';
 import { settingsFromContext } from './context.ts';
 import { SessionManagerStack } from './stack.ts';
-import { SERVICE_FUNCTION } from './template-queries.ts';
+import { functionEnvs, SERVICE_FUNCTION } from './template-queries.ts';
 
 const prefix = 'test';
 const shardCount = 3;
@@ -288,9 +288,7 @@ describe('functions', () => {
     // The API function's role and the host's task role.
     expect(readers).toHaveLength(2);
     for (const policy of readers) expect(JSON.stringify(policy)).toContain('secretsmanager:GetSecretValue');
-    const withJwt = Object.values(template.findResources('AWS::Lambda::Function', SERVICE_FUNCTION)).filter(
-      (f) => f.Properties.Environment.Variables.JWT_SECRET_ARN,
-    );
+    const withJwt = functionEnvs(template).filter((v) => v.JWT_SECRET_ARN);
     expect(withJwt).toHaveLength(1);
   });
 
